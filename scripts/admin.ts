@@ -1,0 +1,38 @@
+/**
+ * The admin CLI: `npm run --silent admin -- <command> [options]` (README.md, CONTRACT.md).
+ * One JSON object on stdout; errors on stderr with exit code 1 (2 for a wrong command line).
+ */
+import { adminUsage, parseAdminCommand, UsageError } from "../server/cli/admin";
+import { openDatabase } from "../server/db/client";
+import { prepareDatabase } from "../server/db/prepare";
+import { AppError } from "../server/errors";
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv.includes("--help") || argv.includes("-h") || argv[0] === "help") {
+    process.stdout.write(adminUsage() + "\n");
+    return argv.length === 0 ? 2 : 0;
+  }
+  const { command, values } = parseAdminCommand(argv);
+  const database = await openDatabase();
+  try {
+    await prepareDatabase(database);
+    const result = await command.run(database.prisma, values);
+    process.stdout.write(JSON.stringify(result) + "\n");
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`admin: ${error.message}\nRun with --help for the commands.\n`);
+      process.exit(2);
+    }
+    const message = error instanceof AppError || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`admin: ${message}\n`);
+    process.exit(1);
+  },
+);

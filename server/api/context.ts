@@ -1,0 +1,16 @@
+import type { Db } from "../db/client";
+
+/**
+ * What a request carries into a procedure. `response` is shared by reference with the REST
+ * dispatcher (middlewares copy ctx, not this object), so a procedure can set a status or header.
+ */
+export interface Context {
+  db: Db;
+  headers: Headers;
+  requestId: string;
+  response: { status?: number; headers: Record<string, string> };
+}
+
+export function createContext(db: Db, headers: Headers, requestId: string): Context {
+  return { db, headers, requestId, response: { headers: {} } };
+}

@@ -1,0 +1,32 @@
+import type { OpenApiMeta } from "trpc-to-openapi";
+
+/** How a zod validation failure becomes the error message of an endpoint. */
+export type ValidationStyle =
+  /** "Validation failed: <field>: <message>" (the default) */
+  | "prefixed"
+  /** "<field>: <message>", e.g. "page: Too small: expected number to be >=1" */
+  | "field"
+  /** "<message>" alone, e.g. "Plan ID must be valid" */
+  | "message"
+  /** "<prefix><message>", e.g. "Invalid route parameters: Customer ID must be a valid UUID" */
+  | { prefix: string };
+
+export interface EndpointErrors {
+  /** The 500 message, e.g. "Failed to onboard customer". */
+  failure: string;
+  /** The 400 message for a body that is not JSON (default "Invalid JSON in request body"). */
+  invalidJson?: string;
+  validation?: ValidationStyle;
+}
+
+/** Who may call a procedure; set by the procedure builders in trpc.ts, read by the OpenAPI document. */
+export type AuthKind = "none" | "partner" | "partnerOrDistributor" | "distributor";
+
+export type AppMeta = OpenApiMeta<{
+  auth?: AuthKind;
+  errors?: EndpointErrors;
+  /** Error statuses this endpoint answers besides the common ones, with an example message each. */
+  responses?: Record<number, string>;
+  /** Status of a successful answer (default 200). */
+  successStatus?: number;
+}>;

@@ -1,0 +1,193 @@
+import { randomUUID } from "node:crypto";
+import type { AnyTRPCRouter } from "@trpc/server";
+import { forEachOpenApiProcedure } from "trpc-to-openapi";
+import type { Db } from "../../db/client";
+import { log } from "../../log";
+import { createContext, type Context } from "../context";
+import type { AppMeta, EndpointErrors } from "../meta";
+import { toHttpError, type HttpError } from "./errors";
+
+const MAX_BODY_BYTES = 1_000_000;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+/** The unversioned prefix that integrations written against the described product still call. */
+const LEGACY_PREFIX = "/api/integrations/";
+const CURRENT_PREFIX = "/api/v1/integrations/";
+const NOT_FOUND = "Not found";
+
+export interface Route {
+  method: string;
+  pathTemplate: string;
+  pattern: RegExp;
+  procedurePath: string;
+  meta: AppMeta;
+  errors: EndpointErrors;
+}
+
+type CallerFactory = (ctx: Context) => unknown;
+
+/**
+ * Serves every procedure that has OpenAPI meta as a REST endpoint. trpc-to-openapi supplies
+ * the meta and the document; this dispatcher replaces its HTTP handler, which coerces every
+ * number and boolean of a JSON body (so {"resolved":"false"} would read as true), refuses an
+ * empty POST without a Content-Type, and reshapes messages. Here bodies are taken as JSON,
+ * failures get exactly `{success:false, error}`, and statuses come from AppError codes.
+ */
+export function createRestHandler(options: {
+  router: AnyTRPCRouter;
+  createCaller: CallerFactory;
+  getDb: () => Db | Promise<Db>;
+}) {
+  const routes = buildRouteTable(options.router);
+
+  return async function handle(request: Request): Promise<Response> {
+    const requestId = randomUUID();
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    const resolved = resolveRoute(routes, method, url.pathname);
+    if (resolved.kind === "none") return errorResponse({ status: 404, message: NOT_FOUND, headers: {} }, requestId);
+    if (resolved.kind === "method") {
+      const allow = resolved.allowed.join(", ");
+      if (method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: allow } });
+      return errorResponse({ status: 405, message: "Method not allowed", headers: { Allow: allow } }, requestId);
+    }
+    const { route, params } = resolved;
+
+    let input: Record<string, unknown>;
+    if (BODY_METHODS.has(method)) {
+      const body = await readJsonBody(request, route.errors.invalidJson ?? "Invalid JSON in request body");
+      if ("error" in body) return errorResponse(body.error, requestId);
+      input = { ...body.value, ...params };
+    } else {
+      input = { ...queryObject(url.searchParams), ...params };
+    }
+
+    const ctx = createContext(await options.getDb(), request.headers, requestId);
+    try {
+      const caller = options.createCaller(ctx);
+      const procedure = route.procedurePath
+        .split(".")
+        .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (input: unknown) => Promise<unknown>;
+      const data = await procedure(input);
+      return new Response(JSON.stringify(data), {
+        status: ctx.response.status ?? route.meta.successStatus ?? 200,
+        headers: { ...jsonHeaders(requestId), ...ctx.response.headers },
+      });
+    } catch (error) {
+      const httpError = toHttpError(error, route.errors);
+      if (httpError.unexpected !== undefined) {
+        log.error("request failed", {
+          requestId,
+          method,
+          path: route.pathTemplate,
+          procedure: route.procedurePath,
+          error: httpError.unexpected,
+        });
+      }
+      return errorResponse({ ...httpError, headers: { ...ctx.response.headers, ...httpError.headers } }, requestId);
+    }
+  };
+}
+
+export function buildRouteTable(router: AnyTRPCRouter): Route[] {
+  const routes: Route[] = [];
+  forEachOpenApiProcedure(router._def.procedures, ({ path: procedurePath, meta }) => {
+    const appMeta = meta as AppMeta;
+    const openapi = appMeta.openapi!;
+    if (!appMeta.errors?.failure) {
+      throw new Error(`REST procedure ${procedurePath} has no errors.failure message in its meta`);
+    }
+    const pathTemplate = openapi.path.replace(/\/+$/, "");
+    const pattern = new RegExp(
+      "^" + pathTemplate.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)") + "$",
+    );
+    routes.push({ method: openapi.method, pathTemplate, pattern, procedurePath, meta: appMeta, errors: appMeta.errors });
+  });
+  // Literal segments win over parameters: /webhooks/secrets before /webhooks/{id}.
+  routes.sort((a, b) => literalWeight(b.pathTemplate) - literalWeight(a.pathTemplate));
+  return routes;
+}
+
+function literalWeight(template: string): number {
+  return template.split("/").filter((segment) => segment && !segment.startsWith("{")).length;
+}
+
+type Resolution =
+  | { kind: "route"; route: Route; params: Record<string, string> }
+  | { kind: "method"; allowed: string[] }
+  | { kind: "none" };
+
+export function resolveRoute(routes: Route[], method: string, rawPath: string): Resolution {
+  const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, "") : rawPath;
+  const direct = matchPath(routes, method, path);
+  if (direct.kind !== "none" || !path.startsWith(LEGACY_PREFIX)) return direct;
+  return matchPath(routes, method, CURRENT_PREFIX + path.slice(LEGACY_PREFIX.length));
+}
+
+function matchPath(routes: Route[], method: string, path: string): Resolution {
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const match = route.pattern.exec(path);
+    if (!match) continue;
+    if (route.method === method || (method === "HEAD" && route.method === "GET")) {
+      const params: Record<string, string> = {};
+      for (const [name, value] of Object.entries(match.groups ?? {})) params[name] = safeDecode(value);
+      return { kind: "route", route, params };
+    }
+    allowed.push(route.method);
+  }
+  return allowed.length > 0 ? { kind: "method", allowed: [...new Set(allowed)] } : { kind: "none" };
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function queryObject(searchParams: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(searchParams.keys())) {
+    const values = searchParams.getAll(key);
+    query[key] = values.length === 1 ? values[0]! : values;
+  }
+  return query;
+}
+
+/** A missing or blank body is an empty object (DECISIONS.md), whatever the Content-Type says. */
+async function readJsonBody(
+  request: Request,
+  invalidJsonMessage: string,
+): Promise<{ value: Record<string, unknown> } | { error: HttpError }> {
+  const declaredLength = Number(request.headers.get("content-length") ?? 0);
+  if (declaredLength > MAX_BODY_BYTES) return { error: tooLarge() };
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) return { error: tooLarge() };
+  if (text.trim() === "") return { value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { error: { status: 400, message: invalidJsonMessage, headers: {} } };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { error: { status: 400, message: "Request body must be a JSON object", headers: {} } };
+  }
+  return { value: value as Record<string, unknown> };
+}
+
+function tooLarge(): HttpError {
+  return { status: 413, message: `Request body too large (limit ${MAX_BODY_BYTES} bytes)`, headers: {} };
+}
+
+function jsonHeaders(requestId: string): Record<string, string> {
+  return { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId };
+}
+
+function errorResponse(error: HttpError, requestId: string): Response {
+  return new Response(JSON.stringify({ success: false, error: error.message }), {
+    status: error.status,
+    headers: { ...jsonHeaders(requestId), ...error.headers },
+  });
+}

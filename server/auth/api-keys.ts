@@ -1,0 +1,154 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "../db/client";
+import { notFound, unauthenticated } from "../errors";
+
+export const MISSING_PARTNER_HEADERS = "Partner ID and API key are required in headers";
+export const MISSING_DISTRIBUTOR_HEADERS = "Distributor ID and API key are required in headers";
+export const INVALID_API_KEY = "Failed to verify org API key";
+
+const KEY_TAG = "sk_live_";
+const RANDOM_LENGTH = 40; // base62: ~238 bits
+/** The stored clear part: the tag and 12 random characters, unique, used to find the row. */
+const PREFIX_LENGTH = KEY_TAG.length + 12;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** lastUsedAt is written at most this often per key, to keep the write off the hot path. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type KeyOwner = { partnerId: string } | { distributorId: string };
+
+/** Who called: a partner (with its own key or its distributor's) or a distributor. */
+export type PartnerCaller = {
+  partnerId: string;
+  distributorId: string;
+  apiKeyId: string;
+  /** "distributor" when a distributor key acts on behalf of one of its partners. */
+  keyOwner: "partner" | "distributor";
+};
+export type DistributorCaller = { distributorId: string; apiKeyId: string };
+
+export function hashApiKey(apiKey: string): string {
+  return createHash("sha256").update(apiKey).digest("hex");
+}
+
+export function generateApiKey(): { apiKey: string; prefix: string; keyHash: string } {
+  const apiKey = KEY_TAG + randomBase62(RANDOM_LENGTH);
+  return { apiKey, prefix: apiKey.slice(0, PREFIX_LENGTH), keyHash: hashApiKey(apiKey) };
+}
+
+function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 62 * 4: rejecting larger bytes keeps every character equally likely
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** Creates a key for an organization. The clear key is returned here once and never stored. */
+export async function issueApiKey(db: Db, owner: KeyOwner, label?: string): Promise<{ id: string; apiKey: string }> {
+  const { apiKey, prefix, keyHash } = generateApiKey();
+  const row = await db.apiKey.create({
+    data: { prefix, keyHash, label: label ?? null, ...owner },
+    select: { id: true },
+  });
+  return { id: row.id, apiKey };
+}
+
+export async function listApiKeys(db: Db, owner: KeyOwner) {
+  return db.apiKey.findMany({
+    where: owner,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true, prefix: true, label: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+  });
+}
+
+/** Revokes a key of the owner; revoking twice is harmless. Unknown or foreign ids are not found. */
+export async function revokeApiKey(db: Db, owner: KeyOwner, id: string): Promise<void> {
+  if (!UUID_PATTERN.test(id)) throw notFound("API key not found");
+  const key = await db.apiKey.findFirst({ where: { id, ...owner }, select: { revokedAt: true } });
+  if (!key) throw notFound("API key not found");
+  if (!key.revokedAt) await db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+}
+
+interface VerifiedKey {
+  id: string;
+  partnerId: string | null;
+  distributorId: string | null;
+  partnerDistributorId: string | null;
+}
+
+async function verifyKey(db: Db, apiKey: string): Promise<VerifiedKey | undefined> {
+  if (!apiKey.startsWith(KEY_TAG) || apiKey.length !== KEY_TAG.length + RANDOM_LENGTH) return undefined;
+  const row = await db.apiKey.findUnique({
+    where: { prefix: apiKey.slice(0, PREFIX_LENGTH) },
+    select: {
+      id: true,
+      keyHash: true,
+      partnerId: true,
+      distributorId: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      partner: { select: { distributorId: true } },
+    },
+  });
+  if (!row || row.revokedAt) return undefined;
+  const presented = Buffer.from(hashApiKey(apiKey), "hex");
+  const stored = Buffer.from(row.keyHash, "hex");
+  if (presented.length !== stored.length || !timingSafeEqual(presented, stored)) return undefined;
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
+  }
+  return {
+    id: row.id,
+    partnerId: row.partnerId,
+    distributorId: row.distributorId,
+    partnerDistributorId: row.partner?.distributorId ?? null,
+  };
+}
+
+/**
+ * Checks SW-PARTNER-ID + SW-API-KEY. A partner key must belong to that partner; with
+ * `allowDistributorKey`, a distributor key is accepted for one of the distributor's own partners.
+ */
+export async function authenticatePartner(
+  db: Db,
+  headers: Headers,
+  { allowDistributorKey }: { allowDistributorKey: boolean },
+): Promise<PartnerCaller> {
+  const partnerId = headers.get("sw-partner-id")?.trim();
+  const apiKey = headers.get("sw-api-key")?.trim();
+  if (!partnerId || !apiKey) throw unauthenticated(MISSING_PARTNER_HEADERS);
+  if (!UUID_PATTERN.test(partnerId)) throw unauthenticated(INVALID_API_KEY);
+  const key = await verifyKey(db, apiKey);
+  if (!key) throw unauthenticated(INVALID_API_KEY);
+  if (key.partnerId) {
+    if (key.partnerId.toLowerCase() !== partnerId.toLowerCase() || !key.partnerDistributorId) {
+      throw unauthenticated(INVALID_API_KEY);
+    }
+    return { partnerId: key.partnerId, distributorId: key.partnerDistributorId, apiKeyId: key.id, keyOwner: "partner" };
+  }
+  if (!allowDistributorKey || !key.distributorId) throw unauthenticated(INVALID_API_KEY);
+  const partner = await db.partner.findFirst({
+    where: { id: partnerId, distributorId: key.distributorId },
+    select: { id: true },
+  });
+  if (!partner) throw unauthenticated(INVALID_API_KEY);
+  return { partnerId: partner.id, distributorId: key.distributorId, apiKeyId: key.id, keyOwner: "distributor" };
+}
+
+/** Checks SW-DISTRIBUTOR-ID + SW-API-KEY: the key must be one of that distributor's. */
+export async function authenticateDistributor(db: Db, headers: Headers): Promise<DistributorCaller> {
+  const distributorId = headers.get("sw-distributor-id")?.trim();
+  const apiKey = headers.get("sw-api-key")?.trim();
+  if (!distributorId || !apiKey) throw unauthenticated(MISSING_DISTRIBUTOR_HEADERS);
+  if (!UUID_PATTERN.test(distributorId)) throw unauthenticated(INVALID_API_KEY);
+  const key = await verifyKey(db, apiKey);
+  if (!key?.distributorId || key.distributorId.toLowerCase() !== distributorId.toLowerCase()) {
+    throw unauthenticated(INVALID_API_KEY);
+  }
+  return { distributorId: key.distributorId, apiKeyId: key.id };
+}

@@ -1,0 +1,138 @@
+import { parseArgs } from "node:util";
+import { issueApiKey } from "../auth/api-keys";
+import { createStaffUser } from "../auth/staff";
+import type { Db } from "../db/client";
+import { createBillingCode } from "../distributors/billing-codes";
+import { createDistributor } from "../distributors/distributors";
+import { createPartner } from "../distributors/partners";
+
+/** A mistake in the command line itself (exit code 2). */
+export class UsageError extends Error {}
+
+type OptionSpec = Record<string, { type: "string" | "boolean" }>;
+type Values = Record<string, string | boolean | undefined>;
+
+export interface AdminCommand {
+  usage: string;
+  summary: string;
+  options: OptionSpec;
+  run(db: Db, values: Values): Promise<unknown>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function requireString(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function requireUuid(values: Values, name: string, what: string): string {
+  const value = requireString(values, name);
+  if (!UUID.test(value)) throw new UsageError(`--${name} must be ${what} id (a uuid)`);
+  return value;
+}
+
+export const adminCommands: Record<string, AdminCommand> = {
+  "create-distributor": {
+    usage: "create-distributor --name NAME",
+    summary: 'Creates a distributor and its first API key: {"id", "apiKey"}',
+    options: { name: { type: "string" } },
+    async run(db, values) {
+      const { id } = await createDistributor(db, { name: requireString(values, "name") });
+      const { apiKey } = await issueApiKey(db, { distributorId: id }, "created by admin CLI");
+      return { id, apiKey };
+    },
+  },
+  "create-partner": {
+    usage: "create-partner --distributor <uuid> --name NAME",
+    summary: 'Creates a partner under a distributor and its first API key: {"id", "apiKey"}',
+    options: { distributor: { type: "string" }, name: { type: "string" } },
+    async run(db, values) {
+      const { id } = await createPartner(db, {
+        distributorId: requireUuid(values, "distributor", "a distributor"),
+        name: requireString(values, "name"),
+      });
+      const { apiKey } = await issueApiKey(db, { partnerId: id }, "created by admin CLI");
+      return { id, apiKey };
+    },
+  },
+  "create-api-key": {
+    usage: "create-api-key (--partner <uuid> | --distributor <uuid>)",
+    summary: 'Issues another API key for a partner or a distributor: {"apiKey"}',
+    options: { partner: { type: "string" }, distributor: { type: "string" } },
+    async run(db, values) {
+      if (Boolean(values.partner) === Boolean(values.distributor)) {
+        throw new UsageError("give exactly one of --partner or --distributor");
+      }
+      if (values.partner) {
+        const partnerId = requireUuid(values, "partner", "a partner");
+        if (!(await db.partner.findUnique({ where: { id: partnerId }, select: { id: true } }))) {
+          throw new UsageError(`no partner with id ${partnerId}`);
+        }
+        return { apiKey: (await issueApiKey(db, { partnerId }, "created by admin CLI")).apiKey };
+      }
+      const distributorId = requireUuid(values, "distributor", "a distributor");
+      if (!(await db.distributor.findUnique({ where: { id: distributorId }, select: { id: true } }))) {
+        throw new UsageError(`no distributor with id ${distributorId}`);
+      }
+      return { apiKey: (await issueApiKey(db, { distributorId }, "created by admin CLI")).apiKey };
+    },
+  },
+  "create-staff": {
+    usage: "create-staff --distributor <uuid> --email E --password P [--name NAME]",
+    summary: 'Creates a staff account for the admin UI: {"id"}',
+    options: { distributor: { type: "string" }, email: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
+    async run(db, values) {
+      return createStaffUser(db, {
+        distributorId: requireUuid(values, "distributor", "a distributor"),
+        email: requireString(values, "email"),
+        password: requireString(values, "password"),
+        name: typeof values.name === "string" ? values.name : undefined,
+      });
+    },
+  },
+  "create-billing-code": {
+    usage: "create-billing-code --distributor <uuid> --code CODE --price 9.5",
+    summary: 'Creates a billing code of a distributor: {"id"} (an integer)',
+    options: { distributor: { type: "string" }, code: { type: "string" }, price: { type: "string" } },
+    async run(db, values) {
+      const priceText = requireString(values, "price");
+      const price = Number(priceText);
+      if (!Number.isFinite(price) || price < 0) throw new UsageError(`--price must be a number >= 0 (got "${priceText}")`);
+      return createBillingCode(db, {
+        distributorId: requireUuid(values, "distributor", "a distributor"),
+        code: requireString(values, "code"),
+        price,
+      });
+    },
+  },
+};
+
+export function adminUsage(): string {
+  const lines = Object.values(adminCommands).map((command) => `  ${command.usage}\n      ${command.summary}`);
+  return [
+    "Usage: npm run --silent admin -- <command> [options]",
+    "",
+    "Prints one JSON object on stdout; errors go to stderr with a non-zero exit code.",
+    "Uses DATABASE_URL when set, else the embedded database in DATA_DIR (default .data).",
+    "",
+    "Commands:",
+    ...lines,
+  ].join("\n");
+}
+
+/** Parses the command line and looks the command up, before any database is opened. */
+export function parseAdminCommand(argv: string[]): { command: AdminCommand; values: Values } {
+  const [name, ...rest] = argv;
+  const command = name ? adminCommands[name] : undefined;
+  if (!command) throw new UsageError(name ? `unknown command "${name}"` : "no command given");
+  try {
+    const { values, positionals } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: true });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    return { command, values };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}

@@ -1,0 +1,43 @@
+import path from "node:path";
+
+/**
+ * Every environment switch the service reads, in one place (README.md lists them).
+ * Read on each call so tests and scripts can set the environment before use.
+ */
+export const config = {
+  databaseUrl: (): string | undefined => nonEmpty(process.env.DATABASE_URL),
+  dataDir: (): string => path.resolve(nonEmpty(process.env.DATA_DIR) ?? ".data"),
+  port: (): number => integer("PORT", 3000, 1, 65535),
+  appUrl: (): string => (nonEmpty(process.env.APP_URL) ?? `http://localhost:${config.port()}`).replace(/\/+$/, ""),
+  webhookAllowPrivateUrls: (): boolean => process.env.WEBHOOK_ALLOW_PRIVATE_URLS === "true",
+  breachCheckRateLimit: (): number => integer("BREACH_CHECK_RATE_LIMIT", 60, 1, 1_000_000),
+  webhookRetryBaseMs: (): number => integer("WEBHOOK_RETRY_BASE_MS", 30_000, 0, 86_400_000),
+  inngestEnabled: (): boolean =>
+    Boolean(nonEmpty(process.env.INNGEST_EVENT_KEY) || nonEmpty(process.env.INNGEST_SIGNING_KEY) || isTruthy(process.env.INNGEST_DEV)),
+  logLevel: (): "debug" | "info" | "warn" | "error" => {
+    const level = process.env.LOG_LEVEL;
+    return level === "debug" || level === "warn" || level === "error" ? level : "info";
+  },
+};
+
+export function isEmbeddedDatabase(): boolean {
+  return config.databaseUrl() === undefined;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function isTruthy(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+}
+
+function integer(name: string, fallback: number, min: number, max: number): number {
+  const raw = nonEmpty(process.env[name]);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}

@@ -1,0 +1,109 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { config } from "../config";
+import { acquireEmbeddedLock } from "./embedded-lock";
+import { PrismaClient } from "./generated/client";
+import type { SqlSession } from "./migration-status";
+
+export { Prisma, PrismaClient } from "./generated/client";
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  /** Where the data lives, for messages: a redacted URL or the PGlite directory. */
+  location: string;
+  embedded: boolean;
+  /**
+   * Runs `work` with one dedicated SQL session (for the migration advisory lock) and a factory
+   * of the driver adapter that Prisma's schema engine needs (created only when asked for).
+   */
+  withMigrationAccess<T>(
+    work: (session: SqlSession, adapterFactory: () => SqlMigrationAwareDriverAdapterFactory) => Promise<T>,
+  ): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget = { url: string } | { dataDir: string } | { pglite: PGlite };
+
+/** The database from the environment: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
+export function databaseTargetFromEnv(): DatabaseTarget {
+  const url = config.databaseUrl();
+  return url ? { url } : { dataDir: config.dataDir() };
+}
+
+export async function openDatabase(target: DatabaseTarget = databaseTargetFromEnv()): Promise<Database> {
+  if ("url" in target) return openPostgres(target.url);
+  if ("pglite" in target) return openPglite(target.pglite, "(in memory)", () => undefined);
+  const releaseLock = acquireEmbeddedLock(target.dataDir);
+  try {
+    const dir = path.join(target.dataDir, "pglite");
+    mkdirSync(dir, { recursive: true });
+    const pglite = await PGlite.create(dir);
+    return openPglite(pglite, dir, releaseLock);
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    location: redactUrl(url),
+    embedded: false,
+    async withMigrationAccess(work) {
+      const sessionClient = new pg.Client({ connectionString: url });
+      let enginePool: pg.Pool | undefined;
+      await sessionClient.connect();
+      try {
+        const session: SqlSession = { query: async (sql) => (await sessionClient.query(sql)).rows };
+        return await work(session, () => {
+          enginePool ??= new pg.Pool({ connectionString: url, max: 2 });
+          return new PrismaPg(enginePool);
+        });
+      } finally {
+        await sessionClient.end();
+        await enginePool?.end();
+      }
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
+
+function openPglite(pglite: PGlite, location: string, releaseLock: () => void): Database {
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    prisma,
+    location,
+    embedded: true,
+    withMigrationAccess(work) {
+      const session: SqlSession = { query: async <T>(sql: string) => (await pglite.query<T>(sql)).rows };
+      return work(session, () => new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory);
+    },
+    async close() {
+      await prisma.$disconnect();
+      if (!pglite.closed) await pglite.close();
+      releaseLock();
+    },
+  };
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(database url)";
+  }
+}

@@ -1,0 +1,55 @@
+import type { Db } from "../db/client";
+import { notFound } from "../errors";
+
+export interface PlanRecord {
+  id: string;
+  displayName: string;
+  features: Array<{ feature_name: string }>;
+  isSystemDefault: boolean;
+  planType: string;
+  status: string;
+  allowsInsurance: boolean;
+}
+
+const planSelect = {
+  id: true,
+  displayName: true,
+  features: true,
+  isSystemDefault: true,
+  planType: true,
+  status: true,
+  allowsInsurance: true,
+} as const;
+
+type PlanRow = { [K in keyof typeof planSelect]: K extends "features" ? unknown : PlanRecord[K] };
+
+function toPlanRecord(row: PlanRow): PlanRecord {
+  const features = Array.isArray(row.features) ? row.features : [];
+  return {
+    id: row.id,
+    displayName: row.displayName,
+    features: features
+      .filter((feature): feature is string => typeof feature === "string")
+      .map((feature_name) => ({ feature_name })),
+    isSystemDefault: row.isSystemDefault,
+    planType: row.planType,
+    status: row.status,
+    allowsInsurance: row.allowsInsurance,
+  };
+}
+
+/** Every plan, in display order. `activeOnly` gives the plans customers can be onboarded on. */
+export async function listPlans(db: Db, { activeOnly = false } = {}): Promise<PlanRecord[]> {
+  const rows = await db.plan.findMany({
+    where: activeOnly ? { status: "active" } : {},
+    orderBy: [{ sortOrder: "asc" }, { planType: "asc" }],
+    select: planSelect,
+  });
+  return rows.map(toPlanRecord);
+}
+
+export async function getPlan(db: Db, id: string): Promise<PlanRecord> {
+  const row = await db.plan.findUnique({ where: { id }, select: planSelect });
+  if (!row) throw notFound("Plan not found");
+  return toPlanRecord(row);
+}

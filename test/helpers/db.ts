@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { inject } from "vitest";
+import { openDatabase, type Database, type Db } from "../../server/db/client";
+import { databaseUrl, withAdmin } from "../global-setup";
+
+export interface TestDatabase {
+  database: Database;
+  db: Db;
+  /** PostgreSQL URL of this database (undefined on PGlite). */
+  url?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database of this test file's own: a clone of the run's template on
+ * PostgreSQL, or a PGlite loaded from the migrated dump.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const template = inject("pgTemplate");
+  if (template) {
+    const name = `${template.runPrefix}_${randomBytes(4).toString("hex")}`;
+    await withAdmin(template.adminUrl, (client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${template.name}"`));
+    const url = databaseUrl(template.adminUrl, name);
+    const database = await openDatabase({ url });
+    return {
+      database,
+      db: database.prisma,
+      url,
+      async close() {
+        await database.close();
+        await withAdmin(template.adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      },
+    };
+  }
+  const dumpPath = inject("pgliteDump");
+  if (!dumpPath) throw new Error("test/global-setup.ts did not run");
+  const pglite = await PGlite.create({ loadDataDir: new Blob([await readFile(dumpPath)]) });
+  const database = await openDatabase({ pglite });
+  return { database, db: database.prisma, close: () => database.close() };
+}
