@@ -6,7 +6,7 @@ import path from "node:path";
  */
 export const config = {
   databaseUrl: (): string | undefined => nonEmpty(process.env.DATABASE_URL),
-  dataDir: (): string => path.resolve(nonEmpty(process.env.DATA_DIR) ?? ".data"),
+  dataDir: (): string => path.resolve(/*turbopackIgnore: true*/ nonEmpty(process.env.DATA_DIR) ?? ".data"),
   port: (): number => integer("PORT", 3000, 1, 65535),
   appUrl: (): string => (nonEmpty(process.env.APP_URL) ?? `http://localhost:${config.port()}`).replace(/\/+$/, ""),
   webhookAllowPrivateUrls: (): boolean => process.env.WEBHOOK_ALLOW_PRIVATE_URLS === "true",

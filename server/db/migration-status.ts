@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 
-export const MIGRATIONS_DIR = path.resolve(process.cwd(), "prisma", "migrations");
+export const MIGRATIONS_DIR = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations");
 
 /** A way to run plain SQL on one connection of the target database, outside Prisma Client. */
 export interface SqlSession {
@@ -9,7 +9,7 @@ export interface SqlSession {
 }
 
 export async function migrationDirectoryNames(migrationsDir = MIGRATIONS_DIR): Promise<string[]> {
-  const entries = await readdir(migrationsDir, { withFileTypes: true });
+  const entries = await readdir(/*turbopackIgnore: true*/ migrationsDir, { withFileTypes: true });
   return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
 }
 

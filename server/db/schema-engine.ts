@@ -78,11 +78,10 @@ export async function openSchemaEngine(
   datamodels?: [string, string][],
 ): Promise<SchemaEngine> {
   const engineModule = await loadEngineModule();
-  const logs: string[] = [];
   return engineModule.SchemaEngine.new(
     { datamodels },
     (log) => {
-      if (process.env.PRISMA_ENGINE_DEBUG) logs.push(log), console.error(log);
+      if (process.env.PRISMA_ENGINE_DEBUG) console.error(log);
     },
     bindMigrationAwareSqlAdapterFactory(adapterFactory),
   );

@@ -178,6 +178,15 @@ CREATE TABLE "jobs" (
     CONSTRAINT "jobs_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "scheduled_runs" (
+    "name" TEXT NOT NULL,
+    "slot" TEXT NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "scheduled_runs_pkey" PRIMARY KEY ("name","slot")
+);
+
 -- CreateIndex
 CREATE INDEX "partners_distributor_id_created_at_idx" ON "partners"("distributor_id", "created_at" DESC);
 

@@ -1,0 +1,35 @@
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  globalIgnores([
+    ".next/**",
+    "node_modules/**",
+    "server/db/generated/**",
+    ".data/**",
+    ".data-*/**",
+    "next-env.d.ts",
+    "test-results/**",
+    "playwright-report/**",
+    "e2e/artifacts/**",
+    "bench/results/**",
+  ]),
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "no-console": ["error", { allow: ["error", "warn"] }],
+    },
+  },
+  {
+    files: ["scripts/**", "bench/**", "e2e/**"],
+    rules: { "no-console": "off" },
+  },
+  {
+    files: ["test/**", "e2e/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+]);

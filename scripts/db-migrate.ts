@@ -1,0 +1,28 @@
+/**
+ * `npm run db:migrate`: applies pending migrations (Prisma's schema engine, WebAssembly build)
+ * and the system rows to the database of the environment. With --demo (used by `npm start`), an
+ * empty embedded database also gets the demo distributor and partner, whose keys are printed.
+ */
+import { config } from "../server/config";
+import { openDatabase } from "../server/db/client";
+import { prepareDatabase } from "../server/db/prepare";
+import { describeDemoCredentials, seedDemoIfEmpty } from "../server/demo";
+
+async function main() {
+  const database = await openDatabase();
+  try {
+    const applied = await prepareDatabase(database);
+    if (applied.length > 0) console.log(`Applied ${applied.length} migration(s) to ${database.location}: ${applied.join(", ")}`);
+    if (process.argv.includes("--demo") && database.embedded) {
+      const demo = await seedDemoIfEmpty(database.prisma);
+      if (demo) console.log(describeDemoCredentials(demo, config.appUrl()));
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`Database preparation failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,6 @@
+import { getAppDb } from "../../db/instance";
+import { appRouter, createCaller } from "../root";
+import { createRestHandler } from "./dispatcher";
+
+/** The REST handler of the running server (app/api/[...path]/route.ts), on the app's database. */
+export const handleRestRequest = createRestHandler({ router: appRouter, createCaller, getDb: getAppDb });

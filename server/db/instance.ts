@@ -1,0 +1,36 @@
+import { log } from "../log";
+import { openDatabase, type Database, type Db } from "./client";
+import { pendingMigrationNames } from "./migration-status";
+
+const state = globalThis as unknown as { __appDatabase?: Promise<Database> };
+
+/**
+ * The server process's database, opened on first use. Migrations are applied by the start
+ * script before the server starts (scripts/start.ts); here they are only checked, so the server
+ * never loads the schema engine and refuses to run on a schema it does not match.
+ */
+export function getAppDatabase(): Promise<Database> {
+  state.__appDatabase ??= (async () => {
+    const database = await openDatabase();
+    const pending = await database.withMigrationAccess((session) => pendingMigrationNames(session));
+    if (pending.length > 0) {
+      await database.close();
+      throw new Error(
+        `The database at ${database.location} has pending migrations (${pending.join(", ")}). ` +
+          "Start the service with `npm start` (it migrates first) or run `npm run db:migrate`.",
+      );
+    }
+    const close = () => void database.close().catch((error) => log.error("closing the database failed", { error }));
+    process.once("SIGTERM", close);
+    process.once("SIGINT", close);
+    return database;
+  })().catch((error) => {
+    state.__appDatabase = undefined;
+    throw error;
+  });
+  return state.__appDatabase;
+}
+
+export async function getAppDb(): Promise<Db> {
+  return (await getAppDatabase()).prisma;
+}

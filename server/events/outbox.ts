@@ -1,0 +1,69 @@
+import type { Prisma } from "../db/client";
+import type { Queryable } from "../jobs/queue";
+
+/** The event types of the current delivery protocol (SPEC 6.1). */
+export const EVENT_TYPES = [
+  "customer.created",
+  "customer.deleted",
+  "customer.asset.added",
+  "customer.asset.removed",
+  "customer.breach.found",
+  "customer.breach.resolved",
+  "customer.breach.unresolved",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** SPEC 6.1 shared shapes. */
+export interface CustomerRef {
+  uuid: string;
+  name: string;
+  reference: string;
+}
+export interface AssetRef {
+  uuid: string;
+  type: "domain" | "email";
+  value: string;
+}
+export interface BreachSummary {
+  /** The breach instance's uuid (what breach/status takes as breachId). */
+  uuid: string;
+  name: string;
+  emails: string[];
+}
+
+export interface EventData {
+  "customer.created": { customer: CustomerRef };
+  "customer.deleted": { customer: CustomerRef };
+  "customer.asset.added": { customer: CustomerRef; assets: AssetRef[] };
+  "customer.asset.removed": { customer: CustomerRef; assets: AssetRef[] };
+  "customer.breach.found": { customer: CustomerRef; breaches: BreachSummary[] };
+  "customer.breach.resolved": { customer: CustomerRef; breaches: BreachSummary[] };
+  "customer.breach.unresolved": { customer: CustomerRef; breaches: BreachSummary[] };
+}
+
+export function customerRef(customer: { id: string; companyName: string; reference: string }): CustomerRef {
+  return { uuid: customer.id, name: customer.companyName, reference: customer.reference };
+}
+
+/**
+ * Records one logical event in the outbox. Call it with the transaction that makes the change
+ * the event reports, so the event exists exactly when the change does (transactional outbox).
+ * The row's id is the event's idempotency token: every delivery of it, on every attempt and
+ * to every endpoint, carries the same one. `data` is the full payload; delivery decides what
+ * each receiver may see (e.g. the redacted shape for prospect customers).
+ */
+export async function recordEvent<T extends EventType>(
+  tx: Queryable,
+  event: { type: T; partnerId: string; customerId?: string; data: EventData[T] },
+): Promise<string> {
+  const row = await tx.outboxEvent.create({
+    data: {
+      type: event.type,
+      partnerId: event.partnerId,
+      customerId: event.customerId ?? null,
+      payload: event.data as unknown as Prisma.InputJsonValue,
+    },
+    select: { id: true },
+  });
+  return row.id;
+}

@@ -1,0 +1,5 @@
+/**
+ * Every module that defines jobs or schedules, imported for their side effect of registering
+ * them. A domain that adds background work adds its module here.
+ */
+import "./housekeeping";

@@ -1,0 +1,92 @@
+import type { Prisma } from "../db/client";
+import type { Db } from "../db/client";
+
+/** Anything that runs queries: the client or an interactive transaction. */
+export type Queryable = Prisma.TransactionClient | Db;
+
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+  maxAttempts: number;
+}
+
+export interface NewJob {
+  kind: string;
+  payload?: Prisma.InputJsonValue;
+  runAt?: Date;
+  /** While a job with this key is pending or running, enqueuing another is a no-op. */
+  dedupeKey?: string;
+  maxAttempts?: number;
+}
+
+/**
+ * Queues a job. Call it inside the transaction of the change that calls for the work, so the
+ * work is recorded exactly when the change is; wake the workers after the commit.
+ * Returns undefined when a job with the same dedupeKey is already queued.
+ */
+export async function enqueueJob(db: Queryable, job: NewJob): Promise<string | undefined> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    INSERT INTO jobs (kind, payload, run_at, dedupe_key, max_attempts, updated_at)
+    VALUES (${job.kind}, ${JSON.stringify(job.payload ?? {})}::jsonb, ${job.runAt ?? new Date()},
+            ${job.dedupeKey ?? null}, ${job.maxAttempts ?? 5}, now())
+    ON CONFLICT (dedupe_key) DO NOTHING
+    RETURNING id::text`;
+  return rows[0]?.id;
+}
+
+/**
+ * Claims up to `limit` due jobs of the given kinds for this worker: pending ones whose time has
+ * come, and running ones whose lease ran out (their process died). FOR UPDATE SKIP LOCKED lets
+ * any number of workers claim side by side without taking the same job. Only kinds this
+ * process can run are claimed, so a job of a kind it does not know waits for one that does.
+ */
+export async function claimDueJobs(
+  db: Db,
+  { limit, leaseMs, kinds }: { limit: number; leaseMs: number; kinds: string[] },
+): Promise<ClaimedJob[]> {
+  return db.$queryRaw<ClaimedJob[]>`
+    UPDATE jobs SET status = 'running', attempts = attempts + 1,
+                    lease_until = now() + make_interval(secs => ${leaseMs / 1000}), updated_at = now()
+    WHERE id IN (
+      SELECT id FROM jobs
+      WHERE kind = ANY(${kinds}::text[])
+        AND ((status = 'pending' AND run_at <= now()) OR (status = 'running' AND lease_until < now()))
+      ORDER BY run_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id::text, kind, payload, attempts, max_attempts AS "maxAttempts"`;
+}
+
+export async function completeJob(db: Db, id: string): Promise<void> {
+  await db.$executeRaw`
+    UPDATE jobs SET status = 'succeeded', finished_at = now(), lease_until = NULL, dedupe_key = NULL,
+                    last_error = NULL, updated_at = now()
+    WHERE id = ${id}::uuid`;
+}
+
+/** Records a failed attempt: retried after `retryDelayMs`, or failed for good after maxAttempts. */
+export async function failJob(db: Db, job: ClaimedJob, error: unknown, retryDelayMs: number): Promise<"retrying" | "failed"> {
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+  if (job.attempts >= job.maxAttempts) {
+    await db.$executeRaw`
+      UPDATE jobs SET status = 'failed', finished_at = now(), lease_until = NULL, dedupe_key = NULL,
+                      last_error = ${message}, updated_at = now()
+      WHERE id = ${job.id}::uuid`;
+    return "failed";
+  }
+  await db.$executeRaw`
+    UPDATE jobs SET status = 'pending', lease_until = NULL, last_error = ${message},
+                    run_at = now() + make_interval(secs => ${retryDelayMs / 1000}), updated_at = now()
+    WHERE id = ${job.id}::uuid`;
+  return "retrying";
+}
+
+/** When the next job of the given kinds is due (for a worker deciding how long to sleep). */
+export async function nextJobDueAt(db: Db, kinds: string[]): Promise<Date | undefined> {
+  const rows = await db.$queryRaw<Array<{ at: Date | null }>>`
+    SELECT min(CASE WHEN status = 'pending' THEN run_at ELSE lease_until END) AS at
+    FROM jobs WHERE status IN ('pending', 'running') AND kind = ANY(${kinds}::text[])`;
+  return rows[0]?.at ?? undefined;
+}

@@ -1,0 +1,62 @@
+import type { Db } from "../db/client";
+import { log } from "../log";
+import { nextJobDueAt } from "./queue";
+import { registeredJobKinds } from "./registry";
+import { runDueSchedules } from "./schedules";
+import { runDueJobs } from "./worker";
+
+export interface InProcessRunner {
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The default driver of background work (no Inngest configured): one loop in the server
+ * process that runs due schedules and claims due jobs, sleeping until the next job is due,
+ * `pollMs` at the most, or until woken.
+ */
+export function startInProcessRunner(db: Db, { pollMs = 2_000, scheduleEveryMs = 30_000, concurrency = 4 } = {}): InProcessRunner {
+  let stopped = false;
+  let wakeUp: (() => void) | undefined;
+  let lastScheduleCheck = 0;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        if (Date.now() - lastScheduleCheck >= scheduleEveryMs) {
+          lastScheduleCheck = Date.now();
+          const started = await runDueSchedules(db);
+          if (started.length > 0) log.info("schedules started", { schedules: started });
+        }
+        if ((await runDueJobs(db, { concurrency })) > 0) continue;
+        const dueAt = await nextJobDueAt(db, registeredJobKinds());
+        const untilDue = dueAt ? Math.max(0, dueAt.getTime() - Date.now()) : pollMs;
+        await sleep(Math.min(pollMs, untilDue + 5));
+      } catch (error) {
+        if (stopped) break;
+        log.error("background runner iteration failed", { error });
+        await sleep(pollMs);
+      }
+    }
+  })();
+
+  return {
+    wake: () => wakeUp?.(),
+    async stop() {
+      stopped = true;
+      wakeUp?.();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { Db } from "../db/client";
+import type { Queryable } from "./queue";
+
+/**
+ * A recurring task. Each period has a slot key ("2026-11-21" for a daily task); a slot is
+ * claimed in scheduled_runs before its job is queued, so it runs once however many
+ * processes (or Inngest crons) reach it. A process that was down catches up the current slot.
+ */
+export interface Schedule {
+  name: string;
+  every: "hour" | "day" | "month";
+  /** UTC hour at which a daily or monthly slot opens. */
+  hourUtc?: number;
+  enqueue(db: Queryable, slot: string): Promise<unknown>;
+}
+
+const schedules: Schedule[] = [];
+
+export function defineSchedule(schedule: Schedule): Schedule {
+  if (schedules.some((existing) => existing.name === schedule.name)) throw new Error(`schedule ${schedule.name} is defined twice`);
+  schedules.push(schedule);
+  return schedule;
+}
+
+export function allSchedules(): readonly Schedule[] {
+  return schedules;
+}
+
+/** The slot open at `now`, or undefined while this period's slot has not opened yet. */
+export function currentSlot(schedule: Schedule, now: Date): string | undefined {
+  const iso = now.toISOString();
+  const hour = schedule.hourUtc ?? 0;
+  switch (schedule.every) {
+    case "hour":
+      return iso.slice(0, 13);
+    case "day":
+      return now.getUTCHours() >= hour ? iso.slice(0, 10) : undefined;
+    case "month":
+      return now.getUTCDate() > 1 || now.getUTCHours() >= hour ? iso.slice(0, 7) : undefined;
+  }
+}
+
+/** The Inngest cron expression of a schedule (UTC). */
+export function cronOf(schedule: Schedule): string {
+  const hour = schedule.hourUtc ?? 0;
+  if (schedule.every === "hour") return "0 * * * *";
+  if (schedule.every === "day") return `0 ${hour} * * *`;
+  return `0 ${hour} 1 * *`;
+}
+
+/** Claims the schedule's current slot and queues its work in one transaction. */
+export async function runScheduleIfDue(db: Db, schedule: Schedule, now = new Date()): Promise<boolean> {
+  const slot = currentSlot(schedule, now);
+  if (!slot) return false;
+  return db.$transaction(async (tx) => {
+    const claimed = await tx.$executeRaw`
+      INSERT INTO scheduled_runs (name, slot) VALUES (${schedule.name}, ${slot}) ON CONFLICT DO NOTHING`;
+    if (claimed === 0) return false;
+    await schedule.enqueue(tx, slot);
+    return true;
+  });
+}
+
+export async function runDueSchedules(db: Db, now = new Date()): Promise<string[]> {
+  const started: string[] = [];
+  for (const schedule of schedules) {
+    if (await runScheduleIfDue(db, schedule, now)) started.push(schedule.name);
+  }
+  return started;
+}

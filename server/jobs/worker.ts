@@ -1,0 +1,40 @@
+import type { Db } from "../db/client";
+import { log } from "../log";
+import { claimDueJobs, completeJob, failJob, type ClaimedJob } from "./queue";
+import { defaultRetryDelayMs, jobDefinition, registeredJobKinds } from "./registry";
+import "./definitions";
+
+export const JOB_LEASE_MS = 5 * 60_000;
+
+/**
+ * Claims the jobs that are due and runs them, at most `concurrency` at a time; the same code
+ * serves the in-process runner and the Inngest function. Returns how many jobs it ran.
+ */
+export async function runDueJobs(db: Db, { limit = 20, concurrency = 4 } = {}): Promise<number> {
+  const jobs = await claimDueJobs(db, { limit, leaseMs: JOB_LEASE_MS, kinds: registeredJobKinds() });
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, jobs.length) }, async () => {
+    while (next < jobs.length) await runJob(db, jobs[next++]!);
+  });
+  await Promise.all(lanes);
+  return jobs.length;
+}
+
+async function runJob(db: Db, job: ClaimedJob): Promise<void> {
+  const definition = jobDefinition(job.kind);
+  try {
+    if (!definition) throw new Error(`no job definition for kind "${job.kind}"`);
+    await definition.run(db, job.payload as never, job);
+    await completeJob(db, job.id);
+  } catch (error) {
+    const delay = (definition?.retryDelayMs ?? defaultRetryDelayMs)(job.attempts);
+    const outcome = await failJob(db, job, error, delay);
+    log[outcome === "failed" ? "error" : "warn"]("job attempt failed", {
+      jobId: job.id,
+      kind: job.kind,
+      attempt: job.attempts,
+      outcome,
+      error,
+    });
+  }
+}
