@@ -43,8 +43,10 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     },
   });
   document.components ??= {};
+  // trpc-to-openapi registers its own {message, code, issues} error schemas; the API never answers them.
+  const schemas = Object.fromEntries(Object.entries(document.components.schemas ?? {}).filter(([name]) => !name.startsWith("error.")));
   document.components.schemas = {
-    ...document.components.schemas,
+    ...schemas,
     ErrorEnvelope: {
       type: "object",
       required: ["success", "error"],

@@ -1,0 +1,121 @@
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { appRouter, createCaller } from "../../server/api/root";
+import { createRestHandler } from "../../server/api/rest/dispatcher";
+import { openDatabase } from "../../server/db/client";
+import { SYSTEM_PLANS } from "../../server/db/seed";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createTestOrg, type TestOrg } from "../helpers/fixtures";
+import { apiClient, serveOnLoopback } from "../helpers/http";
+import { startRestServer } from "../helpers/rest";
+
+let testDb: TestDatabase;
+let server: Awaited<ReturnType<typeof startRestServer>>;
+let org: TestOrg;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  server = await startRestServer(testDb.db);
+  org = await createTestOrg(testDb.db);
+});
+afterAll(async () => {
+  await server?.close();
+  await testDb?.close();
+});
+
+describe("GET /api/v1/health", () => {
+  it("answers ok without credentials", async () => {
+    const res = await server.api.get("/api/v1/health");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, status: "ok", database: "ok" });
+  });
+
+  it("answers 503 in the envelope when the database is unreachable", async () => {
+    const broken = await openDatabase({ pglite: new PGlite() });
+    await broken.close();
+    const handler = createRestHandler({ router: appRouter, createCaller, getDb: () => broken.prisma });
+    const brokenServer = await serveOnLoopback(handler);
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const res = await apiClient(brokenServer.baseUrl).get("/api/v1/health");
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ success: false, error: "Database unavailable" });
+    } finally {
+      stderr.mockRestore();
+      await brokenServer.close();
+    }
+  });
+});
+
+const planShape = {
+  id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+  displayName: expect.any(String),
+  features: expect.arrayContaining([{ feature_name: expect.any(String) }]),
+  isSystemDefault: expect.any(Boolean),
+  planType: expect.any(String),
+  status: "active",
+  allowsInsurance: expect.any(Boolean),
+};
+
+describe("distributor plans", () => {
+  it("lists the seeded system plans with exactly one system default", async () => {
+    const res = await server.api.get("/api/v1/distributors/plans", org.distributor.headers);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(["data", "success"]);
+    expect(res.body.data.map((plan: { planType: string }) => plan.planType)).toEqual(SYSTEM_PLANS.map((plan) => plan.planType));
+    for (const plan of res.body.data) {
+      expect(plan).toEqual(planShape);
+      expect(Object.keys(plan).sort()).toEqual(Object.keys(planShape).sort());
+    }
+    expect(res.body.data.filter((plan: { isSystemDefault: boolean }) => plan.isSystemDefault)).toHaveLength(1);
+  });
+
+  it("gets one plan by id", async () => {
+    const [first] = (await server.api.get("/api/v1/distributors/plans", org.distributor.headers)).body.data;
+    const res = await server.api.get(`/api/v1/distributors/plans/${first.id}`, org.distributor.headers);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: first });
+  });
+
+  it("answers 400 'Plan ID must be valid' for a malformed id", async () => {
+    const res = await server.api.get("/api/v1/distributors/plans/not-a-uuid", org.distributor.headers);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: "Plan ID must be valid" });
+  });
+
+  it("answers 404 'Plan not found' for an unknown id", async () => {
+    const res = await server.api.get(`/api/v1/distributors/plans/${crypto.randomUUID()}`, org.distributor.headers);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: "Plan not found" });
+  });
+
+  it("requires distributor credentials", async () => {
+    const res = await server.api.get("/api/v1/distributors/plans", org.partner.headers);
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe("Distributor ID and API key are required in headers");
+  });
+});
+
+describe("partner plans", () => {
+  it("lists the active plans under /api/v1 and the unversioned prefix alike", async () => {
+    const current = await server.api.get("/api/v1/integrations/partner/plans", org.partner.headers);
+    const legacy = await server.api.get("/api/integrations/partner/plans", org.partner.headers);
+    expect(current.status).toBe(200);
+    expect(legacy.body).toEqual(current.body);
+    expect(current.body.data).toHaveLength(SYSTEM_PLANS.length);
+  });
+
+  it("leaves out plans that are not active", async () => {
+    const retired = await testDb.db.plan.create({
+      data: { planType: `retired-${Date.now()}`, displayName: "Retired", status: "retired", sortOrder: 99 },
+    });
+    try {
+      const partnerPlans = await server.api.get("/api/v1/integrations/partner/plans", org.partner.headers);
+      expect(partnerPlans.body.data.map((plan: { id: string }) => plan.id)).not.toContain(retired.id);
+      const distributorPlans = await server.api.get("/api/v1/distributors/plans", org.distributor.headers);
+      expect(distributorPlans.body.data.map((plan: { id: string }) => plan.id)).toContain(retired.id);
+    } finally {
+      await testDb.db.plan.delete({ where: { id: retired.id } });
+    }
+  });
+});

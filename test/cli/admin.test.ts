@@ -1,0 +1,169 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { verify } from "@node-rs/argon2";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminCommands, adminUsage, parseAdminCommand, UsageError } from "../../server/cli/admin";
+import { acquireEmbeddedLock } from "../../server/db/embedded-lock";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { startRestServer } from "../helpers/rest";
+
+const run = promisify(execFile);
+const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const KEY = /^sk_live_[0-9A-Za-z]{40}$/;
+
+let testDb: TestDatabase;
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+});
+afterAll(async () => {
+  await testDb?.close();
+});
+
+async function admin(...argv: string[]) {
+  const { command, values } = parseAdminCommand(argv);
+  return command.run(testDb.db, values) as Promise<Record<string, unknown>>;
+}
+
+describe("admin commands", () => {
+  it("create-distributor and create-partner return an id and a working API key", async () => {
+    const distributor = await admin("create-distributor", "--name", "Northwind");
+    expect(Object.keys(distributor).sort()).toEqual(["apiKey", "id"]);
+    expect(distributor.id).toMatch(UUID);
+    expect(distributor.apiKey).toMatch(KEY);
+    const partner = await admin("create-partner", "--distributor", String(distributor.id), "--name", "Acme IT");
+    expect(partner.id).toMatch(UUID);
+    expect(partner.apiKey).toMatch(KEY);
+
+    const server = await startRestServer(testDb.db);
+    try {
+      const asPartner = await server.api.get("/api/v1/integrations/partner/plans", {
+        "SW-PARTNER-ID": String(partner.id),
+        "SW-API-KEY": String(partner.apiKey),
+      });
+      expect(asPartner.status).toBe(200);
+      const asDistributor = await server.api.get("/api/v1/distributors/plans", {
+        "SW-DISTRIBUTOR-ID": String(distributor.id),
+        "SW-API-KEY": String(distributor.apiKey),
+      });
+      expect(asDistributor.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("create-api-key issues a further key for a partner or a distributor", async () => {
+    const distributor = await admin("create-distributor", "--name", "D2");
+    const partner = await admin("create-partner", "--distributor", String(distributor.id), "--name", "P2");
+    const forPartner = await admin("create-api-key", "--partner", String(partner.id));
+    expect(Object.keys(forPartner)).toEqual(["apiKey"]);
+    expect(forPartner.apiKey).not.toBe(partner.apiKey);
+    const forDistributor = await admin("create-api-key", "--distributor", String(distributor.id));
+    expect(forDistributor.apiKey).toMatch(KEY);
+    expect(await testDb.db.apiKey.count({ where: { partnerId: String(partner.id) } })).toBe(2);
+  });
+
+  it("create-staff stores an argon2id hash of the password, never the password", async () => {
+    const distributor = await admin("create-distributor", "--name", "D3");
+    const staff = await admin("create-staff", "--distributor", String(distributor.id), "--email", "Ops@Example.com", "--password", "correct horse battery");
+    expect(staff.id).toMatch(UUID);
+    const row = await testDb.db.staffUser.findUniqueOrThrow({ where: { id: String(staff.id) } });
+    expect(row.email).toBe("ops@example.com");
+    expect(row.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(await verify(row.passwordHash, "correct horse battery")).toBe(true);
+    await expect(
+      admin("create-staff", "--distributor", String(distributor.id), "--email", "ops@example.com", "--password", "another password"),
+    ).rejects.toThrow("already exists");
+    await expect(admin("create-staff", "--distributor", String(distributor.id), "--email", "x@example.com", "--password", "short")).rejects.toThrow(
+      "at least 10 characters",
+    );
+  });
+
+  it("create-billing-code returns an integer id and refuses a duplicate code", async () => {
+    const distributor = await admin("create-distributor", "--name", "D4");
+    const code = await admin("create-billing-code", "--distributor", String(distributor.id), "--code", "SW-A", "--price", "9.5");
+    expect(Number.isInteger(code.id)).toBe(true);
+    const row = await testDb.db.billingCode.findUniqueOrThrow({ where: { id: Number(code.id) } });
+    expect(row.price.toNumber()).toBe(9.5);
+    await expect(admin("create-billing-code", "--distributor", String(distributor.id), "--code", "SW-A", "--price", "1")).rejects.toThrow(
+      "already exists",
+    );
+  });
+
+  it.each([
+    [["nope"], 'unknown command "nope"'],
+    [["create-distributor"], "--name is required"],
+    [["create-partner", "--distributor", "abc", "--name", "x"], "--distributor must be a distributor id"],
+    [["create-api-key"], "exactly one of --partner or --distributor"],
+    [["create-billing-code", "--distributor", crypto.randomUUID(), "--code", "X", "--price", "cheap"], "--price must be a number"],
+    [["create-distributor", "--name", "x", "--colour", "red"], "Unknown option"],
+  ])("refuses %j with a usage error", async (argv, message) => {
+    const attempt = (async () => {
+      const { command, values } = parseAdminCommand(argv);
+      await command.run(testDb.db, values);
+    })();
+    await expect(attempt).rejects.toBeInstanceOf(UsageError);
+    await expect(attempt).rejects.toThrow(message);
+  });
+
+  it("lists every command in --help", () => {
+    for (const name of Object.keys(adminCommands)) expect(adminUsage()).toContain(name);
+  });
+});
+
+describe("the admin script", { timeout: 120_000 }, () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "admin-cli-"));
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const script = (...argv: string[]) =>
+    run(process.execPath, [tsxCli, "scripts/admin.ts", ...argv], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+    });
+
+  it("prints exactly one JSON object on stdout and nothing else, on a fresh embedded database", async () => {
+    const { stdout } = await script("create-distributor", "--name", "Script Co");
+    const lines = stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const parsed = JSON.parse(lines[0]!);
+    expect(Object.keys(parsed).sort()).toEqual(["apiKey", "id"]);
+    const partner = JSON.parse((await script("create-partner", "--distributor", parsed.id, "--name", "P")).stdout);
+    expect(partner.id).toMatch(UUID);
+  });
+
+  it("exits 2 with a message on stderr for a wrong command line", async () => {
+    const failure = await script("create-partner", "--name", "x").then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stdout).toBe("");
+    expect(failure?.stderr).toContain("--distributor is required");
+  });
+
+  it("stops with a clear message, exit 1, while another process holds the embedded database", async () => {
+    const release = acquireEmbeddedLock(dataDir);
+    try {
+      const failure = await script("create-distributor", "--name", "Blocked").then(
+        () => undefined,
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(failure?.code).toBe(1);
+      expect(failure?.stdout).toBe("");
+      expect(failure?.stderr).toContain("is in use by another process");
+      expect(failure?.stderr).toContain("DATABASE_URL");
+    } finally {
+      release();
+    }
+    // nothing was corrupted: the database opens and works afterwards
+    expect(JSON.parse((await script("create-distributor", "--name", "After")).stdout).id).toMatch(UUID);
+  });
+});

@@ -1,0 +1,95 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../server/db/client";
+import { pendingMigrationNames } from "../../server/db/migration-status";
+import { diffMigrationsAgainstSchema, migrateDatabase, MIGRATIONS_DIR, SCHEMA_PATH } from "../../server/db/migrations";
+import { withAdmin } from "../global-setup";
+
+const tempDirs: string[] = [];
+afterAll(async () => {
+  for (const dir of tempDirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe("migrations match the schema", { timeout: 180_000 }, () => {
+  it("prisma/migrations produce exactly prisma/schema.prisma (the engine's diff, exit code 0)", async () => {
+    const { exitCode, sql } = await diffMigrationsAgainstSchema();
+    expect(sql).not.toMatch(/CREATE|ALTER|DROP/);
+    expect(exitCode).toBe(0);
+  });
+
+  it("reports drift (exit code 2 and the SQL to close it) when the schema gains a model the migrations lack", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "drift-"));
+    tempDirs.push(dir);
+    const schemaPath = path.join(dir, "schema.prisma");
+    const schema = await readFile(SCHEMA_PATH, "utf8");
+    await writeFile(schemaPath, `${schema}\nmodel DriftProbe {\n  id Int @id\n  @@map("drift_probe")\n}\n`);
+    const { exitCode, sql } = await diffMigrationsAgainstSchema(MIGRATIONS_DIR, schemaPath);
+    expect(exitCode).toBe(2);
+    expect(sql).toContain('CREATE TABLE "drift_probe"');
+  });
+
+  it("reports drift when a migration is missing", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "drift-"));
+    tempDirs.push(dir);
+    await cp(MIGRATIONS_DIR, dir, { recursive: true });
+    const names = await pendingMigrationNamesOfEmptyDb(dir);
+    await rm(path.join(dir, names[names.length - 1]!), { recursive: true });
+    const { exitCode } = await diffMigrationsAgainstSchema(dir);
+    expect(exitCode).toBe(2);
+  });
+});
+
+describe("applying migrations", { timeout: 180_000 }, () => {
+  it("applies every migration to an empty embedded database once; a second run applies nothing", async () => {
+    const database = await openDatabase({ pglite: new PGlite() });
+    try {
+      const all = await database.withMigrationAccess((session) => pendingMigrationNames(session));
+      expect(all.length).toBeGreaterThan(0);
+      expect(await migrateDatabase(database)).toEqual(all);
+      expect(await migrateDatabase(database)).toEqual([]);
+      expect(await database.withMigrationAccess((session) => pendingMigrationNames(session))).toEqual([]);
+      expect(await database.prisma.customer.count()).toBe(0);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "lets only one of two processes starting at once apply them on PostgreSQL (advisory lock)",
+    async () => {
+      const adminUrl = process.env.TEST_DATABASE_URL!;
+      const name = `emtest_migrate_${Date.now().toString(36)}`;
+      await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      const databases = await Promise.all([openDatabase({ url: url.toString() }), openDatabase({ url: url.toString() })]);
+      try {
+        const results = await Promise.all(databases.map((database) => migrateDatabase(database)));
+        const all = await pendingMigrationNamesOfEmptyDb(MIGRATIONS_DIR);
+        expect(results.flat().sort()).toEqual(all);
+        expect(results.filter((applied) => applied.length > 0)).toHaveLength(1);
+        const client = new pg.Client({ connectionString: url.toString() });
+        await client.connect();
+        const { rows } = await client.query("SELECT count(*)::int AS n FROM _prisma_migrations");
+        await client.end();
+        expect(rows[0].n).toBe(all.length);
+      } finally {
+        for (const database of databases) await database.close();
+        await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      }
+    },
+  );
+});
+
+async function pendingMigrationNamesOfEmptyDb(migrationsDir: string): Promise<string[]> {
+  const pglite = new PGlite();
+  try {
+    return await pendingMigrationNames({ query: async (sql) => (await pglite.query<never>(sql)).rows }, migrationsDir);
+  } finally {
+    await pglite.close();
+  }
+}

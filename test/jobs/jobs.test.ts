@@ -1,0 +1,173 @@
+import { InngestTestEngine } from "@inngest/test";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createInngestFunctions } from "../../inngest/functions";
+import { claimDueJobs, enqueueJob } from "../../server/jobs/queue";
+import { defineJob } from "../../server/jobs/registry";
+import { startInProcessRunner } from "../../server/jobs/runner";
+import { currentSlot, defineSchedule, runScheduleIfDue } from "../../server/jobs/schedules";
+import { runDueJobs } from "../../server/jobs/worker";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+
+let testDb: TestDatabase;
+const ran: Array<{ kind: string; payload: unknown }> = [];
+let flakyFailuresLeft = 0;
+
+const recordJob = defineJob<{ n: number }>({
+  kind: "test.record",
+  async run(_db, payload) {
+    ran.push({ kind: "test.record", payload });
+  },
+});
+const flakyJob = defineJob<{ n: number }>({
+  kind: "test.flaky",
+  maxAttempts: 3,
+  retryDelayMs: () => 0,
+  async run(_db, payload) {
+    if (flakyFailuresLeft-- > 0) throw new Error("transient failure");
+    ran.push({ kind: "test.flaky", payload });
+  },
+});
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+});
+afterAll(async () => {
+  await testDb?.close();
+});
+beforeEach(async () => {
+  ran.length = 0;
+  await testDb.db.job.deleteMany();
+});
+
+const quietly = async <T>(work: () => Promise<T>): Promise<T> => {
+  const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  try {
+    return await work();
+  } finally {
+    stderr.mockRestore();
+  }
+};
+
+describe("the job queue", () => {
+  it("runs a queued job once and records it as succeeded", async () => {
+    const id = await recordJob.enqueue(testDb.db, { n: 1 });
+    expect(await runDueJobs(testDb.db)).toBe(1);
+    expect(ran).toEqual([{ kind: "test.record", payload: { n: 1 } }]);
+    const job = await testDb.db.job.findUniqueOrThrow({ where: { id: id! } });
+    expect(job).toMatchObject({ status: "succeeded", attempts: 1, dedupeKey: null });
+    expect(await runDueJobs(testDb.db)).toBe(0);
+  });
+
+  it("queues nothing more while a job with the same dedupe key is pending, and again after it finished", async () => {
+    expect(await recordJob.enqueue(testDb.db, { n: 1 }, { dedupeKey: "same" })).toBeDefined();
+    expect(await recordJob.enqueue(testDb.db, { n: 2 }, { dedupeKey: "same" })).toBeUndefined();
+    await runDueJobs(testDb.db);
+    expect(ran).toHaveLength(1);
+    expect(await recordJob.enqueue(testDb.db, { n: 3 }, { dedupeKey: "same" })).toBeDefined();
+  });
+
+  it("is written or not with the transaction that queues it", async () => {
+    await expect(
+      testDb.db.$transaction(async (tx) => {
+        await recordJob.enqueue(tx, { n: 1 });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await testDb.db.job.count()).toBe(0);
+  });
+
+  it("leaves jobs alone until they are due, and jobs of kinds this process does not know", async () => {
+    await recordJob.enqueue(testDb.db, { n: 1 }, { runAt: new Date(Date.now() + 60_000) });
+    await enqueueJob(testDb.db, { kind: "test.unknown-kind" });
+    expect(await runDueJobs(testDb.db)).toBe(0);
+    expect(await testDb.db.job.count({ where: { status: "pending" } })).toBe(2);
+  });
+
+  it("retries a failing job and fails it for good after maxAttempts", async () => {
+    flakyFailuresLeft = 1;
+    const retried = await flakyJob.enqueue(testDb.db, { n: 1 });
+    await quietly(() => runDueJobs(testDb.db));
+    expect(await testDb.db.job.findUniqueOrThrow({ where: { id: retried! } })).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastError: "transient failure",
+    });
+    await runDueJobs(testDb.db);
+    expect(await testDb.db.job.findUniqueOrThrow({ where: { id: retried! } })).toMatchObject({ status: "succeeded", attempts: 2 });
+
+    flakyFailuresLeft = 10;
+    const doomed = await flakyJob.enqueue(testDb.db, { n: 2 });
+    for (let i = 0; i < 3; i++) await quietly(() => runDueJobs(testDb.db));
+    expect(await testDb.db.job.findUniqueOrThrow({ where: { id: doomed! } })).toMatchObject({ status: "failed", attempts: 3 });
+    expect(await quietly(() => runDueJobs(testDb.db))).toBe(0);
+  });
+
+  it("never gives one job to two claimers, and takes a job back whose lease ran out", async () => {
+    for (let n = 0; n < 10; n++) await recordJob.enqueue(testDb.db, { n });
+    const [first, second] = await Promise.all([
+      claimDueJobs(testDb.db, { limit: 6, leaseMs: 60_000, kinds: ["test.record"] }),
+      claimDueJobs(testDb.db, { limit: 6, leaseMs: 60_000, kinds: ["test.record"] }),
+    ]);
+    const ids = [...first, ...second].map((job) => job.id);
+    expect(ids).toHaveLength(10);
+    expect(new Set(ids).size).toBe(10);
+
+    // a worker that claimed a job and died: its lease runs out and the job is claimed again
+    await testDb.db.job.updateMany({ data: { leaseUntil: new Date(Date.now() - 1000) } });
+    const reclaimed = await claimDueJobs(testDb.db, { limit: 20, leaseMs: 60_000, kinds: ["test.record"] });
+    expect(reclaimed).toHaveLength(10);
+    expect(reclaimed.every((job) => job.attempts === 2)).toBe(true);
+  });
+});
+
+describe("schedules", () => {
+  const seen: string[] = [];
+  const scheduled = defineSchedule({
+    name: "test-daily",
+    every: "day",
+    hourUtc: 6,
+    enqueue: async (db, slot) => {
+      seen.push(slot);
+      await recordJob.enqueue(db, { n: 0 });
+    },
+  });
+
+  it("knows which slot is open", () => {
+    expect(currentSlot(scheduled, new Date("2026-11-21T05:59:00Z"))).toBeUndefined();
+    expect(currentSlot(scheduled, new Date("2026-11-21T06:00:00Z"))).toBe("2026-11-21");
+    expect(currentSlot({ ...scheduled, every: "month", hourUtc: 0 }, new Date("2026-12-01T00:00:00Z"))).toBe("2026-12");
+    expect(currentSlot({ ...scheduled, every: "hour" }, new Date("2026-11-21T13:45:00Z"))).toBe("2026-11-21T13");
+  });
+
+  it("runs each slot once however many times it is reached", async () => {
+    const at = new Date("2026-11-21T07:00:00Z");
+    const results = await Promise.all([1, 2, 3].map(() => runScheduleIfDue(testDb.db, scheduled, at)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(seen).toEqual(["2026-11-21"]);
+    expect(await testDb.db.job.count({ where: { kind: "test.record" } })).toBe(1);
+    expect(await runScheduleIfDue(testDb.db, scheduled, new Date("2026-11-22T07:00:00Z"))).toBe(true);
+  });
+});
+
+describe("drivers", () => {
+  it("the in-process runner runs a job soon after it is queued and woken", async () => {
+    const runner = startInProcessRunner(testDb.db, { pollMs: 60_000, scheduleEveryMs: 3_600_000 });
+    try {
+      await recordJob.enqueue(testDb.db, { n: 42 });
+      runner.wake();
+      await vi.waitFor(() => expect(ran).toContainEqual({ kind: "test.record", payload: { n: 42 } }), { timeout: 10_000 });
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it("the Inngest drain function runs every due job in steps", async () => {
+    for (let n = 0; n < 3; n++) await recordJob.enqueue(testDb.db, { n });
+    const [drainJobs] = createInngestFunctions(async () => testDb.db);
+    const engine = new InngestTestEngine({ function: drainJobs! });
+    const { result } = await engine.execute();
+    expect(result).toEqual({ ran: 3 });
+    expect(ran.map((entry) => entry.payload)).toEqual(expect.arrayContaining([{ n: 0 }, { n: 1 }, { n: 2 }]));
+    expect(await testDb.db.job.count({ where: { status: "succeeded" } })).toBe(3);
+  });
+});
