@@ -1,9 +1,4 @@
-export interface DemoCredentials {
-  distributorId: string;
-  distributorKey: string;
-  partnerId: string;
-  partnerKey: string;
-}
+import type { DemoCredentials } from "../scripts/lib/service-process";
 
 /** The demo organization `npm start` created and printed (read by e2e/global-setup.ts). */
 export function demo(): DemoCredentials {

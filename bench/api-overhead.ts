@@ -1,0 +1,59 @@
+/**
+ * Throughput of the REST stack against a bare Next.js route handler, on the production build,
+ * in one run (issue: the authenticated GET should reach >= 50 % of the bare handler).
+ *   npm run bench -- api-overhead        (or: npx tsx bench/api-overhead.ts)
+ * Starts the service as `npm start` does on a fresh embedded database, then drives each URL
+ * with autocannon from this process (loopback only) and prints requests/s, p50/p99 latency and
+ * the ratio to the bare handler. Results also go to bench/results/.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import { startServiceProcess } from "../scripts/lib/service-process";
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
+async function measure(url: string, headers: Record<string, string> = {}) {
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 }); // warm-up
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
+}
+
+async function main() {
+  const service = await startServiceProcess({
+    port: Number(process.env.BENCH_PORT ?? 3290),
+    dataDir: path.resolve(".data-bench"),
+    logFile: path.resolve("bench/results/server.log"),
+    env: { LOG_LEVEL: "warn" },
+  });
+  try {
+    const partner = { "SW-PARTNER-ID": service.demo.partnerId, "SW-API-KEY": service.demo.partnerKey };
+    const targets = [
+      { name: "bare route handler (GET /api/live)", url: `${service.baseUrl}/api/live`, headers: {} },
+      { name: "GET /api/v1/health (tRPC + SELECT 1)", url: `${service.baseUrl}/api/v1/health`, headers: {} },
+      { name: "authenticated partner GET (plans)", url: `${service.baseUrl}/api/v1/integrations/partner/plans`, headers: partner },
+    ];
+    const results = [];
+    for (const target of targets) results.push({ name: target.name, ...(await measure(target.url, target.headers)) });
+    const bare = results[0]!.requestsPerSecond;
+    console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, embedded database, production build\n`);
+    for (const r of results) {
+      console.log(
+        `${r.name.padEnd(44)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50Ms).padStart(4)} ms  p99 ${String(r.p99Ms).padStart(4)} ms  ${((100 * r.requestsPerSecond) / bare).toFixed(0).padStart(4)} % of bare`,
+      );
+    }
+    mkdirSync("bench/results", { recursive: true });
+    const file = path.join("bench/results", `api-overhead-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+    writeFileSync(file, JSON.stringify({ connections: CONNECTIONS, durationSeconds: DURATION_S, results }, null, 2));
+    console.log(`\nwritten to ${file}`);
+  } finally {
+    service.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+export interface DemoCredentials {
+  distributorId: string;
+  distributorKey: string;
+  partnerId: string;
+  partnerKey: string;
+}
+
+export interface ServiceProcess {
+  baseUrl: string;
+  pid: number;
+  demo: DemoCredentials;
+  stop(): void;
+}
+
+/**
+ * Starts the service the way `npm start` does (scripts/start.ts: build if stale, migrate,
+ * demo data, next start) on a fresh embedded database in `dataDir`, waits until it is healthy,
+ * and reads the demo credentials it printed. Used by the e2e suites and the benchmarks.
+ */
+export async function startServiceProcess(options: {
+  port: number;
+  dataDir: string;
+  logFile: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}): Promise<ServiceProcess> {
+  rmSync(options.dataDir, { recursive: true, force: true });
+  mkdirSync(path.dirname(options.logFile), { recursive: true });
+  const log = createWriteStream(options.logFile);
+  const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  const child: ChildProcess = spawn(process.execPath, [tsxCli, "scripts/start.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      DATA_DIR: options.dataDir,
+      PORT: String(options.port),
+      APP_URL: baseUrl,
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 240_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service exited early; see ${options.logFile}`);
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(`the service did not become healthy in time; see ${options.logFile}`);
+    }
+    try {
+      if ((await fetch(`${baseUrl}/api/v1/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const output = readFileSync(options.logFile, "utf8");
+  const pair = (idHeader: string) => new RegExp(`${idHeader}:\\s+(\\S+)\\s+SW-API-KEY:\\s+(\\S+)`).exec(output);
+  const distributor = pair("SW-DISTRIBUTOR-ID");
+  const partner = pair("SW-PARTNER-ID");
+  if (!distributor || !partner) {
+    stop();
+    throw new Error(`no demo credentials in the start output (is ${options.dataDir} fresh?); see ${options.logFile}`);
+  }
+  return {
+    baseUrl,
+    pid: child.pid!,
+    demo: { distributorId: distributor[1]!, distributorKey: distributor[2]!, partnerId: partner[1]!, partnerKey: partner[2]! },
+    stop,
+  };
+}
