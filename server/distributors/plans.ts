@@ -48,6 +48,22 @@ export async function listPlans(db: Db, { activeOnly = false } = {}): Promise<Pl
   return rows.map(toPlanRecord);
 }
 
+/**
+ * Plans are system data (seeded; no API changes them), read on every partner plans call, so
+ * a process keeps the active list for a short while instead of querying each time.
+ */
+const ACTIVE_PLANS_TTL_MS = 30_000;
+const activePlansCache = new WeakMap<Db, { plans: Promise<PlanRecord[]>; expiresAt: number }>();
+
+export function listActivePlansCached(db: Db): Promise<PlanRecord[]> {
+  const cached = activePlansCache.get(db);
+  if (cached && cached.expiresAt > Date.now()) return cached.plans;
+  const plans = listPlans(db, { activeOnly: true });
+  activePlansCache.set(db, { plans, expiresAt: Date.now() + ACTIVE_PLANS_TTL_MS });
+  plans.catch(() => activePlansCache.delete(db));
+  return plans;
+}
+
 export async function getPlan(db: Db, id: string): Promise<PlanRecord> {
   const row = await db.plan.findUnique({ where: { id }, select: planSelect });
   if (!row) throw notFound("Plan not found");

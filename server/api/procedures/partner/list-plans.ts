@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listPlans as listPlansService } from "../../../distributors/plans";
+import { listActivePlansCached } from "../../../distributors/plans";
 import { emptyInput, planSchema, successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 
@@ -16,4 +16,4 @@ export const listPlans = partnerProcedure
   })
   .input(emptyInput)
   .output(z.object({ success: successTrue, data: z.array(planSchema) }))
-  .query(async ({ ctx }) => ({ success: true as const, data: await listPlansService(ctx.db, { activeOnly: true }) }));
+  .query(async ({ ctx }) => ({ success: true as const, data: await listActivePlansCached(ctx.db) }));
