@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../server/db/client";
+import { deliverDueBatch } from "../../server/webhooks/delivery";
+import { routePendingEvents } from "../../server/webhooks/routing";
 import { customerRef, recordEvent, type BreachSummary, type CustomerRef, type EventData, type EventType } from "../../server/events/outbox";
 
 /**
@@ -48,4 +50,22 @@ export async function recordTestEvent<T extends EventType>(db: Db, customer: Tes
 
 export function breach(name: string, emails: string[], uuid: string = randomUUID()): BreachSummary {
   return { uuid, name, emails };
+}
+
+/** Routes and delivers until nothing is left to do now (retries are due at once with WEBHOOK_RETRY_BASE_MS=0). */
+export async function drainWebhooks(db: Db, { maxRounds = 100 } = {}): Promise<void> {
+  for (let round = 0; round < maxRounds; round++) {
+    const { events } = await routePendingEvents(db);
+    const claimed = await deliverDueBatch(db);
+    if (events === 0 && claimed === 0) return;
+  }
+  throw new Error(`webhooks still had work after ${maxRounds} rounds`);
+}
+
+export async function deliveriesOf(db: Db, endpointId: string) {
+  return db.webhookDelivery.findMany({
+    where: { endpointId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    include: { attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] } },
+  });
 }
