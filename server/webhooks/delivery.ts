@@ -73,17 +73,17 @@ export async function claimDueDeliveries(
     WITH busy AS (
       SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivering' GROUP BY endpoint_id
     ), due AS (
-      SELECT id, endpoint_id, next_attempt_at,
-             row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rank
-      FROM (SELECT id, endpoint_id, next_attempt_at FROM webhook_deliveries
+      SELECT id, endpoint_id, next_attempt_at, sequence,
+             row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, sequence) AS rank
+      FROM (SELECT id, endpoint_id, next_attempt_at, sequence FROM webhook_deliveries
             WHERE status = 'pending' AND next_attempt_at <= now()
-            ORDER BY next_attempt_at LIMIT ${CLAIM_SCAN}) candidates
+            ORDER BY next_attempt_at, sequence LIMIT ${CLAIM_SCAN}) candidates
     ), picked AS (
       SELECT d.id FROM webhook_deliveries d
       WHERE d.id IN (
         SELECT due.id FROM due LEFT JOIN busy USING (endpoint_id)
         WHERE due.rank <= ${perEndpoint}::int - coalesce(busy.n, 0)
-        ORDER BY due.next_attempt_at LIMIT ${limit}::int)
+        ORDER BY due.next_attempt_at, due.sequence LIMIT ${limit}::int)
         AND d.status = 'pending'
       FOR UPDATE SKIP LOCKED
     )

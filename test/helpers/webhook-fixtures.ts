@@ -65,7 +65,7 @@ export async function drainWebhooks(db: Db, { maxRounds = 100 } = {}): Promise<v
 export async function deliveriesOf(db: Db, endpointId: string) {
   return db.webhookDelivery.findMany({
     where: { endpointId },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    orderBy: { sequence: "asc" },
     include: { attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] } },
   });
 }

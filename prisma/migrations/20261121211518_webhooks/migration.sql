@@ -42,6 +42,7 @@ CREATE TABLE "webhook_secrets" (
 -- CreateTable
 CREATE TABLE "webhook_deliveries" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),
+    "sequence" BIGSERIAL NOT NULL,
     "endpoint_id" UUID NOT NULL,
     "event_id" UUID,
     "idempotency_token" UUID NOT NULL,
@@ -93,7 +94,7 @@ CREATE UNIQUE INDEX "webhook_secrets_distributor_id_status_key" ON "webhook_secr
 CREATE INDEX "webhook_deliveries_status_next_attempt_at_idx" ON "webhook_deliveries"("status", "next_attempt_at");
 
 -- CreateIndex
-CREATE INDEX "webhook_deliveries_endpoint_id_created_at_idx" ON "webhook_deliveries"("endpoint_id", "created_at" DESC);
+CREATE INDEX "webhook_deliveries_endpoint_id_sequence_idx" ON "webhook_deliveries"("endpoint_id", "sequence" DESC);
 
 -- CreateIndex
 CREATE INDEX "webhook_attempts_delivery_id_started_at_idx" ON "webhook_attempts"("delivery_id", "started_at");
