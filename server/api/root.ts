@@ -12,11 +12,24 @@ import { createLegacyEndpoint } from "./procedures/webhooks/legacy/create-endpoi
 import { getLegacyEndpoint } from "./procedures/webhooks/legacy/get-endpoint";
 import { listLegacyEndpoints } from "./procedures/webhooks/legacy/list-endpoints";
 import { updateLegacyEndpoint } from "./procedures/webhooks/legacy/update-endpoint";
+import { listDeliveries } from "./procedures/webhooks/list-deliveries";
 import { listEndpoints } from "./procedures/webhooks/list-endpoints";
 import { listSecrets } from "./procedures/webhooks/list-secrets";
+import { retryDelivery } from "./procedures/webhooks/retry-delivery";
+import { sendTest } from "./procedures/webhooks/send-test";
 import { distributorSurface, legacySurface, partnerSurface, type WebhookSurface } from "./procedures/webhooks/surfaces";
 import { updateEndpoint } from "./procedures/webhooks/update-endpoint";
 import { createCallerFactory, router } from "./trpc";
+
+/** Deleting an endpoint and its delivery log: the same operations on every webhook surface. */
+function deliveryLogProcedures(surface: WebhookSurface) {
+  return {
+    listDeliveries: listDeliveries(surface),
+    retryDelivery: retryDelivery(surface),
+    sendTest: sendTest(surface),
+    delete: deleteEndpoint(surface),
+  };
+}
 
 /** The webhook operations of a current-protocol surface (partner or distributor). */
 function currentWebhookRouter(surface: WebhookSurface) {
@@ -25,11 +38,11 @@ function currentWebhookRouter(surface: WebhookSurface) {
     create: createEndpoint(surface),
     get: getEndpoint(surface),
     update: updateEndpoint(surface),
-    delete: deleteEndpoint(surface),
     listSecrets: listSecrets(surface),
     generateSecret: generateSecret(surface),
     cycleSecret: cycleSecret(surface),
     deactivateSecret: deactivateSecret(surface),
+    ...deliveryLogProcedures(surface),
   });
 }
 
@@ -51,7 +64,7 @@ export const appRouter = router({
       create: createLegacyEndpoint,
       get: getLegacyEndpoint,
       update: updateLegacyEndpoint,
-      delete: deleteEndpoint(legacySurface),
+      ...deliveryLogProcedures(legacySurface),
     }),
   }),
 });

@@ -112,7 +112,7 @@ export function publicOnlyLookup(hostname: string, options: LookupOptions, callb
     if (error) return callback(error, []);
     const reason = addresses.map((entry) => nonPublicReason(entry.address)).find(Boolean);
     if (reason || addresses.length === 0) {
-      return callback(new AddressNotAllowedError(`Refused: ${hostname} resolves to ${reason ?? "no address"}`), []);
+      return callback(new AddressNotAllowedError(`Refused: ${hostname} resolves to a non-public address (${reason ?? "none"})`), []);
     }
     if (options.all) return callback(null, addresses);
     callback(null, addresses[0]!.address, addresses[0]!.family);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LEGACY_EVENT_TYPES } from "../../../events/legacy";
 import { EVENT_TYPES } from "../../../events/outbox";
+import type { DeliveryRecord } from "../../../webhooks/deliveries";
 import type { EndpointRecord } from "../../../webhooks/endpoints";
 
 const isoDateTime = () => z.string().meta({ format: "date-time", example: "2026-03-18T12:00:00.000Z" });
@@ -85,3 +86,38 @@ export const endpointIdInput = z.string().meta({ format: "uuid", description: "T
 
 /** REFERENCE 2.18 shows the distributor sending {scope: "distributor"}; accepted, optional, not needed. */
 export const scopeInput = z.object({ scope: z.string().optional().meta({ example: "distributor" }) });
+
+export const deliveryStatusSchema = z.enum(["pending", "delivering", "delivered", "failed"]);
+
+export const deliverySchema = z
+  .object({
+    id: uuidString(),
+    eventType: z.string(),
+    idempotencyToken: uuidString(),
+    status: deliveryStatusSchema,
+    test: z.boolean().meta({ description: "A sample sent with POST .../test" }),
+    attempts: z.array(
+      z.object({
+        at: isoDateTime(),
+        statusCode: z.number().int().nullable(),
+        durationMs: z.number().int().nullable(),
+        error: z.string().nullable(),
+        fallbackSecret: z.boolean().meta({ description: "The one extra request signed with the fallback secret" }),
+      }),
+    ),
+    error: z.string().nullable(),
+    nextAttemptAt: isoDateTime().nullable(),
+    createdAt: isoDateTime(),
+    deliveredAt: isoDateTime().nullable(),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+export function deliveryResponse(delivery: DeliveryRecord): z.infer<typeof deliverySchema> {
+  return {
+    ...delivery,
+    attempts: delivery.attempts.map((attempt) => ({ ...attempt, at: attempt.at.toISOString() })),
+    nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
+    createdAt: delivery.createdAt.toISOString(),
+    deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+  };
+}
