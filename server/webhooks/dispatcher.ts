@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { log } from "../log";
-import { claimDueDeliveries, nextDeliveryDueAt, performAttempt, startAttempts, sweepDeliveries } from "./delivery";
+import { claimDueDeliveries, DELIVERY_LEASE_MS, nextDeliveryDueAt, performAttempt, startAttempts, sweepDeliveries } from "./delivery";
 import { ROUTE_BATCH_SIZE, routePendingEvents } from "./routing";
 
 export interface WebhookDispatcher {
@@ -15,6 +15,8 @@ export interface DispatcherOptions {
   /** Longest sleep between looks at the queue when not woken. */
   pollMs?: number;
   sweepEveryMs?: number;
+  /** How long a claimed delivery stays this process's (default DELIVERY_LEASE_MS). */
+  leaseMs?: number;
 }
 
 /**
@@ -25,7 +27,10 @@ export interface DispatcherOptions {
  * events (wakeJobWorkers). Between those it sleeps until the next delivery is due, `pollMs` at
  * the most, and every `sweepEveryMs` it recovers deliveries a dead worker left behind.
  */
-export function startWebhookDispatcher(db: Db, { concurrency = 64, pollMs = 2_000, sweepEveryMs = 15_000 }: DispatcherOptions = {}): WebhookDispatcher {
+export function startWebhookDispatcher(
+  db: Db,
+  { concurrency = 64, pollMs = 2_000, sweepEveryMs = 15_000, leaseMs = DELIVERY_LEASE_MS }: DispatcherOptions = {},
+): WebhookDispatcher {
   let stopped = false;
   let wakeUp: (() => void) | undefined;
   let lastSweep = 0;
@@ -61,7 +66,7 @@ export function startWebhookDispatcher(db: Db, { concurrency = 64, pollMs = 2_00
           await sweepDeliveries(db);
         }
         const routed = await routePendingEvents(db);
-        const claimed = await claimDueDeliveries(db, { limit: concurrency - inFlight.size });
+        const claimed = await claimDueDeliveries(db, { limit: concurrency - inFlight.size, leaseMs });
         for (const attempt of await startAttempts(db, claimed)) start(attempt);
         if (routed.events === ROUTE_BATCH_SIZE || claimed.length > 0) continue;
         const dueAt = await nextDeliveryDueAt(db);
