@@ -4,8 +4,7 @@ import type { Db } from "../db/client";
 import { log } from "../log";
 import { decryptSecret } from "./app-key";
 import { postWebhook } from "./http";
-import { ownerKey, ownerOfRow } from "./owner";
-import { signingTokensOf, type SigningTokens } from "./secrets";
+import type { SigningTokens } from "./secrets";
 import { expectedResponseSignature, legacySignatureHeader, signaturesMatch, signBody } from "./signing";
 
 /**
@@ -22,7 +21,7 @@ export const LEGACY_TIMEOUT_MS = 2_000;
 /** Longer than the longest attempt: a request and the fallback request, each bounded by its timeout. */
 export const DELIVERY_LEASE_MS = 30_000;
 /** Requests in flight per endpoint (across workers, as counted when claiming). */
-export const PER_ENDPOINT_CONCURRENCY = 8;
+export const PER_ENDPOINT_CONCURRENCY = 32;
 /** An endpoint is disabled after this many failed deliveries in a row. */
 export const AUTO_DISABLE_AFTER_FAILURES = 20;
 const MAX_RETRY_DELAY_MS = 3_600_000;
@@ -39,37 +38,43 @@ export interface ClaimedDelivery {
   endpointId: string;
   body: string;
   eventType: string;
+  /** Attempts made in this round, this one included. */
   attemptCount: number;
   maxAttempts: number;
   fallbackUsed: boolean;
   isTest: boolean;
   url: string;
   protocol: "current" | "legacy";
-  enabled: boolean;
-  partnerId: string | null;
-  distributorId: string | null;
-  secretCiphertext: string | null;
 }
 
 /** A claimed delivery whose attempt row is written: ready to send. */
 export interface StartedAttempt {
   delivery: ClaimedDelivery;
   attemptId: string;
-  /** Attempts made in this round including this one. */
-  attemptNumber: number;
   signing: { protocol: "current"; tokens: SigningTokens & { active: string } } | { protocol: "legacy"; secret: string };
 }
 
+interface ClaimRow extends ClaimedDelivery {
+  refusal: string | null;
+  attemptId: string | null;
+  secretCiphertext: string | null;
+  activeCiphertext: string | null;
+  fallbackCiphertext: string | null;
+}
+
 /**
- * Claims up to `limit` due deliveries (FOR UPDATE SKIP LOCKED), at most `perEndpoint` in flight
- * per endpoint counting those other workers hold, oldest due first.
+ * Claims up to `limit` due deliveries in one statement: picks them (FOR UPDATE SKIP LOCKED, at
+ * most `perEndpoint` in flight per endpoint counting those other workers hold, oldest due
+ * first), writes the attempt row of each one that can be sent and takes it under a lease, and
+ * fails without a request those that cannot be sent: the endpoint was disabled meanwhile (test
+ * deliveries excepted), or the organization has no active signing secret (SPEC 6.1 rule 6).
  */
-export async function claimDueDeliveries(
+export async function claimAttempts(
   db: Db,
   { limit, perEndpoint = PER_ENDPOINT_CONCURRENCY, leaseMs = DELIVERY_LEASE_MS }: { limit: number; perEndpoint?: number; leaseMs?: number },
-): Promise<ClaimedDelivery[]> {
-  if (limit <= 0) return [];
-  return db.$queryRaw<ClaimedDelivery[]>`
+): Promise<{ claimed: number; started: StartedAttempt[] }> {
+  if (limit <= 0) return { claimed: 0, started: [] };
+  const rows = await db.$queryRaw<ClaimRow[]>`
     WITH busy AS (
       SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivering' GROUP BY endpoint_id
     ), due AS (
@@ -86,60 +91,53 @@ export async function claimDueDeliveries(
         ORDER BY due.next_attempt_at, due.sequence LIMIT ${limit}::int)
         AND d.status = 'pending'
       FOR UPDATE SKIP LOCKED
-    )
-    UPDATE webhook_deliveries d
-    SET status = 'delivering', claim_token = gen_random_uuid(), updated_at = now(),
-        lease_until = now() + make_interval(secs => ${leaseMs / 1000}::double precision)
-    FROM picked, webhook_endpoints e
-    WHERE d.id = picked.id AND e.id = d.endpoint_id
-    RETURNING d.id::text, d.claim_token::text AS "claimToken", d.endpoint_id::text AS "endpointId", d.body,
-              d.event_type AS "eventType", d.attempt_count AS "attemptCount", d.max_attempts AS "maxAttempts",
-              d.fallback_used AS "fallbackUsed", d.is_test AS "isTest", e.url, e.protocol::text AS protocol, e.enabled,
-              e.partner_id::text AS "partnerId", e.distributor_id::text AS "distributorId",
-              e.secret_ciphertext AS "secretCiphertext"`;
-}
-
-/**
- * Writes the attempt rows of the claimed deliveries that can be sent, and fails without a
- * request those that cannot: the endpoint was disabled meanwhile (test deliveries excepted), or
- * the organization has no active signing secret (SPEC 6.1 rule 6).
- */
-export async function startAttempts(db: Db, claimed: ClaimedDelivery[]): Promise<StartedAttempt[]> {
-  if (claimed.length === 0) return [];
-  const owners = claimed.filter((delivery) => delivery.protocol === "current").map(ownerOfRow);
-  const tokensByOwner = owners.length > 0 ? await signingTokensOf(db, owners) : new Map<string, SigningTokens>();
-  const refused: Array<{ delivery: ClaimedDelivery; error: string }> = [];
-  const ready: Array<Omit<StartedAttempt, "attemptId">> = [];
-  for (const delivery of claimed) {
-    if (!delivery.enabled && !delivery.isTest) {
-      refused.push({ delivery, error: ENDPOINT_DISABLED });
-    } else if (delivery.protocol === "legacy") {
-      ready.push({ delivery, attemptNumber: delivery.attemptCount + 1, signing: { protocol: "legacy", secret: decryptSecret(delivery.secretCiphertext!) } });
-    } else {
-      const tokens = tokensByOwner.get(ownerKey(ownerOfRow(delivery)));
-      if (tokens?.active) ready.push({ delivery, attemptNumber: delivery.attemptCount + 1, signing: { protocol: "current", tokens: { ...tokens, active: tokens.active } } });
-      else refused.push({ delivery, error: NO_ACTIVE_SECRET });
-    }
-  }
-  if (refused.length > 0) {
-    await db.$executeRaw`
+    ), decided AS (
+      SELECT d.id, active.token_ciphertext AS active_ciphertext, fallback.token_ciphertext AS fallback_ciphertext,
+             CASE WHEN NOT e.enabled AND NOT d.is_test THEN ${ENDPOINT_DISABLED}
+                  WHEN e.protocol = 'current' AND active.id IS NULL THEN ${NO_ACTIVE_SECRET} END AS refusal
+      FROM picked
+      JOIN webhook_deliveries d ON d.id = picked.id
+      JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      LEFT JOIN webhook_secrets active ON e.protocol = 'current' AND active.status = 'active'
+        AND (active.partner_id = e.partner_id OR active.distributor_id = e.distributor_id)
+      LEFT JOIN webhook_secrets fallback ON e.protocol = 'current' AND fallback.status = 'fallback'
+        AND (fallback.partner_id = e.partner_id OR fallback.distributor_id = e.distributor_id)
+    ), claimed AS (
       UPDATE webhook_deliveries d
-      SET status = 'failed', last_error = r.error, lease_until = NULL, claim_token = NULL, updated_at = now()
-      FROM unnest(${refused.map((r) => r.delivery.id)}::uuid[], ${refused.map((r) => r.delivery.claimToken)}::uuid[],
-                  ${refused.map((r) => r.error)}::text[]) AS r(id, claim_token, error)
-      WHERE d.id = r.id AND d.claim_token = r.claim_token`;
-    for (const { delivery, error } of refused) log.warn("webhook delivery failed without a request", { deliveryId: delivery.id, endpointId: delivery.endpointId, error });
-  }
-  if (ready.length === 0) return [];
-  const rows = await db.$queryRaw<Array<{ attemptId: string; deliveryId: string }>>`
-    WITH counted AS (
-      UPDATE webhook_deliveries SET attempt_count = attempt_count + 1, updated_at = now()
-      WHERE id = ANY(${ready.map((r) => r.delivery.id)}::uuid[]) RETURNING id
+      SET status = (CASE WHEN x.refusal IS NULL THEN 'delivering' ELSE 'failed' END)::webhook_delivery_status,
+          attempt_count = d.attempt_count + (CASE WHEN x.refusal IS NULL THEN 1 ELSE 0 END),
+          claim_token = CASE WHEN x.refusal IS NULL THEN gen_random_uuid() END,
+          lease_until = CASE WHEN x.refusal IS NULL THEN now() + make_interval(secs => ${leaseMs / 1000}::double precision) END,
+          last_error = coalesce(x.refusal, d.last_error),
+          updated_at = now()
+      FROM decided x WHERE d.id = x.id
+      RETURNING d.id, d.claim_token, d.endpoint_id, d.body, d.event_type, d.attempt_count, d.max_attempts, d.fallback_used,
+                d.is_test, x.refusal, x.active_ciphertext, x.fallback_ciphertext
+    ), attempts AS (
+      INSERT INTO webhook_attempts (delivery_id, started_at) SELECT id, now() FROM claimed WHERE refusal IS NULL
+      RETURNING id, delivery_id
     )
-    INSERT INTO webhook_attempts (delivery_id, started_at) SELECT id, now() FROM counted
-    RETURNING id::text AS "attemptId", delivery_id::text AS "deliveryId"`;
-  const attemptOf = new Map(rows.map((row) => [row.deliveryId, row.attemptId]));
-  return ready.map((entry) => ({ ...entry, attemptId: attemptOf.get(entry.delivery.id)! }));
+    SELECT c.id::text, c.claim_token::text AS "claimToken", c.endpoint_id::text AS "endpointId", c.body, c.event_type AS "eventType",
+           c.attempt_count AS "attemptCount", c.max_attempts AS "maxAttempts", c.fallback_used AS "fallbackUsed", c.is_test AS "isTest",
+           c.refusal, a.id::text AS "attemptId", e.url, e.protocol::text AS protocol, e.secret_ciphertext AS "secretCiphertext",
+           c.active_ciphertext AS "activeCiphertext", c.fallback_ciphertext AS "fallbackCiphertext"
+    FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id LEFT JOIN attempts a ON a.delivery_id = c.id`;
+  const started: StartedAttempt[] = [];
+  for (const { refusal, attemptId, secretCiphertext, activeCiphertext, fallbackCiphertext, ...delivery } of rows) {
+    if (refusal !== null || attemptId === null) {
+      log.warn("webhook delivery failed without a request", { deliveryId: delivery.id, endpointId: delivery.endpointId, error: refusal });
+      continue;
+    }
+    const signing: StartedAttempt["signing"] =
+      delivery.protocol === "legacy"
+        ? { protocol: "legacy", secret: decryptSecret(secretCiphertext!) }
+        : {
+            protocol: "current",
+            tokens: { active: decryptSecret(activeCiphertext!), fallback: fallbackCiphertext ? decryptSecret(fallbackCiphertext) : undefined },
+          };
+    started.push({ delivery, attemptId, signing });
+  }
+  return { claimed: rows.length, started };
 }
 
 interface Exchange {
@@ -181,12 +179,13 @@ function httpFailure(statusCode: number | undefined, error: string | undefined):
 }
 
 /**
- * Sends one started attempt and records its outcome. On the current protocol, an answer that
- * fails only because its signature does not verify with the active token is followed, once per
- * delivery and only while a fallback secret exists, by one extra request signed and verified
- * with the fallback token (SPEC 6.1 rule 4); that request does not count against maxAttempts.
+ * Sends one started attempt and hands its outcome to the writer. On the current protocol, an
+ * answer that fails only because its signature does not verify with the active token is
+ * followed, once per delivery and only while a fallback secret exists, by one extra request
+ * signed and verified with the fallback token (SPEC 6.1 rule 4); that request does not count
+ * against maxAttempts.
  */
-export async function performAttempt(db: Db, attempt: StartedAttempt): Promise<void> {
+export async function performAttempt(db: Db, writer: ResultWriter, attempt: StartedAttempt): Promise<void> {
   const { delivery, signing } = attempt;
   const first = signing.protocol === "legacy" ? await exchangeLegacy(delivery, signing.secret) : await exchangeCurrent(delivery, signing.tokens.active);
   const fallbackToken = signing.protocol === "current" ? signing.tokens.fallback : undefined;
@@ -194,10 +193,10 @@ export async function performAttempt(db: Db, attempt: StartedAttempt): Promise<v
     const fallbackAttemptId = await recordFirstAndStartFallback(db, attempt, first);
     if (!fallbackAttemptId) return;
     const second = await exchangeCurrent(delivery, fallbackToken);
-    await finishAttempt(db, attempt, fallbackAttemptId, second, second.error ? first.error : undefined);
+    await writer.record(outcomeOf(attempt, fallbackAttemptId, second, second.error ? first.error : undefined));
     return;
   }
-  await finishAttempt(db, attempt, attempt.attemptId, first, first.error);
+  await writer.record(outcomeOf(attempt, attempt.attemptId, first, first.error));
 }
 
 /** Completes the active-secret attempt and writes the fallback request's attempt row; undefined when the lease was lost. */
@@ -222,45 +221,115 @@ export function retryDelayMs(failedAttempts: number): number {
   return Math.round(exponential * (0.75 + Math.random() * 0.5));
 }
 
-/**
- * Records a request's result and moves the delivery on: delivered; pending again after a
- * backoff while attempts remain; else failed. A final outcome also updates the endpoint's run
- * of failures, disabling it at AUTO_DISABLE_AFTER_FAILURES (test deliveries do not count).
- */
-async function finishAttempt(db: Db, attempt: StartedAttempt, attemptId: string, exchange: Exchange, deliveryError: string | undefined) {
+/** A request's result and where it moves the delivery. */
+interface AttemptOutcome {
+  delivery: ClaimedDelivery;
+  attemptId: string;
+  exchange: Exchange;
+  status: "delivered" | "pending" | "failed";
+  nextAttemptAt: Date | null;
+  deliveryError: string | null;
+}
+
+/** Delivered; pending again after a backoff while attempts remain; else failed. */
+function outcomeOf(attempt: StartedAttempt, attemptId: string, exchange: Exchange, deliveryError: string | undefined): AttemptOutcome {
   const { delivery } = attempt;
-  const status = deliveryError === undefined ? "delivered" : attempt.attemptNumber >= delivery.maxAttempts ? "failed" : "pending";
-  const nextAttemptAt = status === "pending" ? new Date(Date.now() + retryDelayMs(attempt.attemptNumber)) : null;
-  const disabledReason = `Disabled after ${AUTO_DISABLE_AFTER_FAILURES} failed deliveries in a row; last error: ${deliveryError ?? ""}`;
-  const rows = await db.$queryRaw<Array<{ enabled: boolean; failures: number }>>`
-    WITH done AS (
-      UPDATE webhook_attempts SET finished_at = now(), status_code = ${exchange.statusCode ?? null}::int,
-             duration_ms = ${exchange.durationMs}::int, error = ${exchange.error ?? null}
-      WHERE id = ${attemptId}::uuid
+  const status = deliveryError === undefined ? "delivered" : delivery.attemptCount >= delivery.maxAttempts ? "failed" : "pending";
+  if (status !== "delivered") {
+    log.info("webhook attempt failed", { deliveryId: delivery.id, endpointId: delivery.endpointId, attempt: delivery.attemptCount, outcome: status, error: exchange.error });
+  }
+  return {
+    delivery,
+    attemptId,
+    exchange,
+    status,
+    nextAttemptAt: status === "pending" ? new Date(Date.now() + retryDelayMs(delivery.attemptCount)) : null,
+    deliveryError: deliveryError ?? null,
+  };
+}
+
+/**
+ * Records attempt outcomes, many per statement: whatever finished while the previous write was
+ * running goes into the next one, so under load the database sees one write per batch and when
+ * idle each outcome is written at once. A write also keeps each endpoint's run of failed
+ * deliveries, disabling the endpoint at AUTO_DISABLE_AFTER_FAILURES (test deliveries do not
+ * count); outcomes are counted in the order they finished.
+ */
+export class ResultWriter {
+  private queue: Array<{ outcome: AttemptOutcome; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private writing = false;
+
+  constructor(private readonly db: Db) {}
+
+  record(outcome: AttemptOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ outcome, resolve, reject });
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, 500);
+      try {
+        await writeOutcomes(this.db, batch.map((entry) => entry.outcome));
+        for (const entry of batch) entry.resolve();
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+    this.writing = false;
+  }
+}
+
+async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
+  const health = new Map<string, { reset: boolean; add: number; lastError: string }>();
+  for (const outcome of outcomes) {
+    if (outcome.delivery.isTest || outcome.status === "pending") continue;
+    const entry = health.get(outcome.delivery.endpointId) ?? { reset: false, add: 0, lastError: "" };
+    if (outcome.status === "delivered") Object.assign(entry, { reset: true, add: 0 });
+    else Object.assign(entry, { add: entry.add + 1, lastError: outcome.deliveryError ?? "" });
+    health.set(outcome.delivery.endpointId, entry);
+  }
+  const endpoints = [...health.entries()];
+  const disabledPrefix = `Disabled after ${AUTO_DISABLE_AFTER_FAILURES} failed deliveries in a row; last error: `;
+  const disabled = await db.$queryRaw<Array<{ id: string; failures: number }>>`
+    WITH outcome AS (
+      SELECT * FROM unnest(${outcomes.map((o) => o.attemptId)}::uuid[], ${outcomes.map((o) => o.delivery.id)}::uuid[],
+                           ${outcomes.map((o) => o.delivery.claimToken)}::uuid[], ${outcomes.map((o) => o.exchange.statusCode ?? null)}::int[],
+                           ${outcomes.map((o) => o.exchange.durationMs)}::int[], ${outcomes.map((o) => o.exchange.error ?? null)}::text[],
+                           ${outcomes.map((o) => o.status)}::text[], ${outcomes.map((o) => o.nextAttemptAt)}::timestamptz[],
+                           ${outcomes.map((o) => o.deliveryError)}::text[])
+        AS r(attempt_id, delivery_id, claim_token, status_code, duration_ms, attempt_error, status, next_at, delivery_error)
+    ), done AS (
+      UPDATE webhook_attempts a SET finished_at = now(), status_code = o.status_code, duration_ms = o.duration_ms, error = o.attempt_error
+      FROM outcome o WHERE a.id = o.attempt_id
     ), moved AS (
-      UPDATE webhook_deliveries
-      SET status = ${status}::webhook_delivery_status, lease_until = NULL, claim_token = NULL, updated_at = now(),
-          next_attempt_at = coalesce(${nextAttemptAt}::timestamptz, next_attempt_at),
-          last_error = ${deliveryError ?? null},
-          delivered_at = CASE WHEN ${status} = 'delivered' THEN now() ELSE delivered_at END
-      WHERE id = ${delivery.id}::uuid AND claim_token = ${delivery.claimToken}::uuid
-      RETURNING endpoint_id, is_test
+      UPDATE webhook_deliveries d
+      SET status = o.status::webhook_delivery_status, lease_until = NULL, claim_token = NULL, updated_at = now(),
+          next_attempt_at = coalesce(o.next_at, d.next_attempt_at), last_error = o.delivery_error,
+          delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE d.delivered_at END
+      FROM outcome o WHERE d.id = o.delivery_id AND d.claim_token = o.claim_token
+    ), health AS (
+      SELECT * FROM unnest(${endpoints.map(([id]) => id)}::uuid[], ${endpoints.map(([, h]) => h.reset)}::boolean[],
+                           ${endpoints.map(([, h]) => h.add)}::int[], ${endpoints.map(([, h]) => h.lastError)}::text[])
+        AS h(endpoint_id, reset, add, last_error)
+    ), counted AS (
+      SELECT h.*, (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add AS failures,
+             e.enabled AND h.add > 0 AND (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add >= ${AUTO_DISABLE_AFTER_FAILURES}::int AS disable
+      FROM health h JOIN webhook_endpoints e ON e.id = h.endpoint_id
     )
     UPDATE webhook_endpoints e
-    SET consecutive_failures = CASE WHEN ${status} = 'delivered' THEN 0 ELSE e.consecutive_failures + 1 END,
-        disabled_reason = CASE WHEN ${status} = 'failed' AND e.enabled AND e.consecutive_failures + 1 >= ${AUTO_DISABLE_AFTER_FAILURES}::int
-                               THEN ${disabledReason} ELSE e.disabled_reason END,
-        disabled_at = CASE WHEN ${status} = 'failed' AND e.enabled AND e.consecutive_failures + 1 >= ${AUTO_DISABLE_AFTER_FAILURES}::int
-                           THEN now() ELSE e.disabled_at END,
-        enabled = e.enabled AND NOT (${status} = 'failed' AND e.consecutive_failures + 1 >= ${AUTO_DISABLE_AFTER_FAILURES}::int)
-    FROM moved
-    WHERE e.id = moved.endpoint_id AND NOT moved.is_test AND ${status} <> 'pending'
-    RETURNING e.enabled, e.consecutive_failures AS failures`;
-  if (status !== "delivered") {
-    log.info("webhook attempt failed", { deliveryId: delivery.id, endpointId: delivery.endpointId, attempt: attempt.attemptNumber, outcome: status, error: exchange.error });
-  }
-  if (rows[0] && !rows[0].enabled && rows[0].failures === AUTO_DISABLE_AFTER_FAILURES) {
-    log.warn("webhook endpoint disabled after failed deliveries in a row", { endpointId: delivery.endpointId, failures: rows[0].failures });
+    SET consecutive_failures = c.failures,
+        enabled = e.enabled AND NOT c.disable,
+        disabled_reason = CASE WHEN c.disable THEN ${disabledPrefix} || c.last_error ELSE e.disabled_reason END,
+        disabled_at = CASE WHEN c.disable THEN now() ELSE e.disabled_at END
+    FROM counted c WHERE e.id = c.endpoint_id
+    RETURNING CASE WHEN c.disable THEN e.id::text END AS id, c.failures`;
+  for (const row of disabled) {
+    if (row.id) log.warn("webhook endpoint disabled after failed deliveries in a row", { endpointId: row.id, failures: row.failures });
   }
 }
 
@@ -298,13 +367,13 @@ export async function nextDeliveryDueAt(db: Db): Promise<Date | undefined> {
 
 /** Claims, sends and records one batch, `concurrency` requests at a time. Returns how many it claimed. */
 export async function deliverDueBatch(db: Db, { limit = 100, concurrency = 16 } = {}): Promise<number> {
-  const claimed = await claimDueDeliveries(db, { limit });
-  const attempts = await startAttempts(db, claimed);
+  const { claimed, started: attempts } = await claimAttempts(db, { limit });
+  const writer = new ResultWriter(db);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, attempts.length) }, async () => {
-      while (next < attempts.length) await performAttempt(db, attempts[next++]!);
+      while (next < attempts.length) await performAttempt(db, writer, attempts[next++]!);
     }),
   );
-  return claimed.length;
+  return claimed;
 }

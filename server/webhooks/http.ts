@@ -10,7 +10,7 @@ import { AddressNotAllowedError, literalAddressRefusal, publicOnlyLookup } from 
  * internal addresses. Keep-alive connections are pooled per origin.
  */
 export const RESPONSE_READ_LIMIT = 64 * 1024;
-const CONNECTIONS_PER_ORIGIN = 16;
+const CONNECTIONS_PER_ORIGIN = 32;
 const USER_AGENT = "exposure-monitor-webhooks/1";
 
 export interface HttpOutcome {

@@ -2,7 +2,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { JOBS_DUE_EVENT } from "../../inngest/client";
 import { createWebhookFunctions, WEBHOOKS_DUE_EVENT } from "../../inngest/webhooks";
-import { claimDueDeliveries, INTERRUPTED, startAttempts } from "../../server/webhooks/delivery";
+import { claimAttempts, INTERRUPTED } from "../../server/webhooks/delivery";
 import { createEndpoint } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
@@ -73,7 +73,7 @@ describe("Inngest function sweep-webhooks", () => {
     const { customer, endpointId } = await setup();
     await recordTestEvent(testDb.db, customer, "customer.created", {});
     await routePendingEvents(testDb.db);
-    await startAttempts(testDb.db, await claimDueDeliveries(testDb.db, { limit: 10, leaseMs: 1 }));
+    await claimAttempts(testDb.db, { limit: 10, leaseMs: 1 });
     await new Promise((resolve) => setTimeout(resolve, 20));
     const engine = new InngestTestEngine({ function: functions[1]! });
     const { result, ctx } = await engine.execute({ steps: [sendEventMock("start-delivery")] });

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { claimDueDeliveries, INTERRUPTED, performAttempt, startAttempts, sweepDeliveries } from "../../server/webhooks/delivery";
+import { claimAttempts, INTERRUPTED, performAttempt, ResultWriter, sweepDeliveries } from "../../server/webhooks/delivery";
 import { startWebhookDispatcher } from "../../server/webhooks/dispatcher";
 import { createEndpoint } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
@@ -88,7 +88,7 @@ describe("a worker that dies mid-delivery", () => {
     await recordTestEvent(testDb.db, customer, "customer.created", {});
     await routePendingEvents(testDb.db);
     // What a killed worker leaves behind: claimed under a lease, the attempt row written, no result.
-    const started = await startAttempts(testDb.db, await claimDueDeliveries(testDb.db, { limit: 10, leaseMs: 300 }));
+    const started = (await claimAttempts(testDb.db, { limit: 10, leaseMs: 300 })).started;
     expect(started).toHaveLength(1);
     expect(await sweepDeliveries(testDb.db)).toBe(0);
 
@@ -105,7 +105,7 @@ describe("a worker that dies mid-delivery", () => {
     const { target, customer, endpointId } = await setup(1);
     await recordTestEvent(testDb.db, customer, "customer.created", {});
     await routePendingEvents(testDb.db);
-    await startAttempts(testDb.db, await claimDueDeliveries(testDb.db, { limit: 10, leaseMs: 300 }));
+    await claimAttempts(testDb.db, { limit: 10, leaseMs: 300 });
     await sweepOnceLeaseRunsOut();
     await drainWebhooks(testDb.db);
     expect(target.requests).toHaveLength(0);
@@ -116,10 +116,10 @@ describe("a worker that dies mid-delivery", () => {
     const { customer, endpointId } = await setup(3, { firstHangs: false });
     await recordTestEvent(testDb.db, customer, "customer.created", {});
     await routePendingEvents(testDb.db);
-    const [stale] = await startAttempts(testDb.db, await claimDueDeliveries(testDb.db, { limit: 10, leaseMs: 300 }));
+    const [stale] = (await claimAttempts(testDb.db, { limit: 10, leaseMs: 300 })).started;
     await sweepOnceLeaseRunsOut();
     await drainWebhooks(testDb.db); // another worker delivers it
-    await performAttempt(testDb.db, stale!); // the first worker wakes up late
+    await performAttempt(testDb.db, new ResultWriter(testDb.db), stale!); // the first worker wakes up late
     const [delivery] = await deliveriesOf(testDb.db, endpointId);
     expect(delivery).toMatchObject({ status: "delivered", attemptCount: 2, claimToken: null });
   });

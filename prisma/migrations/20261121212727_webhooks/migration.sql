@@ -91,7 +91,7 @@ CREATE UNIQUE INDEX "webhook_secrets_partner_id_status_key" ON "webhook_secrets"
 CREATE UNIQUE INDEX "webhook_secrets_distributor_id_status_key" ON "webhook_secrets"("distributor_id", "status");
 
 -- CreateIndex
-CREATE INDEX "webhook_deliveries_status_next_attempt_at_idx" ON "webhook_deliveries"("status", "next_attempt_at");
+CREATE INDEX "webhook_deliveries_status_next_attempt_at_sequence_idx" ON "webhook_deliveries"("status", "next_attempt_at", "sequence");
 
 -- CreateIndex
 CREATE INDEX "webhook_deliveries_endpoint_id_sequence_idx" ON "webhook_deliveries"("endpoint_id", "sequence" DESC);
