@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { claimAttempts, INTERRUPTED, performAttempt, ResultWriter, sweepDeliveries } from "../../server/webhooks/delivery";
@@ -52,8 +51,8 @@ async function sweepOnceLeaseRunsOut(): Promise<void> {
 describe("a worker that dies mid-delivery", () => {
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))("is resumed by another process, every attempt recorded (a real SIGKILL)", async () => {
     const { target, customer, endpointId } = await setup(3);
-    const require = createRequire(import.meta.url);
-    const worker = spawn(process.execPath, [require.resolve("tsx/cli"), path.join(import.meta.dirname, "support", "delivery-worker.ts")], {
+    // node itself runs the worker (tsx as a loader), so the SIGKILL hits the process that delivers
+    const worker = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "support", "delivery-worker.ts")], {
       env: { ...process.env, WORKER_DATABASE_URL: testDb.url, WORKER_LEASE_MS: "1000" },
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -70,7 +69,7 @@ describe("a worker that dies mid-delivery", () => {
     } finally {
       worker.kill("SIGKILL");
     }
-    await new Promise((resolve) => worker.once("exit", resolve));
+    if (worker.exitCode === null && worker.signalCode === null) await new Promise((resolve) => worker.once("exit", resolve));
 
     await sweepOnceLeaseRunsOut();
     await drainWebhooks(testDb.db);
