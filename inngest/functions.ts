@@ -2,6 +2,7 @@ import type { Db } from "../server/db/client";
 import { allSchedules, cronOf, runScheduleIfDue } from "../server/jobs/schedules";
 import { runDueJobs } from "../server/jobs/worker";
 import { inngest, JOBS_DUE_EVENT } from "./client";
+import { createWebhookFunctions } from "./webhooks";
 
 /** The most rounds one drain run takes before handing over to the next event or cron tick. */
 const MAX_DRAIN_ROUNDS = 25;
@@ -37,5 +38,5 @@ export function createInngestFunctions(getDb: () => Promise<Db>) {
     }),
   );
 
-  return [drainJobs, ...scheduleFunctions];
+  return [drainJobs, ...scheduleFunctions, ...createWebhookFunctions(getDb)];
 }

@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { AppKeyError, appSecret } from "../server/webhooks/app-key";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();
@@ -21,6 +22,15 @@ if (dev && !process.env.DATA_DIR) process.env.DATA_DIR = ".data-dev";
 process.env.PORT ??= "3000";
 process.env.APP_URL ??= `http://localhost:${process.env.PORT}`;
 process.env.NEXTAUTH_URL ??= process.env.APP_URL;
+
+// The key that encrypts webhook signing secrets: required with DATABASE_URL, generated into DATA_DIR otherwise.
+try {
+  appSecret();
+} catch (error) {
+  if (!(error instanceof AppKeyError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 
 function runOrExit(args: string[], label: string) {
   const result = spawnSync(process.execPath, args, { stdio: "inherit", env: process.env });

@@ -12,6 +12,8 @@ export const config = {
   webhookAllowPrivateUrls: (): boolean => process.env.WEBHOOK_ALLOW_PRIVATE_URLS === "true",
   breachCheckRateLimit: (): number => integer("BREACH_CHECK_RATE_LIMIT", 60, 1, 1_000_000),
   webhookRetryBaseMs: (): number => integer("WEBHOOK_RETRY_BASE_MS", 30_000, 0, 86_400_000),
+  /** The app key that encrypts webhook signing secrets at rest (server/webhooks/app-key.ts). */
+  appSecret: (): string | undefined => nonEmpty(process.env.APP_SECRET),
   inngestEnabled: (): boolean =>
     Boolean(nonEmpty(process.env.INNGEST_EVENT_KEY) || nonEmpty(process.env.INNGEST_SIGNING_KEY) || isTruthy(process.env.INNGEST_DEV)),
   logLevel: (): "debug" | "info" | "warn" | "error" => {

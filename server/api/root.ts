@@ -2,7 +2,49 @@ import { getPlan } from "./procedures/distributor/get-plan";
 import { listPlans as listDistributorPlans } from "./procedures/distributor/list-plans";
 import { health } from "./procedures/health";
 import { listPlans as listPartnerPlans } from "./procedures/partner/list-plans";
+import { createEndpoint } from "./procedures/webhooks/create-endpoint";
+import { cycleSecret } from "./procedures/webhooks/cycle-secret";
+import { deactivateSecret } from "./procedures/webhooks/deactivate-secret";
+import { deleteEndpoint } from "./procedures/webhooks/delete-endpoint";
+import { generateSecret } from "./procedures/webhooks/generate-secret";
+import { getEndpoint } from "./procedures/webhooks/get-endpoint";
+import { createLegacyEndpoint } from "./procedures/webhooks/legacy/create-endpoint";
+import { getLegacyEndpoint } from "./procedures/webhooks/legacy/get-endpoint";
+import { listLegacyEndpoints } from "./procedures/webhooks/legacy/list-endpoints";
+import { updateLegacyEndpoint } from "./procedures/webhooks/legacy/update-endpoint";
+import { listDeliveries } from "./procedures/webhooks/list-deliveries";
+import { listEndpoints } from "./procedures/webhooks/list-endpoints";
+import { listSecrets } from "./procedures/webhooks/list-secrets";
+import { retryDelivery } from "./procedures/webhooks/retry-delivery";
+import { sendTest } from "./procedures/webhooks/send-test";
+import { distributorSurface, legacySurface, partnerSurface, type WebhookSurface } from "./procedures/webhooks/surfaces";
+import { updateEndpoint } from "./procedures/webhooks/update-endpoint";
 import { createCallerFactory, router } from "./trpc";
+
+/** Deleting an endpoint and its delivery log: the same operations on every webhook surface. */
+function deliveryLogProcedures(surface: WebhookSurface) {
+  return {
+    listDeliveries: listDeliveries(surface),
+    retryDelivery: retryDelivery(surface),
+    sendTest: sendTest(surface),
+    delete: deleteEndpoint(surface),
+  };
+}
+
+/** The webhook operations of a current-protocol surface (partner or distributor). */
+function currentWebhookRouter(surface: WebhookSurface) {
+  return router({
+    list: listEndpoints(surface),
+    create: createEndpoint(surface),
+    get: getEndpoint(surface),
+    update: updateEndpoint(surface),
+    listSecrets: listSecrets(surface),
+    generateSecret: generateSecret(surface),
+    cycleSecret: cycleSecret(surface),
+    deactivateSecret: deactivateSecret(surface),
+    ...deliveryLogProcedures(surface),
+  });
+}
 
 /** Every procedure; those with `openapi` meta are also REST endpoints (server/api/rest). */
 export const appRouter = router({
@@ -13,6 +55,17 @@ export const appRouter = router({
   }),
   partner: router({
     listPlans: listPartnerPlans,
+  }),
+  webhooks: router({
+    partner: currentWebhookRouter(partnerSurface),
+    distributor: currentWebhookRouter(distributorSurface),
+    legacy: router({
+      list: listLegacyEndpoints,
+      create: createLegacyEndpoint,
+      get: getLegacyEndpoint,
+      update: updateLegacyEndpoint,
+      ...deliveryLogProcedures(legacySurface),
+    }),
   }),
 });
 

@@ -41,6 +41,9 @@ export interface EventData {
   "customer.breach.unresolved": { customer: CustomerRef; breaches: BreachSummary[] };
 }
 
+/** An event as stored: its type with the matching payload. */
+export type EventPayload = { [K in EventType]: { type: K; data: EventData[K] } }[EventType];
+
 export function customerRef(customer: { id: string; companyName: string; reference: string }): CustomerRef {
   return { uuid: customer.id, name: customer.companyName, reference: customer.reference };
 }

@@ -3,6 +3,8 @@ import { inngest, JOBS_DUE_EVENT } from "../../inngest/client";
 import { config } from "../config";
 import { getAppDb } from "../db/instance";
 import { log } from "../log";
+import { appSecret } from "../webhooks/app-key";
+import { startWebhookDispatcher } from "../webhooks/dispatcher";
 import { startInProcessRunner } from "./runner";
 import { setJobWaker } from "./wake";
 
@@ -16,6 +18,7 @@ const state = globalThis as unknown as { __backgroundStarted?: boolean };
 export async function startBackgroundWork(): Promise<void> {
   if (state.__backgroundStarted) return;
   state.__backgroundStarted = true;
+  appSecret(); // fails the start when the key that signs webhooks is missing (APP_SECRET with DATABASE_URL)
   if (config.inngestEnabled()) {
     setJobWaker(async () => {
       await inngest.send({ name: JOBS_DUE_EVENT, data: {} });
@@ -23,8 +26,13 @@ export async function startBackgroundWork(): Promise<void> {
     log.info("background work is driven by Inngest through /api/inngest");
     return;
   }
-  const runner = startInProcessRunner(await getAppDb());
-  setJobWaker(() => runner.wake());
+  const db = await getAppDb();
+  const runner = startInProcessRunner(db);
+  const webhooks = startWebhookDispatcher(db);
+  setJobWaker(() => {
+    runner.wake();
+    webhooks.wake();
+  });
   log.info("background work is driven by the in-process runner");
 }
 

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { createEndpoint as createEndpointService } from "../../../webhooks/endpoints";
+import { successTrue } from "../../schemas";
+import { endpointResponse, endpointSchema, eventTypeSchema, maxAttemptsInput, urlInput } from "./schemas";
+import type { WebhookSurface } from "./surfaces";
+
+export function createEndpoint(surface: WebhookSurface) {
+  return surface.procedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: surface.basePath,
+        tags: surface.tags,
+        summary: "Register a webhook endpoint",
+        description:
+          "The URL must be https and resolve to a public address. The response carries `webhook.secret`: the " +
+          "organization's active signing token (generated when there is none); no other response shows it.",
+      },
+      errors: { failure: "Failed to create webhook" },
+    })
+    .input(
+      z.object({
+        url: urlInput,
+        eventTypes: z.array(eventTypeSchema, { error: "eventTypes is required" }).min(1, { error: "At least one event type is required" }),
+        enabled: z.boolean().optional().meta({ description: "Default true" }),
+        maxAttempts: maxAttemptsInput.optional().meta({ description: "Attempts per event, 1 to 3 (default 3)" }),
+      }),
+    )
+    .output(z.object({ success: successTrue, webhook: endpointSchema.extend({ secret: z.string() }) }))
+    .mutation(async ({ ctx, input }) => {
+      const { endpoint, secret } = await createEndpointService(ctx.db, ctx.owner, "current", input);
+      return { success: true as const, webhook: { ...endpointResponse(endpoint), secret } };
+    });
+}

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { cycleSecret as cycleSecretService } from "../../../webhooks/secrets";
+import { successTrue } from "../../schemas";
+import { newSecretSchema, scopeInput } from "./schemas";
+import type { WebhookSurface } from "./surfaces";
+
+export function cycleSecret(surface: WebhookSurface) {
+  return surface.procedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${surface.basePath}/secrets/cycle`,
+        tags: surface.tags,
+        summary: "Cycle the signing secret",
+        description:
+          "A new active secret; the previous active one becomes the fallback (an older fallback retires). " +
+          "While a fallback exists, a delivery whose response signature verifies only with it is retried once with it. The token is shown once.",
+      },
+      errors: { failure: "Failed to cycle signing secret" },
+    })
+    .input(scopeInput)
+    .output(z.object({ success: successTrue, secret: newSecretSchema }))
+    .mutation(async ({ ctx }) => ({ success: true as const, secret: await cycleSecretService(ctx.db, ctx.owner) }));
+}

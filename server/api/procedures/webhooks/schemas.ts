@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { LEGACY_EVENT_TYPES } from "../../../events/legacy";
+import { EVENT_TYPES } from "../../../events/outbox";
+import type { DeliveryRecord } from "../../../webhooks/deliveries";
+import type { EndpointRecord } from "../../../webhooks/endpoints";
+
+const isoDateTime = () => z.string().meta({ format: "date-time", example: "2026-03-18T12:00:00.000Z" });
+const uuidString = () => z.string().meta({ format: "uuid", example: "550e8400-e29b-41d4-a716-446655440000" });
+
+export const eventTypeSchema = z.enum(EVENT_TYPES, { error: `Unknown event type; expected one of ${EVENT_TYPES.join(", ")}` });
+export const legacyEventSchema = z.enum(LEGACY_EVENT_TYPES, {
+  error: `Unknown event; expected one of ${LEGACY_EVENT_TYPES.join(", ")}`,
+});
+
+export const urlInput = z.string({ error: "URL is required" }).meta({ example: "https://hooks.example.com/exposure" });
+export const maxAttemptsInput = z
+  .number({ error: "maxAttempts must be an integer from 1 to 3" })
+  .int({ error: "maxAttempts must be an integer from 1 to 3" })
+  .min(1, { error: "maxAttempts must be an integer from 1 to 3" })
+  .max(3, { error: "maxAttempts must be an integer from 1 to 3" });
+
+/** A current-protocol endpoint as the API shows it (no secret). */
+export const endpointSchema = z
+  .object({
+    id: uuidString(),
+    url: z.string(),
+    eventTypes: z.array(z.string()),
+    enabled: z.boolean(),
+    maxAttempts: z.number().int(),
+    disabledReason: z.string().nullable().meta({ description: "Why the service disabled the endpoint (20 failed deliveries in a row)" }),
+    disabledAt: isoDateTime().nullable(),
+    createdAt: isoDateTime(),
+    updatedAt: isoDateTime(),
+  })
+  .meta({ id: "WebhookEndpoint" });
+
+export function endpointResponse(endpoint: EndpointRecord): z.infer<typeof endpointSchema> {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    eventTypes: endpoint.eventTypes,
+    enabled: endpoint.enabled,
+    maxAttempts: endpoint.maxAttempts,
+    disabledReason: endpoint.disabledReason,
+    disabledAt: endpoint.disabledAt?.toISOString() ?? null,
+    createdAt: endpoint.createdAt.toISOString(),
+    updatedAt: endpoint.updatedAt.toISOString(),
+  };
+}
+
+/** An earlier-protocol endpoint as that surface shows it (REFERENCE 2.16). */
+export const legacyEndpointSchema = z
+  .object({
+    id: uuidString(),
+    url: z.string(),
+    events: z.array(z.string()),
+    active: z.boolean(),
+    created_at: isoDateTime(),
+    updated_at: isoDateTime(),
+    disabled_reason: z.string().nullable(),
+  })
+  .meta({ id: "LegacyWebhookEndpoint" });
+
+export function legacyEndpointResponse(endpoint: EndpointRecord): z.infer<typeof legacyEndpointSchema> {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    events: endpoint.eventTypes,
+    active: endpoint.enabled,
+    created_at: endpoint.createdAt.toISOString(),
+    updated_at: endpoint.updatedAt.toISOString(),
+    disabled_reason: endpoint.disabledReason,
+  };
+}
+
+export const newSecretSchema = z
+  .object({ id: uuidString(), token: z.string().meta({ description: "Shown once", example: "3f1c2b7e-0d4a-4e8b-9a55-1c2d3e4f5a6b" }) })
+  .meta({ id: "NewSigningSecret" });
+
+export const secretListItemSchema = z
+  .object({ id: uuidString(), status: z.enum(["active", "fallback"]), createdAt: isoDateTime() })
+  .meta({ id: "SigningSecret" });
+
+/** Checked by the service (400 "Invalid webhook ID"), the same text on every surface. */
+export const endpointIdInput = z.string().meta({ format: "uuid", description: "The endpoint's id" });
+
+/** REFERENCE 2.18 shows the distributor sending {scope: "distributor"}; accepted, optional, not needed. */
+export const scopeInput = z.object({ scope: z.string().optional().meta({ example: "distributor" }) });
+
+export const deliveryStatusSchema = z.enum(["pending", "delivering", "delivered", "failed"]);
+
+export const deliverySchema = z
+  .object({
+    id: uuidString(),
+    eventType: z.string(),
+    idempotencyToken: uuidString(),
+    status: deliveryStatusSchema,
+    test: z.boolean().meta({ description: "A sample sent with POST .../test" }),
+    attempts: z.array(
+      z.object({
+        at: isoDateTime(),
+        statusCode: z.number().int().nullable(),
+        durationMs: z.number().int().nullable(),
+        error: z.string().nullable(),
+        fallbackSecret: z.boolean().meta({ description: "The one extra request signed with the fallback secret" }),
+      }),
+    ),
+    error: z.string().nullable(),
+    nextAttemptAt: isoDateTime().nullable(),
+    createdAt: isoDateTime(),
+    deliveredAt: isoDateTime().nullable(),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+export function deliveryResponse(delivery: DeliveryRecord): z.infer<typeof deliverySchema> {
+  return {
+    ...delivery,
+    attempts: delivery.attempts.map((attempt) => ({ ...attempt, at: attempt.at.toISOString() })),
+    nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
+    createdAt: delivery.createdAt.toISOString(),
+    deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,379 @@
+import { randomUUID } from "node:crypto";
+import { config } from "../config";
+import type { Db } from "../db/client";
+import { log } from "../log";
+import { decryptSecret } from "./app-key";
+import { postWebhook } from "./http";
+import type { SigningTokens } from "./secrets";
+import { expectedResponseSignature, legacySignatureHeader, signaturesMatch, signBody } from "./signing";
+
+/**
+ * The delivery engine: claims due deliveries, makes one attempt each, records the outcome.
+ * A delivery moves pending -> delivering (claimed under a lease, with a fresh claim token) ->
+ * delivered | failed, or back to pending for its next attempt. Each attempt's row is written
+ * before its request goes out and completed after it; a worker that dies mid-attempt leaves
+ * the row open and the lease running out, and the sweep records the attempt as interrupted
+ * and hands the delivery back (or fails it when its attempts are used up). A late result from
+ * a worker whose lease was taken over is refused by the claim token.
+ */
+export const CURRENT_TIMEOUT_MS = 3_000;
+export const LEGACY_TIMEOUT_MS = 2_000;
+/** Longer than the longest attempt: a request and the fallback request, each bounded by its timeout. */
+export const DELIVERY_LEASE_MS = 30_000;
+/** Requests in flight per endpoint (across workers, as counted when claiming). */
+export const PER_ENDPOINT_CONCURRENCY = 32;
+/** An endpoint is disabled after this many failed deliveries in a row. */
+export const AUTO_DISABLE_AFTER_FAILURES = 20;
+const MAX_RETRY_DELAY_MS = 3_600_000;
+/** How far into the due queue one claim looks when spreading slots over endpoints. */
+const CLAIM_SCAN = 1_000;
+
+export const NO_ACTIVE_SECRET = "No active signing secret: the delivery was not sent";
+export const ENDPOINT_DISABLED = "Endpoint is disabled: the delivery was not sent";
+export const INTERRUPTED = "Interrupted: the worker stopped before the attempt finished";
+
+export interface ClaimedDelivery {
+  id: string;
+  claimToken: string;
+  endpointId: string;
+  body: string;
+  eventType: string;
+  /** Attempts made in this round, this one included. */
+  attemptCount: number;
+  maxAttempts: number;
+  fallbackUsed: boolean;
+  isTest: boolean;
+  url: string;
+  protocol: "current" | "legacy";
+}
+
+/** A claimed delivery whose attempt row is written: ready to send. */
+export interface StartedAttempt {
+  delivery: ClaimedDelivery;
+  attemptId: string;
+  signing: { protocol: "current"; tokens: SigningTokens & { active: string } } | { protocol: "legacy"; secret: string };
+}
+
+interface ClaimRow extends ClaimedDelivery {
+  refusal: string | null;
+  attemptId: string | null;
+  secretCiphertext: string | null;
+  activeCiphertext: string | null;
+  fallbackCiphertext: string | null;
+}
+
+/**
+ * Claims up to `limit` due deliveries in one statement: picks them (FOR UPDATE SKIP LOCKED, at
+ * most `perEndpoint` in flight per endpoint counting those other workers hold, oldest due
+ * first), writes the attempt row of each one that can be sent and takes it under a lease, and
+ * fails without a request those that cannot be sent: the endpoint was disabled meanwhile (test
+ * deliveries excepted), or the organization has no active signing secret (SPEC 6.1 rule 6).
+ */
+export async function claimAttempts(
+  db: Db,
+  { limit, perEndpoint = PER_ENDPOINT_CONCURRENCY, leaseMs = DELIVERY_LEASE_MS }: { limit: number; perEndpoint?: number; leaseMs?: number },
+): Promise<{ claimed: number; started: StartedAttempt[] }> {
+  if (limit <= 0) return { claimed: 0, started: [] };
+  const rows = await db.$queryRaw<ClaimRow[]>`
+    WITH busy AS (
+      SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivering' GROUP BY endpoint_id
+    ), due AS (
+      SELECT id, endpoint_id, next_attempt_at, sequence,
+             row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, sequence) AS rank
+      FROM (SELECT id, endpoint_id, next_attempt_at, sequence FROM webhook_deliveries
+            WHERE status = 'pending' AND next_attempt_at <= now()
+            ORDER BY next_attempt_at, sequence LIMIT ${CLAIM_SCAN}) candidates
+    ), picked AS (
+      SELECT d.id FROM webhook_deliveries d
+      WHERE d.id IN (
+        SELECT due.id FROM due LEFT JOIN busy USING (endpoint_id)
+        WHERE due.rank <= ${perEndpoint}::int - coalesce(busy.n, 0)
+        ORDER BY due.next_attempt_at, due.sequence LIMIT ${limit}::int)
+        AND d.status = 'pending'
+      FOR UPDATE SKIP LOCKED
+    ), decided AS (
+      SELECT d.id, active.token_ciphertext AS active_ciphertext, fallback.token_ciphertext AS fallback_ciphertext,
+             CASE WHEN NOT e.enabled AND NOT d.is_test THEN ${ENDPOINT_DISABLED}
+                  WHEN e.protocol = 'current' AND active.id IS NULL THEN ${NO_ACTIVE_SECRET} END AS refusal
+      FROM picked
+      JOIN webhook_deliveries d ON d.id = picked.id
+      JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      LEFT JOIN webhook_secrets active ON e.protocol = 'current' AND active.status = 'active'
+        AND (active.partner_id = e.partner_id OR active.distributor_id = e.distributor_id)
+      LEFT JOIN webhook_secrets fallback ON e.protocol = 'current' AND fallback.status = 'fallback'
+        AND (fallback.partner_id = e.partner_id OR fallback.distributor_id = e.distributor_id)
+    ), claimed AS (
+      UPDATE webhook_deliveries d
+      SET status = (CASE WHEN x.refusal IS NULL THEN 'delivering' ELSE 'failed' END)::webhook_delivery_status,
+          attempt_count = d.attempt_count + (CASE WHEN x.refusal IS NULL THEN 1 ELSE 0 END),
+          claim_token = CASE WHEN x.refusal IS NULL THEN gen_random_uuid() END,
+          lease_until = CASE WHEN x.refusal IS NULL THEN now() + make_interval(secs => ${leaseMs / 1000}::double precision) END,
+          last_error = coalesce(x.refusal, d.last_error),
+          updated_at = now()
+      FROM decided x WHERE d.id = x.id
+      RETURNING d.id, d.claim_token, d.endpoint_id, d.body, d.event_type, d.attempt_count, d.max_attempts, d.fallback_used,
+                d.is_test, x.refusal, x.active_ciphertext, x.fallback_ciphertext
+    ), attempts AS (
+      INSERT INTO webhook_attempts (delivery_id, started_at) SELECT id, now() FROM claimed WHERE refusal IS NULL
+      RETURNING id, delivery_id
+    )
+    SELECT c.id::text, c.claim_token::text AS "claimToken", c.endpoint_id::text AS "endpointId", c.body, c.event_type AS "eventType",
+           c.attempt_count AS "attemptCount", c.max_attempts AS "maxAttempts", c.fallback_used AS "fallbackUsed", c.is_test AS "isTest",
+           c.refusal, a.id::text AS "attemptId", e.url, e.protocol::text AS protocol, e.secret_ciphertext AS "secretCiphertext",
+           c.active_ciphertext AS "activeCiphertext", c.fallback_ciphertext AS "fallbackCiphertext"
+    FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id LEFT JOIN attempts a ON a.delivery_id = c.id`;
+  const started: StartedAttempt[] = [];
+  for (const { refusal, attemptId, secretCiphertext, activeCiphertext, fallbackCiphertext, ...delivery } of rows) {
+    if (refusal !== null || attemptId === null) {
+      log.warn("webhook delivery failed without a request", { deliveryId: delivery.id, endpointId: delivery.endpointId, error: refusal });
+      continue;
+    }
+    const signing: StartedAttempt["signing"] =
+      delivery.protocol === "legacy"
+        ? { protocol: "legacy", secret: decryptSecret(secretCiphertext!) }
+        : {
+            protocol: "current",
+            tokens: { active: decryptSecret(activeCiphertext!), fallback: fallbackCiphertext ? decryptSecret(fallbackCiphertext) : undefined },
+          };
+    started.push({ delivery, attemptId, signing });
+  }
+  return { claimed: rows.length, started };
+}
+
+interface Exchange {
+  statusCode?: number;
+  durationMs: number;
+  /** Undefined when the attempt succeeded. */
+  error?: string;
+  /** The answer was 2xx and signed, but not with the token the request was signed with. */
+  signatureMismatch: boolean;
+}
+
+/** One request of the current protocol: signed with `token`, its answer verified with the same token. */
+async function exchangeCurrent(delivery: ClaimedDelivery, token: string): Promise<Exchange> {
+  const requestToken = randomUUID();
+  const outcome = await postWebhook(delivery.url, { "x-signature": signBody(token, delivery.body), "x-token": requestToken }, delivery.body, CURRENT_TIMEOUT_MS);
+  const failure = httpFailure(outcome.statusCode, outcome.error);
+  if (failure) return { ...outcome, error: failure, signatureMismatch: false };
+  if (!outcome.signature) return { ...outcome, error: "Response has no X-Signature header", signatureMismatch: false };
+  if (signaturesMatch(expectedResponseSignature(token, requestToken, delivery.body), outcome.signature)) {
+    return { ...outcome, error: undefined, signatureMismatch: false };
+  }
+  return { ...outcome, error: "Response X-Signature does not verify", signatureMismatch: true };
+}
+
+async function exchangeLegacy(delivery: ClaimedDelivery, secret: string): Promise<Exchange> {
+  const outcome = await postWebhook(
+    delivery.url,
+    { "x-service-event": delivery.eventType, "x-service-signature": legacySignatureHeader(secret, delivery.body) },
+    delivery.body,
+    LEGACY_TIMEOUT_MS,
+  );
+  return { ...outcome, error: httpFailure(outcome.statusCode, outcome.error), signatureMismatch: false };
+}
+
+function httpFailure(statusCode: number | undefined, error: string | undefined): string | undefined {
+  if (error) return error;
+  if (statusCode === undefined || statusCode < 200 || statusCode > 299) return `HTTP ${statusCode}`;
+  return undefined;
+}
+
+/**
+ * Sends one started attempt and hands its outcome to the writer. On the current protocol, an
+ * answer that fails only because its signature does not verify with the active token is
+ * followed, once per delivery and only while a fallback secret exists, by one extra request
+ * signed and verified with the fallback token (SPEC 6.1 rule 4); that request does not count
+ * against maxAttempts.
+ */
+export async function performAttempt(db: Db, writer: ResultWriter, attempt: StartedAttempt): Promise<void> {
+  const { delivery, signing } = attempt;
+  const first = signing.protocol === "legacy" ? await exchangeLegacy(delivery, signing.secret) : await exchangeCurrent(delivery, signing.tokens.active);
+  const fallbackToken = signing.protocol === "current" ? signing.tokens.fallback : undefined;
+  if (first.signatureMismatch && fallbackToken && !delivery.fallbackUsed) {
+    const fallbackAttemptId = await recordFirstAndStartFallback(db, attempt, first);
+    if (!fallbackAttemptId) return;
+    const second = await exchangeCurrent(delivery, fallbackToken);
+    await writer.record(outcomeOf(attempt, fallbackAttemptId, second, second.error ? first.error : undefined));
+    return;
+  }
+  await writer.record(outcomeOf(attempt, attempt.attemptId, first, first.error));
+}
+
+/** Completes the active-secret attempt and writes the fallback request's attempt row; undefined when the lease was lost. */
+async function recordFirstAndStartFallback(db: Db, attempt: StartedAttempt, first: Exchange): Promise<string | undefined> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    WITH done AS (
+      UPDATE webhook_attempts SET finished_at = now(), status_code = ${first.statusCode ?? null}::int,
+             duration_ms = ${first.durationMs}::int, error = ${first.error ?? null}
+      WHERE id = ${attempt.attemptId}::uuid
+    ), marked AS (
+      UPDATE webhook_deliveries SET fallback_used = true, updated_at = now()
+      WHERE id = ${attempt.delivery.id}::uuid AND claim_token = ${attempt.delivery.claimToken}::uuid
+      RETURNING id
+    )
+    INSERT INTO webhook_attempts (delivery_id, fallback_secret, started_at) SELECT id, true, now() FROM marked
+    RETURNING id::text`;
+  return rows[0]?.id;
+}
+
+export function retryDelayMs(failedAttempts: number): number {
+  const exponential = Math.min(config.webhookRetryBaseMs() * 2 ** Math.max(0, failedAttempts - 1), MAX_RETRY_DELAY_MS);
+  return Math.round(exponential * (0.75 + Math.random() * 0.5));
+}
+
+/** A request's result and where it moves the delivery. */
+interface AttemptOutcome {
+  delivery: ClaimedDelivery;
+  attemptId: string;
+  exchange: Exchange;
+  status: "delivered" | "pending" | "failed";
+  nextAttemptAt: Date | null;
+  deliveryError: string | null;
+}
+
+/** Delivered; pending again after a backoff while attempts remain; else failed. */
+function outcomeOf(attempt: StartedAttempt, attemptId: string, exchange: Exchange, deliveryError: string | undefined): AttemptOutcome {
+  const { delivery } = attempt;
+  const status = deliveryError === undefined ? "delivered" : delivery.attemptCount >= delivery.maxAttempts ? "failed" : "pending";
+  if (status !== "delivered") {
+    log.info("webhook attempt failed", { deliveryId: delivery.id, endpointId: delivery.endpointId, attempt: delivery.attemptCount, outcome: status, error: exchange.error });
+  }
+  return {
+    delivery,
+    attemptId,
+    exchange,
+    status,
+    nextAttemptAt: status === "pending" ? new Date(Date.now() + retryDelayMs(delivery.attemptCount)) : null,
+    deliveryError: deliveryError ?? null,
+  };
+}
+
+/**
+ * Records attempt outcomes, many per statement: whatever finished while the previous write was
+ * running goes into the next one, so under load the database sees one write per batch and when
+ * idle each outcome is written at once. A write also keeps each endpoint's run of failed
+ * deliveries, disabling the endpoint at AUTO_DISABLE_AFTER_FAILURES (test deliveries do not
+ * count); outcomes are counted in the order they finished.
+ */
+export class ResultWriter {
+  private queue: Array<{ outcome: AttemptOutcome; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private writing = false;
+
+  constructor(private readonly db: Db) {}
+
+  record(outcome: AttemptOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ outcome, resolve, reject });
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, 500);
+      try {
+        await writeOutcomes(this.db, batch.map((entry) => entry.outcome));
+        for (const entry of batch) entry.resolve();
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+    this.writing = false;
+  }
+}
+
+async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
+  const health = new Map<string, { reset: boolean; add: number; lastError: string }>();
+  for (const outcome of outcomes) {
+    if (outcome.delivery.isTest || outcome.status === "pending") continue;
+    const entry = health.get(outcome.delivery.endpointId) ?? { reset: false, add: 0, lastError: "" };
+    if (outcome.status === "delivered") Object.assign(entry, { reset: true, add: 0 });
+    else Object.assign(entry, { add: entry.add + 1, lastError: outcome.deliveryError ?? "" });
+    health.set(outcome.delivery.endpointId, entry);
+  }
+  const endpoints = [...health.entries()];
+  const disabledPrefix = `Disabled after ${AUTO_DISABLE_AFTER_FAILURES} failed deliveries in a row; last error: `;
+  const disabled = await db.$queryRaw<Array<{ id: string; failures: number }>>`
+    WITH outcome AS (
+      SELECT * FROM unnest(${outcomes.map((o) => o.attemptId)}::uuid[], ${outcomes.map((o) => o.delivery.id)}::uuid[],
+                           ${outcomes.map((o) => o.delivery.claimToken)}::uuid[], ${outcomes.map((o) => o.exchange.statusCode ?? null)}::int[],
+                           ${outcomes.map((o) => o.exchange.durationMs)}::int[], ${outcomes.map((o) => o.exchange.error ?? null)}::text[],
+                           ${outcomes.map((o) => o.status)}::text[], ${outcomes.map((o) => o.nextAttemptAt)}::timestamptz[],
+                           ${outcomes.map((o) => o.deliveryError)}::text[])
+        AS r(attempt_id, delivery_id, claim_token, status_code, duration_ms, attempt_error, status, next_at, delivery_error)
+    ), done AS (
+      UPDATE webhook_attempts a SET finished_at = now(), status_code = o.status_code, duration_ms = o.duration_ms, error = o.attempt_error
+      FROM outcome o WHERE a.id = o.attempt_id
+    ), moved AS (
+      UPDATE webhook_deliveries d
+      SET status = o.status::webhook_delivery_status, lease_until = NULL, claim_token = NULL, updated_at = now(),
+          next_attempt_at = coalesce(o.next_at, d.next_attempt_at), last_error = o.delivery_error,
+          delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE d.delivered_at END
+      FROM outcome o WHERE d.id = o.delivery_id AND d.claim_token = o.claim_token
+    ), health AS (
+      SELECT * FROM unnest(${endpoints.map(([id]) => id)}::uuid[], ${endpoints.map(([, h]) => h.reset)}::boolean[],
+                           ${endpoints.map(([, h]) => h.add)}::int[], ${endpoints.map(([, h]) => h.lastError)}::text[])
+        AS h(endpoint_id, reset, add, last_error)
+    ), counted AS (
+      SELECT h.*, (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add AS failures,
+             e.enabled AND h.add > 0 AND (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add >= ${AUTO_DISABLE_AFTER_FAILURES}::int AS disable
+      FROM health h JOIN webhook_endpoints e ON e.id = h.endpoint_id
+    )
+    UPDATE webhook_endpoints e
+    SET consecutive_failures = c.failures,
+        enabled = e.enabled AND NOT c.disable,
+        disabled_reason = CASE WHEN c.disable THEN ${disabledPrefix} || c.last_error ELSE e.disabled_reason END,
+        disabled_at = CASE WHEN c.disable THEN now() ELSE e.disabled_at END
+    FROM counted c WHERE e.id = c.endpoint_id
+    RETURNING CASE WHEN c.disable THEN e.id::text END AS id, c.failures`;
+  for (const row of disabled) {
+    if (row.id) log.warn("webhook endpoint disabled after failed deliveries in a row", { endpointId: row.id, failures: row.failures });
+  }
+}
+
+/**
+ * Re-drives work a dead worker left behind: deliveries whose lease ran out get their open
+ * attempt recorded as interrupted, then go back to pending, or to failed when that attempt was
+ * their last. Returns how many deliveries it recovered.
+ */
+export async function sweepDeliveries(db: Db): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    WITH expired AS (
+      SELECT id FROM webhook_deliveries WHERE status = 'delivering' AND lease_until < now() FOR UPDATE SKIP LOCKED
+    ), closed AS (
+      UPDATE webhook_attempts a SET finished_at = now(), error = ${INTERRUPTED}
+      FROM expired WHERE a.delivery_id = expired.id AND a.finished_at IS NULL
+    )
+    UPDATE webhook_deliveries d
+    SET status = CASE WHEN d.attempt_count >= d.max_attempts THEN 'failed'::webhook_delivery_status ELSE 'pending'::webhook_delivery_status END,
+        next_attempt_at = now(), lease_until = NULL, claim_token = NULL, last_error = ${INTERRUPTED}, updated_at = now()
+    FROM expired WHERE d.id = expired.id
+    RETURNING d.id::text`;
+  if (rows.length > 0) log.warn("webhook deliveries recovered from an expired lease", { count: rows.length });
+  return rows.length;
+}
+
+/** When the next delivery is due, or the next lease runs out; undefined when nothing waits. */
+export async function nextDeliveryDueAt(db: Db): Promise<Date | undefined> {
+  const rows = await db.$queryRaw<Array<{ at: Date | null }>>`
+    SELECT least(
+      (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'),
+      (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
+      (SELECT min(created_at) FROM outbox_events WHERE routed_at IS NULL)) AS at`;
+  return rows[0]?.at ?? undefined;
+}
+
+/** Claims, sends and records one batch, `concurrency` requests at a time. Returns how many it claimed. */
+export async function deliverDueBatch(db: Db, { limit = 100, concurrency = 16 } = {}): Promise<number> {
+  const { claimed, started: attempts } = await claimAttempts(db, { limit });
+  const writer = new ResultWriter(db);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, attempts.length) }, async () => {
+      while (next < attempts.length) await performAttempt(db, writer, attempts[next++]!);
+    }),
+  );
+  return claimed;
+}

@@ -1,0 +1,128 @@
+import type { Db } from "../db/client";
+import { log } from "../log";
+import { claimAttempts, DELIVERY_LEASE_MS, nextDeliveryDueAt, performAttempt, ResultWriter, sweepDeliveries, type StartedAttempt } from "./delivery";
+import { ROUTE_BATCH_SIZE, routePendingEvents } from "./routing";
+
+export interface WebhookDispatcher {
+  wake(): void;
+  /** Stops claiming and waits for the requests in flight to be recorded. */
+  stop(): Promise<void>;
+}
+
+export interface DispatcherOptions {
+  /** Requests in flight in this process. */
+  concurrency?: number;
+  /** Longest sleep between looks at the queue when not woken. */
+  pollMs?: number;
+  sweepEveryMs?: number;
+  /** How long a claimed delivery stays this process's (default DELIVERY_LEASE_MS). */
+  leaseMs?: number;
+}
+
+/**
+ * The in-process driver of webhook delivery (the default; with Inngest configured the Inngest
+ * functions in inngest/webhooks.ts call the same engine instead). Two loops: one routes new
+ * outbox events into deliveries; the other claims as many due deliveries as it has free request
+ * slots and starts them without waiting. A finished request frees its slot and wakes the
+ * delivery loop; a commit that recorded events wakes both (wakeJobWorkers). Between those they
+ * sleep until the next delivery is due, `pollMs` at the most, and every `sweepEveryMs` the
+ * delivery loop recovers deliveries a dead worker left behind.
+ */
+export function startWebhookDispatcher(
+  db: Db,
+  { concurrency = 128, pollMs = 2_000, sweepEveryMs = 15_000, leaseMs = DELIVERY_LEASE_MS }: DispatcherOptions = {},
+): WebhookDispatcher {
+  let stopped = false;
+  const router = new Sleeper();
+  const deliverer = new Sleeper();
+  const wake = () => {
+    router.wake();
+    deliverer.wake();
+  };
+  const inFlight = new Set<Promise<void>>();
+  const writer = new ResultWriter(db);
+
+  const start = (attempt: StartedAttempt) => {
+    const task: Promise<void> = performAttempt(db, writer, attempt)
+      .catch((error: unknown) => log.error("webhook attempt could not be recorded; the sweep will recover it", { deliveryId: attempt.delivery.id, error }))
+      .finally(() => {
+        inFlight.delete(task);
+        deliverer.wake();
+      });
+    inFlight.add(task);
+  };
+
+  // Routing and delivery run side by side: a burst of events being routed does not hold up
+  // requests, and each routed batch wakes the delivery loop.
+  const routing = forever("routing", router, pollMs, () => stopped, async () => {
+    const { events, deliveries } = await routePendingEvents(db);
+    if (deliveries > 0) deliverer.wake();
+    return events === ROUTE_BATCH_SIZE ? 0 : pollMs;
+  });
+
+  let lastSweep = 0;
+  const delivery = forever("delivery", deliverer, pollMs, () => stopped, async () => {
+    if (Date.now() - lastSweep >= sweepEveryMs) {
+      lastSweep = Date.now();
+      await sweepDeliveries(db);
+    }
+    const { claimed, started } = await claimAttempts(db, { limit: concurrency - inFlight.size, leaseMs });
+    for (const attempt of started) start(attempt);
+    if (claimed > 0) return 0;
+    const dueAt = await nextDeliveryDueAt(db);
+    const untilDue = dueAt ? dueAt.getTime() - Date.now() : pollMs;
+    // Due but not claimable (every slot or the endpoint's share busy): a finished request wakes the loop.
+    return untilDue > 0 ? Math.min(pollMs, untilDue + 5) : pollMs;
+  });
+
+  return {
+    wake,
+    async stop() {
+      stopped = true;
+      wake();
+      await Promise.all([routing, delivery]);
+      await Promise.all(inFlight);
+    },
+  };
+}
+
+/** Runs `step` until stopped, sleeping the milliseconds it returns (0: go on at once) unless woken. */
+async function forever(name: string, sleeper: Sleeper, pollMs: number, stopped: () => boolean, step: () => Promise<number>): Promise<void> {
+  while (!stopped()) {
+    try {
+      const waitMs = await step();
+      if (waitMs > 0 && !stopped()) await sleeper.sleep(waitMs);
+    } catch (error) {
+      if (stopped()) break;
+      log.error(`webhook ${name} loop iteration failed`, { error });
+      await sleeper.sleep(pollMs);
+    }
+  }
+}
+
+/** A sleep that wake() cuts short; a wake while awake makes the next sleep return at once. */
+class Sleeper {
+  private wakeUp: (() => void) | undefined;
+  private pending = false;
+
+  sleep(ms: number): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  wake(): void {
+    if (this.wakeUp) this.wakeUp();
+    else this.pending = true;
+  }
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import { UUID_PATTERN } from "../api/schemas";
+import type { Db } from "../db/client";
+import { badRequest, notFound } from "../errors";
+import type { Queryable } from "../jobs/queue";
+import { encryptSecret } from "./app-key";
+import { lockOwner, type WebhookOwner } from "./owner";
+import { ensureActiveSecret } from "./secrets";
+import { checkWebhookUrl } from "./url-safety";
+
+/**
+ * Webhook endpoints of both protocols (SPEC 2.9, 4.5; DECISIONS): the current one registered
+ * under /api/v1/... (partners and distributors) and the earlier one under the unversioned
+ * /api/integrations/webhooks (partners). Every query is scoped to the owner and the protocol, so
+ * each surface sees and edits only its own kind.
+ */
+export type Protocol = "current" | "legacy";
+
+export const WEBHOOK_NOT_FOUND = "Webhook not found";
+export const INVALID_WEBHOOK_ID = "Invalid webhook ID";
+export const DEFAULT_MAX_ATTEMPTS = 3;
+/** Earlier protocol: the first attempt and up to 3 retries (SPEC 6.2). */
+export const LEGACY_MAX_ATTEMPTS = 4;
+
+export interface EndpointRecord {
+  id: string;
+  protocol: Protocol;
+  url: string;
+  eventTypes: string[];
+  enabled: boolean;
+  maxAttempts: number;
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface EndpointInput {
+  url: string;
+  eventTypes: string[];
+  enabled?: boolean;
+  /** Current protocol only (1 to 3, default 3). */
+  maxAttempts?: number;
+}
+
+const RECORD = {
+  id: true,
+  protocol: true,
+  url: true,
+  eventTypes: true,
+  enabled: true,
+  maxAttempts: true,
+  disabledReason: true,
+  disabledAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+/** Path ids are uuids; anything else cannot name an endpoint (and must not reach a uuid column). */
+export function assertEndpointId(id: string): void {
+  if (!UUID_PATTERN.test(id)) throw badRequest(INVALID_WEBHOOK_ID);
+}
+
+/**
+ * Registers an endpoint and returns it with its signing secret: for the current protocol the
+ * organization's active token (generated first when it has none), for the earlier protocol the
+ * endpoint's own new secret.
+ */
+export async function createEndpoint(
+  db: Db,
+  owner: WebhookOwner,
+  protocol: Protocol,
+  input: EndpointInput,
+): Promise<{ endpoint: EndpointRecord; secret: string }> {
+  const url = await checkWebhookUrl(input.url);
+  return db.$transaction(async (tx) => {
+    await lockOwner(tx, owner);
+    const secret = protocol === "current" ? await ensureActiveSecret(tx, owner) : randomUUID();
+    const endpoint = await tx.webhookEndpoint.create({
+      data: {
+        ...owner,
+        protocol,
+        url,
+        eventTypes: [...new Set(input.eventTypes)],
+        enabled: input.enabled ?? true,
+        maxAttempts: protocol === "current" ? (input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS) : LEGACY_MAX_ATTEMPTS,
+        secretCiphertext: protocol === "legacy" ? encryptSecret(secret) : null,
+      },
+      select: RECORD,
+    });
+    return { endpoint, secret };
+  });
+}
+
+export async function listEndpoints(db: Db, owner: WebhookOwner, protocol: Protocol): Promise<EndpointRecord[]> {
+  return db.webhookEndpoint.findMany({
+    where: { ...owner, protocol },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: RECORD,
+  });
+}
+
+/** One endpoint of the owner and protocol; 400 for a malformed id, 404 for anything else not found. */
+export async function getEndpoint(db: Queryable, owner: WebhookOwner, protocol: Protocol, id: string): Promise<EndpointRecord> {
+  assertEndpointId(id);
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { ...owner, protocol, id }, select: RECORD });
+  if (!endpoint) throw notFound(WEBHOOK_NOT_FOUND);
+  return endpoint;
+}
+
+/** Changes the given fields. Enabling an endpoint clears an automatic disable and its failure count. */
+export async function updateEndpoint(
+  db: Db,
+  owner: WebhookOwner,
+  protocol: Protocol,
+  id: string,
+  changes: Partial<EndpointInput>,
+): Promise<EndpointRecord> {
+  await getEndpoint(db, owner, protocol, id);
+  const url = changes.url === undefined ? undefined : await checkWebhookUrl(changes.url);
+  const reenable = changes.enabled === true ? { disabledReason: null, disabledAt: null, consecutiveFailures: 0 } : {};
+  const { count } = await db.webhookEndpoint.updateMany({
+    where: { ...owner, protocol, id },
+    data: {
+      url,
+      eventTypes: changes.eventTypes === undefined ? undefined : [...new Set(changes.eventTypes)],
+      enabled: changes.enabled,
+      maxAttempts: protocol === "current" ? changes.maxAttempts : undefined,
+      ...reenable,
+    },
+  });
+  if (count === 0) throw notFound(WEBHOOK_NOT_FOUND);
+  return getEndpoint(db, owner, protocol, id);
+}
+
+/** Removes the endpoint and, with it, all its deliveries and their attempts (the delivery log). */
+export async function deleteEndpoint(db: Db, owner: WebhookOwner, protocol: Protocol, id: string): Promise<void> {
+  assertEndpointId(id);
+  const { count } = await db.webhookEndpoint.deleteMany({ where: { ...owner, protocol, id } });
+  if (count === 0) throw notFound(WEBHOOK_NOT_FOUND);
+}

@@ -1,0 +1,82 @@
+import { Agent, request } from "undici";
+import { config } from "../config";
+import { AddressNotAllowedError, literalAddressRefusal, publicOnlyLookup } from "./url-safety";
+
+/**
+ * The one way a webhook request leaves the service: POST only, no redirects followed (undici's
+ * request never follows them), the whole exchange bounded by the protocol's timeout, at most
+ * RESPONSE_READ_LIMIT bytes of the answer read, and, unless WEBHOOK_ALLOW_PRIVATE_URLS=true,
+ * every connection checked at connect time (publicOnlyLookup) so DNS rebinding cannot reach
+ * internal addresses. Keep-alive connections are pooled per origin.
+ */
+export const RESPONSE_READ_LIMIT = 64 * 1024;
+const CONNECTIONS_PER_ORIGIN = 32;
+const USER_AGENT = "exposure-monitor-webhooks/1";
+
+export interface HttpOutcome {
+  statusCode?: number;
+  /** The response X-Signature header, when there was a response. */
+  signature?: string;
+  /** Transport failure, timeout or refusal; undefined when a response arrived in time. */
+  error?: string;
+  durationMs: number;
+}
+
+let agents: { strict: Agent; permissive: Agent } | undefined;
+
+function agent(): Agent {
+  agents ??= {
+    strict: new Agent({ connections: CONNECTIONS_PER_ORIGIN, connect: { lookup: publicOnlyLookup } }),
+    permissive: new Agent({ connections: CONNECTIONS_PER_ORIGIN }),
+  };
+  return config.webhookAllowPrivateUrls() ? agents.permissive : agents.strict;
+}
+
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<HttpOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const refusal = literalAddressRefusal(new URL(url));
+  if (refusal) return { error: refusal, durationMs: 0 };
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await request(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...headers },
+      body,
+      dispatcher: agent(),
+      signal,
+    });
+    await readCapped(response.body);
+    const signature = response.headers["x-signature"];
+    return {
+      statusCode: response.statusCode,
+      signature: Array.isArray(signature) ? signature[0] : signature,
+      durationMs: elapsed(),
+    };
+  } catch (error) {
+    return { error: signal.aborted ? `Timed out after ${timeoutMs} ms` : describeFailure(error), durationMs: elapsed() };
+  }
+}
+
+/** Reads (and discards) the answer up to the limit so the connection can be reused; more is cut off. */
+async function readCapped(stream: AsyncIterable<Buffer> & { destroy(): void }): Promise<void> {
+  let total = 0;
+  for await (const chunk of stream) {
+    total += chunk.length;
+    if (total > RESPONSE_READ_LIMIT) {
+      stream.destroy();
+      return;
+    }
+  }
+}
+
+function describeFailure(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (cause instanceof AddressNotAllowedError) return cause.message;
+  if (error instanceof AddressNotAllowedError) return error.message;
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ECONNREFUSED") return "Connection refused";
+  if (code === "ENOTFOUND") return "Host not found";
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return code ? `${code}: ${message}` : message;
+}

@@ -1,0 +1,125 @@
+import type { Db, Prisma } from "../db/client";
+import { toLegacyEvents, type LegacyEvent } from "../events/legacy";
+import { mergeEvents, type MergedEvent, type StoredEvent } from "../events/merge";
+import { parseEventPayload } from "../events/payloads";
+import { currentProtocolData, isBreachEvent } from "../events/redaction";
+import { log } from "../log";
+import { currentProtocolBody, legacyProtocolBody } from "./bodies";
+
+/** Outbox events routed per transaction (and the most merged together). */
+export const ROUTE_BATCH_SIZE = 200;
+
+interface OutboxRow {
+  id: string;
+  type: string;
+  partnerId: string;
+  customerId: string | null;
+  payload: unknown;
+  createdAt: Date;
+}
+
+interface RoutableEndpoint {
+  id: string;
+  partnerId: string | null;
+  distributorId: string | null;
+  protocol: "current" | "legacy";
+  eventTypes: string[];
+  maxAttempts: number;
+}
+
+interface CustomerFacts {
+  prospect: boolean;
+  monitoredEmails: number;
+}
+
+/**
+ * Turns unrouted outbox events into deliveries (SPEC 6.1 routing): one per enabled endpoint of
+ * the event's partner and of the partner's distributor that subscribes to the event (for
+ * earlier-protocol endpoints: to its legacy event). The events are claimed with FOR UPDATE SKIP
+ * LOCKED and marked routed in the same transaction as their deliveries are written, so each
+ * event is routed exactly once however many workers run. breach.found events of one customer
+ * in the same batch are merged. Returns how many events and deliveries it handled.
+ */
+export async function routePendingEvents(db: Db, { limit = ROUTE_BATCH_SIZE } = {}): Promise<{ events: number; deliveries: number }> {
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<OutboxRow[]>`
+      SELECT id::text, type, partner_id::text AS "partnerId", customer_id::text AS "customerId", payload, created_at AS "createdAt"
+      FROM outbox_events WHERE routed_at IS NULL
+      ORDER BY created_at, id
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED`;
+    if (rows.length === 0) return { events: 0, deliveries: 0 };
+
+    const events = mergeEvents(rows.flatMap(toStoredEvent));
+    const partnerIds = [...new Set(events.map((event) => event.partnerId))];
+    const partners = await tx.partner.findMany({ where: { id: { in: partnerIds } }, select: { id: true, distributorId: true } });
+    const distributorOf = new Map(partners.map((partner) => [partner.id, partner.distributorId]));
+    const endpoints: RoutableEndpoint[] = await tx.webhookEndpoint.findMany({
+      where: { enabled: true, OR: [{ partnerId: { in: partnerIds } }, { distributorId: { in: [...new Set(distributorOf.values())] } }] },
+      select: { id: true, partnerId: true, distributorId: true, protocol: true, eventTypes: true, maxAttempts: true },
+    });
+
+    const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
+    if (endpoints.length > 0) {
+      const facts = await customerFacts(tx, events);
+      const createdAt = new Date();
+      for (const event of events) {
+        const targets = endpoints.filter(
+          (endpoint) => endpoint.partnerId === event.partnerId || endpoint.distributorId === distributorOf.get(event.partnerId),
+        );
+        if (targets.length > 0) deliveries.push(...deliveriesOf(event, targets, facts, createdAt));
+      }
+      if (deliveries.length > 0) await tx.webhookDelivery.createMany({ data: deliveries });
+    }
+    await tx.$executeRaw`UPDATE outbox_events SET routed_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`;
+    return { events: rows.length, deliveries: deliveries.length };
+  });
+}
+
+function toStoredEvent(row: OutboxRow): StoredEvent[] {
+  const parsed = parseEventPayload(row.type, row.payload);
+  if ("problem" in parsed) {
+    log.error("outbox event not delivered: its payload does not match its type", { eventId: row.id, type: row.type, problem: parsed.problem });
+    return [];
+  }
+  return [{ id: row.id, partnerId: row.partnerId, customerId: row.customerId, createdAt: row.createdAt, event: parsed.event }];
+}
+
+async function customerFacts(tx: Prisma.TransactionClient, events: MergedEvent[]): Promise<Map<string, CustomerFacts>> {
+  const ids = [...new Set(events.flatMap((event) => (event.customerId ? [event.customerId] : [])))];
+  const customers = await tx.customer.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, status: true, _count: { select: { assets: { where: { kind: "email" } } } } },
+  });
+  return new Map(customers.map((customer) => [customer.id, { prospect: customer.status === "prospect", monitoredEmails: customer._count.assets }]));
+}
+
+function deliveriesOf(
+  event: MergedEvent,
+  targets: RoutableEndpoint[],
+  facts: Map<string, CustomerFacts>,
+  createdAt: Date,
+): Prisma.WebhookDeliveryCreateManyInput[] {
+  const customer = event.customerId ? facts.get(event.customerId) : undefined;
+  // A customer that no longer exists cannot be shown to be past prospect: its breach events stay redacted.
+  const redacted = isBreachEvent(event.event.type) && (customer?.prospect ?? true);
+  const common = { eventId: event.id, idempotencyToken: event.id, createdAt, nextAttemptAt: createdAt };
+  let currentBody: string | undefined;
+  let legacyEvents: LegacyEvent[] | undefined;
+  const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
+  for (const endpoint of targets) {
+    if (endpoint.protocol === "current") {
+      if (!endpoint.eventTypes.includes(event.event.type)) continue;
+      currentBody ??= currentProtocolBody(event.id, event.event.type, currentProtocolData(event.event, { partnerId: event.partnerId, redacted }), createdAt);
+      rows.push({ ...common, endpointId: endpoint.id, eventType: event.event.type, body: currentBody, maxAttempts: endpoint.maxAttempts });
+      continue;
+    }
+    legacyEvents ??= toLegacyEvents(event.event, { occurredAt: event.createdAt, emailsScanned: customer?.monitoredEmails ?? 0, redacted });
+    for (const legacy of legacyEvents) {
+      if (!endpoint.eventTypes.includes(legacy.event)) continue;
+      const body = legacyProtocolBody(legacy.event, legacy.data, createdAt);
+      rows.push({ ...common, endpointId: endpoint.id, eventType: legacy.event, body, maxAttempts: endpoint.maxAttempts });
+    }
+  }
+  return rows;
+}

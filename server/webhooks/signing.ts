@@ -1,0 +1,24 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/** Hex HMAC-SHA256 of the raw body, keyed with a signing token (X-Signature, SPEC 6.1). */
+export function signBody(token: string, body: string): string {
+  return createHmac("sha256", token).update(body, "utf8").digest("hex");
+}
+
+/** What the receiver must answer in its X-Signature header: HMAC(token, X-Token + ":" + body). */
+export function expectedResponseSignature(token: string, requestToken: string, body: string): string {
+  return createHmac("sha256", token).update(`${requestToken}:${body}`, "utf8").digest("hex");
+}
+
+/** Compares hex signatures in constant time (case-insensitive, surrounding blanks ignored). */
+export function signaturesMatch(expectedHex: string, presented: string | null | undefined): boolean {
+  if (!presented) return false;
+  const given = Buffer.from(presented.trim().toLowerCase(), "utf8");
+  const expected = Buffer.from(expectedHex.toLowerCase(), "utf8");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** X-Service-Signature of the earlier protocol (SPEC 6.2): "sha256=<hex>" with the endpoint secret. */
+export function legacySignatureHeader(secret: string, body: string): string {
+  return `sha256=${signBody(secret, body)}`;
+}

@@ -1,0 +1,71 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../../server/db/client";
+import { deliverDueBatch } from "../../server/webhooks/delivery";
+import { routePendingEvents } from "../../server/webhooks/routing";
+import { customerRef, recordEvent, type BreachSummary, type CustomerRef, type EventData, type EventType } from "../../server/events/outbox";
+
+/**
+ * Customers and events for webhook tests, written the way the customer and breach services
+ * write them: the customer row with Prisma, the event with recordEvent in a transaction.
+ */
+export interface TestCustomer {
+  id: string;
+  partnerId: string;
+  ref: CustomerRef;
+}
+
+export async function createTestCustomer(
+  db: Db,
+  partnerId: string,
+  options: { status?: "active" | "prospect" | "inactive"; emails?: string[]; domains?: string[]; name?: string } = {},
+): Promise<TestCustomer> {
+  const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true }, select: { id: true } });
+  const reference = `REF-${randomUUID().slice(0, 8)}`;
+  const customer = await db.customer.create({
+    data: {
+      partnerId,
+      reference,
+      companyName: options.name ?? "Acme Ltd",
+      contactEmail: "owner@acme.example",
+      currencyCode: "USD",
+      planId: plan.id,
+      status: options.status ?? "active",
+      assets: {
+        create: [
+          ...(options.emails ?? []).map((value) => ({ kind: "email" as const, value, domain: value.split("@")[1]! })),
+          ...(options.domains ?? []).map((value) => ({ kind: "domain" as const, value, domain: value })),
+        ],
+      },
+    },
+    select: { id: true, companyName: true, reference: true },
+  });
+  return { id: customer.id, partnerId, ref: customerRef(customer) };
+}
+
+export async function recordTestEvent<T extends EventType>(db: Db, customer: TestCustomer, type: T, data: Omit<EventData[T], "customer">) {
+  return db.$transaction((tx) =>
+    recordEvent(tx, { type, partnerId: customer.partnerId, customerId: customer.id, data: { customer: customer.ref, ...data } as EventData[T] }),
+  );
+}
+
+export function breach(name: string, emails: string[], uuid: string = randomUUID()): BreachSummary {
+  return { uuid, name, emails };
+}
+
+/** Routes and delivers until nothing is left to do now (retries are due at once with WEBHOOK_RETRY_BASE_MS=0). */
+export async function drainWebhooks(db: Db, { maxRounds = 100 } = {}): Promise<void> {
+  for (let round = 0; round < maxRounds; round++) {
+    const { events } = await routePendingEvents(db);
+    const claimed = await deliverDueBatch(db);
+    if (events === 0 && claimed === 0) return;
+  }
+  throw new Error(`webhooks still had work after ${maxRounds} rounds`);
+}
+
+export async function deliveriesOf(db: Db, endpointId: string) {
+  return db.webhookDelivery.findMany({
+    where: { endpointId },
+    orderBy: { sequence: "asc" },
+    include: { attempts: { orderBy: [{ startedAt: "asc" }, { id: "asc" }] } },
+  });
+}

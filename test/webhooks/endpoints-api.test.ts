@@ -1,0 +1,321 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createTestOrg, type TestOrg } from "../helpers/fixtures";
+import { startRestServer } from "../helpers/rest";
+
+let testDb: TestDatabase;
+let server: Awaited<ReturnType<typeof startRestServer>>;
+let org: TestOrg;
+let otherOrg: TestOrg;
+
+const V1 = "/api/v1/integrations/webhooks";
+const LEGACY = "/api/integrations/webhooks";
+const DISTRIBUTOR = "/api/v1/distributors/webhooks";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const PUBLIC_URL = "https://93.184.216.34/hooks/exposure";
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  server = await startRestServer(testDb.db);
+  org = await createTestOrg(testDb.db, "Alpha");
+  otherOrg = await createTestOrg(testDb.db, "Beta");
+});
+afterAll(async () => {
+  await server?.close();
+  await testDb?.close();
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe("current-protocol endpoints (partner)", () => {
+  it("creates an endpoint and returns the organization's new signing token once", async () => {
+    const org = await createTestOrg(testDb.db);
+    const res = await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created", "customer.breach.found"] }, org.partner.headers);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      webhook: {
+        id: expect.stringMatching(UUID),
+        url: PUBLIC_URL,
+        eventTypes: ["customer.created", "customer.breach.found"],
+        enabled: true,
+        maxAttempts: 3,
+        disabledReason: null,
+        disabledAt: null,
+        createdAt: expect.stringMatching(ISO),
+        updatedAt: expect.stringMatching(ISO),
+        secret: expect.stringMatching(UUID),
+      },
+    });
+    const secrets = await server.api.get(`${V1}/secrets`, org.partner.headers);
+    expect(secrets.body.secrets).toEqual([{ id: expect.stringMatching(UUID), status: "active", createdAt: expect.stringMatching(ISO) }]);
+
+    const second = await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.deleted"], maxAttempts: 1, enabled: false }, org.partner.headers);
+    expect(second.body.webhook).toMatchObject({ maxAttempts: 1, enabled: false, secret: res.body.webhook.secret });
+    expect((await server.api.get(`${V1}/secrets`, org.partner.headers)).body.secrets).toHaveLength(1);
+
+    const list = await server.api.get(V1, org.partner.headers);
+    expect(list.body.webhooks.map((w: { id: string }) => w.id)).toEqual([second.body.webhook.id, res.body.webhook.id]);
+    expect(JSON.stringify(list.body)).not.toContain(res.body.webhook.secret);
+  });
+
+  it("stores the token encrypted, never in clear", async () => {
+    const org = await createTestOrg(testDb.db);
+    const res = await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers);
+    const rows = await testDb.db.webhookSecret.findMany({ where: { partnerId: org.partner.id } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.tokenCiphertext).toMatch(/^v1\./);
+    expect(rows[0]!.tokenCiphertext).not.toContain(res.body.webhook.secret);
+  });
+
+  it.each([
+    [{ eventTypes: ["customer.created"] }, "Validation failed: url: URL is required"],
+    [{ url: PUBLIC_URL }, "Validation failed: eventTypes: eventTypes is required"],
+    [{ url: PUBLIC_URL, eventTypes: [] }, "Validation failed: eventTypes: At least one event type is required"],
+    [{ url: PUBLIC_URL, eventTypes: ["breach.new"] }, expect.stringMatching(/^Validation failed: eventTypes\.0: Unknown event type; expected one of customer\.created, /)],
+    [{ url: PUBLIC_URL, eventTypes: ["customer.created"], maxAttempts: 4 }, "Validation failed: maxAttempts: maxAttempts must be an integer from 1 to 3"],
+    [{ url: PUBLIC_URL, eventTypes: ["customer.created"], maxAttempts: 0 }, "Validation failed: maxAttempts: maxAttempts must be an integer from 1 to 3"],
+    [{ url: PUBLIC_URL, eventTypes: ["customer.created"], maxAttempts: 1.5 }, "Validation failed: maxAttempts: maxAttempts must be an integer from 1 to 3"],
+    [{ url: "not a url", eventTypes: ["customer.created"] }, "Validation failed: url: Invalid URL"],
+    [{ url: "https://user:pw@93.184.216.34/", eventTypes: ["customer.created"] }, "Validation failed: url: URL must not contain a user name or password"],
+  ])("refuses %j with 400 %s", async (body, message) => {
+    const res = await server.api.post(V1, body, org.partner.headers);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: message });
+  });
+
+  it("refuses invalid JSON", async () => {
+    const res = await server.api.post(V1, "{nope", org.partner.headers);
+    expect(res).toMatchObject({ status: 400, body: { success: false, error: "Invalid JSON in request body" } });
+  });
+
+  it("gets, updates and deletes an endpoint", async () => {
+    const created = (await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers)).body.webhook;
+    const got = await server.api.get(`${V1}/${created.id}`, org.partner.headers);
+    const { secret: _secret, ...record } = created;
+    expect(got.body).toEqual({ success: true, webhook: record });
+
+    const patched = await server.api.patch(`${V1}/${created.id}`, { eventTypes: ["customer.deleted", "customer.deleted"], maxAttempts: 2, enabled: false }, org.partner.headers);
+    expect(patched.status).toBe(200);
+    expect(patched.body.webhook).toMatchObject({ id: created.id, url: PUBLIC_URL, eventTypes: ["customer.deleted"], maxAttempts: 2, enabled: false });
+    expect(patched.body.webhook.secret).toBeUndefined();
+
+    const none = await server.api.patch(`${V1}/${created.id}`, {}, org.partner.headers);
+    expect(none).toMatchObject({ status: 400, body: { success: false, error: "Validation failed: At least one of url, eventTypes, enabled or maxAttempts is required" } });
+
+    expect((await server.api.delete(`${V1}/${created.id}`, org.partner.headers)).body).toEqual({ success: true });
+    expect(await server.api.get(`${V1}/${created.id}`, org.partner.headers)).toMatchObject({ status: 404, body: { success: false, error: "Webhook not found" } });
+    expect((await server.api.delete(`${V1}/${created.id}`, org.partner.headers)).status).toBe(404);
+  });
+
+  it("answers 400 'Invalid webhook ID' for an id that is not a uuid", async () => {
+    for (const res of [
+      await server.api.get(`${V1}/42`, org.partner.headers),
+      await server.api.patch(`${V1}/42`, { enabled: true }, org.partner.headers),
+      await server.api.delete(`${V1}/42`, org.partner.headers),
+    ]) {
+      expect(res).toMatchObject({ status: 400, body: { success: false, error: "Invalid webhook ID" } });
+    }
+  });
+
+  it("keeps each organization's endpoints to itself", async () => {
+    const mine = (await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers)).body.webhook;
+    const theirs = otherOrg.partner.headers;
+    expect((await server.api.get(`${V1}/${mine.id}`, theirs)).status).toBe(404);
+    expect((await server.api.patch(`${V1}/${mine.id}`, { enabled: false }, theirs)).status).toBe(404);
+    expect((await server.api.delete(`${V1}/${mine.id}`, theirs)).status).toBe(404);
+    expect((await server.api.get(V1, theirs)).body.webhooks.map((w: { id: string }) => w.id)).not.toContain(mine.id);
+    expect((await server.api.get(`${V1}/${mine.id}`, org.partner.headers)).body.webhook.enabled).toBe(true);
+  });
+
+  it("requires the partner's own credentials", async () => {
+    expect(await server.api.get(V1, {})).toMatchObject({ status: 401, body: { success: false, error: "Partner ID and API key are required in headers" } });
+    expect(await server.api.get(V1, org.onBehalfHeaders)).toMatchObject({ status: 401, body: { success: false, error: "Failed to verify org API key" } });
+  });
+});
+
+describe("webhook URL rules", () => {
+  it.each([
+    ["http://93.184.216.34/hook", "URL must use https:// (WEBHOOK_ALLOW_PRIVATE_URLS=true allows http:// for local testing)"],
+    ["https://127.0.0.1/hook", "URL must point to a public address: 127.0.0.1 is a loopback address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)"],
+    ["https://10.1.2.3/hook", "URL must point to a public address: 10.1.2.3 is a private address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)"],
+    ["https://169.254.169.254/latest/meta-data", "URL must point to a public address: 169.254.169.254 is a link-local address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)"],
+    ["https://[::1]/hook", "URL must point to a public address: ::1 is a loopback address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)"],
+    ["https://[::ffff:127.0.0.1]/hook", expect.stringContaining("is a loopback address")],
+    ["https://2130706433/hook", expect.stringContaining("127.0.0.1 is a loopback address")],
+    ["https://localhost:8443/hook", expect.stringMatching(/^URL must point to a public address: (127\.0\.0\.1|::1) is a loopback address/)],
+  ])("refuses %s", async (url, message) => {
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "false");
+    for (const [path, body] of [
+      [V1, { url, eventTypes: ["customer.created"] }],
+      [LEGACY, { url, events: ["breach.new"] }],
+    ] as const) {
+      const res = await server.api.post(path, body, org.partner.headers);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, error: typeof message === "string" ? `Validation failed: url: ${message}` : expect.anything() });
+      if (typeof message !== "string") expect(res.body.error.replace("Validation failed: url: ", "")).toEqual(message);
+    }
+  });
+
+  it("refuses a private URL on update too", async () => {
+    const created = (await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers)).body.webhook;
+    const res = await server.api.patch(`${V1}/${created.id}`, { url: "https://192.168.1.10/" }, org.partner.headers);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain("192.168.1.10 is a private address");
+  });
+
+  it("accepts http:// and loopback addresses with WEBHOOK_ALLOW_PRIVATE_URLS=true", async () => {
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");
+    const res = await server.api.post(V1, { url: "http://127.0.0.1:9/hook#frag", eventTypes: ["customer.created"] }, org.partner.headers);
+    expect(res.status).toBe(200);
+    expect(res.body.webhook.url).toBe("http://127.0.0.1:9/hook");
+  });
+});
+
+describe("earlier-protocol endpoints (/api/integrations/webhooks)", () => {
+  it("creates, lists, updates and deletes with the earlier shapes and a secret of the endpoint's own", async () => {
+    const org = await createTestOrg(testDb.db);
+    const created = await server.api.post(LEGACY, { url: PUBLIC_URL, events: ["breach.new", "email.added"] }, org.partner.headers);
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({
+      success: true,
+      webhook: {
+        id: expect.stringMatching(UUID),
+        url: PUBLIC_URL,
+        events: ["breach.new", "email.added"],
+        active: true,
+        created_at: expect.stringMatching(ISO),
+        updated_at: expect.stringMatching(ISO),
+        disabled_reason: null,
+        secret: expect.stringMatching(UUID),
+      },
+    });
+    const other = await server.api.post(LEGACY, { url: PUBLIC_URL, events: ["breach.resolved"], active: false }, org.partner.headers);
+    expect(other.body.webhook.secret).not.toBe(created.body.webhook.secret);
+    expect(other.body.webhook.active).toBe(false);
+    // no organization secret is involved in the earlier protocol
+    expect(await testDb.db.webhookSecret.count({ where: { partnerId: org.partner.id } })).toBe(0);
+
+    const list = await server.api.get(LEGACY, org.partner.headers);
+    expect(list.body.webhooks.map((w: { id: string }) => w.id)).toEqual([other.body.webhook.id, created.body.webhook.id]);
+    expect(list.body.webhooks[0].secret).toBeUndefined();
+
+    const patched = await server.api.patch(`${LEGACY}/${created.body.webhook.id}`, { active: false, events: ["email.removed"] }, org.partner.headers);
+    expect(patched.body.webhook).toMatchObject({ active: false, events: ["email.removed"] });
+    expect((await server.api.get(`${LEGACY}/${created.body.webhook.id}`, org.partner.headers)).body.webhook.events).toEqual(["email.removed"]);
+    expect((await server.api.delete(`${LEGACY}/${created.body.webhook.id}`, org.partner.headers)).body).toEqual({ success: true });
+    expect((await server.api.get(LEGACY, org.partner.headers)).body.webhooks).toHaveLength(1);
+  });
+
+  it("keeps the two surfaces apart", async () => {
+    const org = await createTestOrg(testDb.db);
+    const legacy = (await server.api.post(LEGACY, { url: PUBLIC_URL, events: ["breach.new"] }, org.partner.headers)).body.webhook;
+    const current = (await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers)).body.webhook;
+    expect((await server.api.get(V1, org.partner.headers)).body.webhooks.map((w: { id: string }) => w.id)).toEqual([current.id]);
+    expect((await server.api.get(LEGACY, org.partner.headers)).body.webhooks.map((w: { id: string }) => w.id)).toEqual([legacy.id]);
+    expect((await server.api.get(`${V1}/${legacy.id}`, org.partner.headers)).status).toBe(404);
+    expect((await server.api.delete(`${LEGACY}/${current.id}`, org.partner.headers)).status).toBe(404);
+  });
+
+  it.each([
+    [{ url: PUBLIC_URL, events: ["customer.created"] }, expect.stringMatching(/^Validation failed: events\.0: Unknown event; expected one of breach\.new, /)],
+    [{ url: PUBLIC_URL }, "Validation failed: events: events is required"],
+    [{ events: ["breach.new"] }, "Validation failed: url: URL is required"],
+  ])("refuses %j", async (body, message) => {
+    const res = await server.api.post(LEGACY, body, org.partner.headers);
+    expect(res).toMatchObject({ status: 400, body: { success: false, error: message } });
+  });
+
+  it("answers the earlier texts for bad ids and empty updates", async () => {
+    expect(await server.api.patch(`${LEGACY}/17`, { active: true }, org.partner.headers)).toMatchObject({ status: 400, body: { error: "Invalid webhook ID" } });
+    expect(await server.api.patch(`${LEGACY}/${crypto.randomUUID()}`, { active: true }, org.partner.headers)).toMatchObject({ status: 404, body: { error: "Webhook not found" } });
+    expect(await server.api.patch(`${LEGACY}/${crypto.randomUUID()}`, {}, org.partner.headers)).toMatchObject({
+      status: 400,
+      body: { error: "Validation failed: At least one of url, events or active is required" },
+    });
+  });
+
+  it("has no signing-secret operations", async () => {
+    expect((await server.api.post(`${LEGACY}/secrets`, undefined, org.partner.headers)).status).toBe(405);
+  });
+});
+
+describe("distributor endpoints", () => {
+  it("manages the distributor's own endpoints with the current shapes", async () => {
+    const org = await createTestOrg(testDb.db);
+    const created = await server.api.post(DISTRIBUTOR, { url: PUBLIC_URL, eventTypes: ["customer.breach.found"] }, org.distributor.headers);
+    expect(created.status).toBe(200);
+    expect(created.body.webhook).toMatchObject({ url: PUBLIC_URL, eventTypes: ["customer.breach.found"], maxAttempts: 3, secret: expect.stringMatching(UUID) });
+    const id = created.body.webhook.id;
+    expect((await server.api.get(DISTRIBUTOR, org.distributor.headers)).body.webhooks.map((w: { id: string }) => w.id)).toEqual([id]);
+    expect((await server.api.patch(`${DISTRIBUTOR}/${id}`, { enabled: false }, org.distributor.headers)).body.webhook.enabled).toBe(false);
+    // the partner's surface does not show the distributor's endpoint, nor the other way round
+    expect((await server.api.get(V1, org.partner.headers)).body.webhooks).toEqual([]);
+    expect((await server.api.get(`${V1}/${id}`, org.partner.headers)).status).toBe(404);
+    expect((await server.api.get(`${DISTRIBUTOR}/${id}`, otherOrg.distributor.headers)).status).toBe(404);
+    expect(await testDb.db.webhookSecret.count({ where: { distributorId: org.distributor.id } })).toBe(1);
+    expect((await server.api.delete(`${DISTRIBUTOR}/${id}`, org.distributor.headers)).body).toEqual({ success: true });
+  });
+
+  it("requires distributor credentials", async () => {
+    expect(await server.api.get(DISTRIBUTOR, org.partner.headers)).toMatchObject({ status: 401, body: { error: "Distributor ID and API key are required in headers" } });
+    expect(
+      await server.api.get(DISTRIBUTOR, { "SW-DISTRIBUTOR-ID": org.distributor.id, "SW-API-KEY": org.partner.apiKey }),
+    ).toMatchObject({ status: 401, body: { error: "Failed to verify org API key" } });
+  });
+});
+
+describe("signing secrets", () => {
+  it.each([
+    ["partner", V1, (o: TestOrg) => o.partner.headers],
+    ["distributor", DISTRIBUTOR, (o: TestOrg) => o.distributor.headers],
+  ])("%s: generate, cycle, deactivate and list without tokens", async (_name, base, headersOf) => {
+    const org = await createTestOrg(testDb.db);
+    const headers = headersOf(org);
+    expect((await server.api.get(`${base}/secrets`, headers)).body).toEqual({ success: true, secrets: [] });
+
+    const first = await server.api.post(`${base}/secrets`, { scope: "distributor" }, headers);
+    expect(first.body).toEqual({ success: true, secret: { id: expect.stringMatching(UUID), token: expect.stringMatching(UUID) } });
+
+    const second = (await server.api.post(`${base}/secrets/cycle`, undefined, headers)).body.secret;
+    let list = (await server.api.get(`${base}/secrets`, headers)).body.secrets;
+    expect(list.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([
+      [second.id, "active"],
+      [first.body.secret.id, "fallback"],
+    ]);
+    expect(JSON.stringify(list)).not.toContain(second.token);
+
+    const third = (await server.api.post(`${base}/secrets/cycle`, undefined, headers)).body.secret;
+    list = (await server.api.get(`${base}/secrets`, headers)).body.secrets;
+    expect(list.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([
+      [third.id, "active"],
+      [second.id, "fallback"],
+    ]);
+
+    const replaced = (await server.api.post(`${base}/secrets`, undefined, headers)).body.secret;
+    list = (await server.api.get(`${base}/secrets`, headers)).body.secrets;
+    expect(list.map((s: { id: string; status: string }) => [s.id, s.status])).toEqual([[replaced.id, "active"]]);
+
+    expect((await server.api.delete(`${base}/secrets/${replaced.id}`, headers)).body).toEqual({ success: true });
+    expect((await server.api.get(`${base}/secrets`, headers)).body.secrets).toEqual([]);
+    expect(await server.api.delete(`${base}/secrets/${replaced.id}`, headers)).toMatchObject({ status: 404, body: { error: "Signing secret not found" } });
+    expect(await server.api.delete(`${base}/secrets/nope`, headers)).toMatchObject({ status: 400, body: { error: "Validation failed: id: Invalid secret ID" } });
+  });
+
+  it("cannot touch another organization's secret", async () => {
+    const mine = (await server.api.post(`${V1}/secrets`, undefined, org.partner.headers)).body.secret;
+    expect((await server.api.delete(`${V1}/secrets/${mine.id}`, otherOrg.partner.headers)).status).toBe(404);
+    expect((await server.api.delete(`${DISTRIBUTOR}/secrets/${mine.id}`, org.distributor.headers)).status).toBe(404);
+    expect((await server.api.get(`${V1}/secrets`, org.partner.headers)).body.secrets.map((s: { id: string }) => s.id)).toEqual([mine.id]);
+  });
+
+  it("keeps at most one active and one fallback when cycles race", async () => {
+    const org = await createTestOrg(testDb.db);
+    const results = await Promise.all(Array.from({ length: 5 }, () => server.api.post(`${V1}/secrets/cycle`, undefined, org.partner.headers)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const list = (await server.api.get(`${V1}/secrets`, org.partner.headers)).body.secrets;
+    expect(list.map((s: { status: string }) => s.status)).toEqual(["active", "fallback"]);
+  });
+});

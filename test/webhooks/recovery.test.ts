@@ -1,0 +1,140 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { claimAttempts, INTERRUPTED, performAttempt, ResultWriter, sweepDeliveries } from "../../server/webhooks/delivery";
+import { startWebhookDispatcher } from "../../server/webhooks/dispatcher";
+import { createEndpoint } from "../../server/webhooks/endpoints";
+import { routePendingEvents } from "../../server/webhooks/routing";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createTestOrg } from "../helpers/fixtures";
+import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
+import { startReceiver, type TestReceiver } from "../helpers/webhook-receiver";
+
+let testDb: TestDatabase;
+const receivers: TestReceiver[] = [];
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+  await testDb?.close();
+});
+beforeEach(() => {
+  vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");
+  vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "0");
+  return () => vi.unstubAllEnvs();
+});
+
+/** A receiver that signs its answers; by default it never answers the first request. */
+async function setup(maxAttempts: number, { firstHangs = true } = {}) {
+  let token = "";
+  const target = await startReceiver((_request, index) =>
+    firstHangs && index === 0 ? { status: 200, delayMs: 60_000 } : { status: 200, signWith: token },
+  );
+  receivers.push(target);
+  const org = await createTestOrg(testDb.db);
+  const customer = await createTestCustomer(testDb.db, org.partner.id);
+  const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
+    url: target.url,
+    eventTypes: ["customer.created"],
+    maxAttempts,
+  });
+  token = secret;
+  return { target, customer, endpointId: endpoint.id };
+}
+
+async function sweepOnceLeaseRunsOut(): Promise<void> {
+  await vi.waitFor(async () => expect(await sweepDeliveries(testDb.db)).toBe(1), { timeout: 10_000, interval: 100 });
+}
+
+describe("a worker that dies mid-delivery", () => {
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))("is resumed by another process, every attempt recorded (a real SIGKILL)", async () => {
+    const { target, customer, endpointId } = await setup(3);
+    // node itself runs the worker (tsx as a loader), so the SIGKILL hits the process that delivers
+    const worker = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "support", "delivery-worker.ts")], {
+      env: { ...process.env, WORKER_DATABASE_URL: testDb.url, WORKER_LEASE_MS: "1000" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        worker.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());
+        worker.once("exit", (code) => reject(new Error(`worker exited early (${code})`)));
+      });
+      await recordTestEvent(testDb.db, customer, "customer.created", {});
+      await target.waitForRequests(1);
+      const open = await testDb.db.webhookAttempt.findMany({ where: { delivery: { endpointId } } });
+      expect(open).toHaveLength(1);
+      expect(open[0]!.finishedAt).toBeNull();
+    } finally {
+      worker.kill("SIGKILL");
+    }
+    if (worker.exitCode === null && worker.signalCode === null) await new Promise((resolve) => worker.once("exit", resolve));
+
+    await sweepOnceLeaseRunsOut();
+    await drainWebhooks(testDb.db);
+    expect(target.requests).toHaveLength(2);
+    const [delivery] = await deliveriesOf(testDb.db, endpointId);
+    expect(delivery).toMatchObject({ status: "delivered", attemptCount: 2 });
+    expect(delivery!.attempts.map((a) => [a.error, a.finishedAt !== null])).toEqual([
+      [INTERRUPTED, true],
+      [null, true],
+    ]);
+  });
+
+  it("leaves an open attempt that the sweep records as interrupted before the delivery goes on", async () => {
+    const { target, customer, endpointId } = await setup(3);
+    await recordTestEvent(testDb.db, customer, "customer.created", {});
+    await routePendingEvents(testDb.db);
+    // What a killed worker leaves behind: claimed under a lease, the attempt row written, no result.
+    const started = (await claimAttempts(testDb.db, { limit: 10, leaseMs: 300 })).started;
+    expect(started).toHaveLength(1);
+    expect(await sweepDeliveries(testDb.db)).toBe(0);
+
+    await sweepOnceLeaseRunsOut();
+    target.setRule(() => ({ status: 500 }));
+    await drainWebhooks(testDb.db);
+    const [delivery] = await deliveriesOf(testDb.db, endpointId);
+    expect(delivery).toMatchObject({ status: "failed", attemptCount: 3 });
+    expect(delivery!.attempts.map((a) => a.error)).toEqual([INTERRUPTED, "HTTP 500", "HTTP 500"]);
+    expect(target.requests).toHaveLength(2);
+  });
+
+  it("counts the interrupted attempt: with maxAttempts 1 nothing more is sent", async () => {
+    const { target, customer, endpointId } = await setup(1);
+    await recordTestEvent(testDb.db, customer, "customer.created", {});
+    await routePendingEvents(testDb.db);
+    await claimAttempts(testDb.db, { limit: 10, leaseMs: 300 });
+    await sweepOnceLeaseRunsOut();
+    await drainWebhooks(testDb.db);
+    expect(target.requests).toHaveLength(0);
+    expect((await deliveriesOf(testDb.db, endpointId))[0]).toMatchObject({ status: "failed", attemptCount: 1, lastError: INTERRUPTED });
+  });
+
+  it("refuses a late result from a worker whose lease was taken over", async () => {
+    const { customer, endpointId } = await setup(3, { firstHangs: false });
+    await recordTestEvent(testDb.db, customer, "customer.created", {});
+    await routePendingEvents(testDb.db);
+    const [stale] = (await claimAttempts(testDb.db, { limit: 10, leaseMs: 300 })).started;
+    await sweepOnceLeaseRunsOut();
+    await drainWebhooks(testDb.db); // another worker delivers it
+    await performAttempt(testDb.db, new ResultWriter(testDb.db), stale!); // the first worker wakes up late
+    const [delivery] = await deliveriesOf(testDb.db, endpointId);
+    expect(delivery).toMatchObject({ status: "delivered", attemptCount: 2, claimToken: null });
+  });
+});
+
+describe("the in-process dispatcher", () => {
+  it("delivers an event recorded and woken after its commit, and stops cleanly", async () => {
+    const { target, customer, endpointId } = await setup(3, { firstHangs: false });
+    const dispatcher = startWebhookDispatcher(testDb.db, { pollMs: 60_000 });
+    try {
+      await recordTestEvent(testDb.db, customer, "customer.created", {});
+      dispatcher.wake();
+      await vi.waitFor(async () => expect((await deliveriesOf(testDb.db, endpointId))[0]?.status).toBe("delivered"), { timeout: 10_000, interval: 50 });
+    } finally {
+      await dispatcher.stop();
+    }
+    expect(target.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,10 @@
+/**
+ * A webhook worker in a process of its own, for the crash test: it delivers from the database
+ * at WORKER_DATABASE_URL with a short lease until it is killed.
+ */
+import { openDatabase } from "../../../server/db/client";
+import { startWebhookDispatcher } from "../../../server/webhooks/dispatcher";
+
+const database = await openDatabase({ url: process.env.WORKER_DATABASE_URL! });
+startWebhookDispatcher(database.prisma, { pollMs: 50, leaseMs: Number(process.env.WORKER_LEASE_MS) });
+process.stdout.write("ready\n");
