@@ -45,9 +45,9 @@ export const planSchema = z
 
 export const emptyInput = z.object({});
 
-/** "<what> is required" when missing, zod's type message otherwise. */
+/** "<what> is required" when missing or null, zod's type message otherwise. */
 export function requiredError(what: string) {
-  return (issue: { input?: unknown }) => (issue.input === undefined ? `${what} is required` : undefined);
+  return (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? `${what} is required` : undefined);
 }
 
 /** A non-blank string, trimmed. */
