@@ -8,8 +8,16 @@ import { reactivate } from "./procedures/customer/reactivate";
 import { updateAssets } from "./procedures/customer/update-assets";
 import { updateInfo } from "./procedures/customer/update-info";
 import { upgrade } from "./procedures/customer/upgrade";
+import { createPartner } from "./procedures/distributor/create-partner";
+import { createPartnerApiKey } from "./procedures/distributor/create-partner-api-key";
+import { getBillingCode } from "./procedures/distributor/get-billing-code";
+import { getPartner } from "./procedures/distributor/get-partner";
 import { getPlan } from "./procedures/distributor/get-plan";
+import { listBillingCodes } from "./procedures/distributor/list-billing-codes";
+import { listPartnerApiKeys } from "./procedures/distributor/list-partner-api-keys";
 import { listPlans as listDistributorPlans } from "./procedures/distributor/list-plans";
+import { revokePartnerApiKey } from "./procedures/distributor/revoke-partner-api-key";
+import { updatePartner } from "./procedures/distributor/update-partner";
 import { health } from "./procedures/health";
 import { getAnalytics } from "./procedures/partner/get-analytics";
 import { listCustomers } from "./procedures/partner/list-customers";
@@ -34,6 +42,14 @@ export const appRouter = router({
   distributor: router({
     listPlans: listDistributorPlans,
     getPlan,
+    createPartner,
+    getPartner,
+    updatePartner,
+    createPartnerApiKey,
+    listPartnerApiKeys,
+    revokePartnerApiKey,
+    listBillingCodes,
+    getBillingCode,
   }),
   partner: router({
     listPlans: listPartnerPlans,
