@@ -17,28 +17,34 @@ export interface PartnerAnalytics {
   totalBreachesDetected: number;
 }
 
-/** The partner's account figures, counted by the database (no rows are loaded). */
+/**
+ * The partner's account figures, counted by the database (no rows are loaded): three aggregate
+ * queries that run side by side on the pool's connections.
+ */
 export async function getPartnerAnalytics(db: Db, partnerId: string, now = new Date()): Promise<PartnerAnalytics> {
   const since = new Date(now.getTime() - NEW_CUSTOMER_WINDOW_DAYS * 86_400_000);
-  const [row] = await db.$queryRaw<Array<Record<keyof PartnerAnalytics, bigint>>>`
-    WITH partner_customers AS (
-      SELECT id, status, created_at FROM customers WHERE partner_id = ${partnerId}::uuid
-    )
-    SELECT
-      (SELECT count(*) FROM partner_customers) AS "totalCustomers",
-      (SELECT count(*) FROM partner_customers WHERE status = 'active') AS "activeCustomers",
-      (SELECT count(*) FROM partner_customers WHERE created_at >= ${since}) AS "newCustomerLast30Days",
-      (SELECT count(*) FROM monitored_assets a JOIN partner_customers c ON c.id = a.customer_id
-        WHERE c.status = 'active' AND a.kind = 'domain') AS "totalMonitoredDomains",
-      (SELECT count(*) FROM monitored_assets a JOIN partner_customers c ON c.id = a.customer_id
-        WHERE c.status = 'active' AND a.kind = 'email') AS "totalMonitoredEmails",
-      (SELECT count(*) FROM customer_breaches b JOIN partner_customers c ON c.id = b.customer_id) AS "totalBreachesDetected"`;
+  const [[customers], [assets], [breaches]] = await Promise.all([
+    db.$queryRaw<Array<{ total: bigint; active: bigint; recent: bigint }>>`
+      SELECT count(*) AS total,
+             count(*) FILTER (WHERE status = 'active') AS active,
+             count(*) FILTER (WHERE created_at >= ${since}) AS recent
+      FROM customers WHERE partner_id = ${partnerId}::uuid`,
+    db.$queryRaw<Array<{ domains: bigint; emails: bigint }>>`
+      SELECT count(*) FILTER (WHERE a.kind = 'domain') AS domains,
+             count(*) FILTER (WHERE a.kind = 'email') AS emails
+      FROM customers c JOIN monitored_assets a ON a.customer_id = c.id
+      WHERE c.partner_id = ${partnerId}::uuid AND c.status = 'active'`,
+    db.$queryRaw<Array<{ total: bigint }>>`
+      SELECT count(*) AS total
+      FROM customers c JOIN customer_breaches b ON b.customer_id = c.id
+      WHERE c.partner_id = ${partnerId}::uuid`,
+  ]);
   return {
-    totalCustomers: Number(row!.totalCustomers),
-    activeCustomers: Number(row!.activeCustomers),
-    newCustomerLast30Days: Number(row!.newCustomerLast30Days),
-    totalMonitoredDomains: Number(row!.totalMonitoredDomains),
-    totalMonitoredEmails: Number(row!.totalMonitoredEmails),
-    totalBreachesDetected: Number(row!.totalBreachesDetected),
+    totalCustomers: Number(customers!.total),
+    activeCustomers: Number(customers!.active),
+    newCustomerLast30Days: Number(customers!.recent),
+    totalMonitoredDomains: Number(assets!.domains),
+    totalMonitoredEmails: Number(assets!.emails),
+    totalBreachesDetected: Number(breaches!.total),
   };
 }

@@ -1,6 +1,5 @@
-import type { Db } from "../db/client";
+import { Prisma, type Db } from "../db/client";
 import type { CustomerStatus } from "../db/generated/enums";
-import { toAssetLists } from "./assets";
 
 export const CUSTOMER_STATUSES = ["active", "inactive", "dormant", "prospect"] as const satisfies readonly CustomerStatus[];
 
@@ -29,35 +28,33 @@ export interface CustomerListPage {
 /**
  * One page of the partner's customers, newest first (ties by id, so pages never overlap or skip),
  * optionally of one status. totalCount counts every customer the filter matches.
+ *
+ * The page's ids come from an index-only scan of (partner_id[, status], created_at, id); only
+ * those rows are then read, with their breach count and sorted assets from the per-customer
+ * indexes. The total is counted by the database alongside.
  */
 export async function listPartnerCustomers(db: Db, partnerId: string, query: CustomerListQuery): Promise<CustomerListPage> {
   const { page, pageSize, status } = query;
-  const where = { partnerId, ...(status ? { status } : {}) };
+  const statusFilter = status ? Prisma.sql`AND status = ${status}::customer_status` : Prisma.empty;
   const [totalCount, rows] = await Promise.all([
-    db.customer.count({ where }),
-    db.customer.findMany({
-      where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: (page - 1) * pageSize,
-      take: pageSize,
-      select: {
-        id: true,
-        reference: true,
-        status: true,
-        assets: { select: { kind: true, value: true } },
-        _count: { select: { breaches: true } },
-      },
-    }),
+    db.customer.count({ where: { partnerId, ...(status ? { status } : {}) } }),
+    db.$queryRaw<Array<Omit<CustomerListItem, "breachStatus">>>`
+      WITH page AS (
+        SELECT id, created_at FROM customers
+        WHERE partner_id = ${partnerId}::uuid ${statusFilter}
+        ORDER BY created_at DESC, id DESC
+        OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize})
+      SELECT c.id::text AS "customerId", c.reference AS "customerRef", c.status::text AS "customerStatus",
+        (SELECT count(*) FROM customer_breaches b WHERE b.customer_id = c.id)::int AS "breachCount",
+        ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain'
+              ORDER BY a.value COLLATE "C") AS domains,
+        ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email'
+              ORDER BY a.value COLLATE "C") AS emails
+      FROM page JOIN customers c ON c.id = page.id
+      ORDER BY page.created_at DESC, page.id DESC`,
   ]);
   return {
-    customers: rows.map((row) => ({
-      customerId: row.id,
-      customerRef: row.reference,
-      customerStatus: row.status,
-      breachStatus: row._count.breaches > 0,
-      breachCount: row._count.breaches,
-      ...toAssetLists(row.assets),
-    })),
+    customers: rows.map((row) => ({ ...row, breachStatus: row.breachCount > 0 })),
     pagination: { totalCount, page, pageSize, hasNextPage: page * pageSize < totalCount },
   };
 }
