@@ -25,6 +25,9 @@ import { prepareDatabase } from "../server/db/prepare";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 
+// one info line per onboarded customer would drown the figures
+process.env.LOG_LEVEL ??= "warn";
+
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";

@@ -4,6 +4,7 @@ import type { CustomerStatus } from "../db/generated/enums";
 import { conflict, unprocessable, type AppError } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
+import { log } from "../log";
 import { CUSTOMER_NOT_FOUND, lockOwnedCustomer } from "./ownership";
 
 interface Transition<From extends CustomerStatus> {
@@ -98,6 +99,7 @@ export async function transitionCustomer(
     if (definition.scan) await requestCustomerScan(tx, customer.id, definition.scan);
     return customer;
   });
+  log.info(`customer ${name}`, { partnerId, customerId: customer.id, from: customer.status, to: definition.to });
   if (definition.scan) await wakeJobWorkers();
   return { customerId: customer.id, status: definition.to };
 }

@@ -4,6 +4,7 @@ import { resolvePlan } from "../distributors/plans";
 import { badRequest, conflict } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
+import { log } from "../log";
 import { insertAssets, normalizeValues, toAssetRefs } from "./assets";
 
 export const ENROL_TYPES = ["opt-in", "opt-out"] as const;
@@ -92,6 +93,7 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
     }
     throw error;
   }
+  log.info("customer onboarded", { partnerId, customerId, status: input.status ?? "active" });
   await wakeJobWorkers();
   return { customerId };
 }

@@ -1,5 +1,6 @@
 import { issueApiKey, listApiKeys, revokeApiKey } from "../auth/api-keys";
 import type { Db } from "../db/client";
+import { log } from "../log";
 import { requireOwnPartner } from "./partners";
 
 export interface ApiKeySummary {
@@ -16,7 +17,9 @@ export interface ApiKeySummary {
  */
 export async function issuePartnerApiKey(db: Db, distributorId: string, partnerId: string): Promise<{ id: string; apiKey: string }> {
   await requireOwnPartner(db, distributorId, partnerId);
-  return issueApiKey(db, { partnerId }, "issued over the distributor API");
+  const issued = await issueApiKey(db, { partnerId }, "issued over the distributor API");
+  log.info("partner API key issued", { distributorId, partnerId, apiKeyId: issued.id });
+  return issued;
 }
 
 /** The partner's keys, newest first, revoked ones included (never the keys themselves). */
@@ -30,4 +33,5 @@ export async function listPartnerApiKeys(db: Db, distributorId: string, partnerI
 export async function revokePartnerApiKey(db: Db, distributorId: string, partnerId: string, keyId: string): Promise<void> {
   await requireOwnPartner(db, distributorId, partnerId);
   await revokeApiKey(db, { partnerId }, keyId);
+  log.info("partner API key revoked", { distributorId, partnerId, apiKeyId: keyId });
 }
