@@ -15,7 +15,6 @@ export const downgrade = partnerOrDistributorProcedure
     },
     errors: { failure: "Failed to downgrade customer", invalidJson: CUSTOMER_ID_REQUIRED },
     responses: {
-      400: CUSTOMER_ID_REQUIRED,
       404: "Customer not found or does not belong to partner",
       409: "Customer is already a prospect",
       422: "Customer cannot be downgraded: customer is not active",

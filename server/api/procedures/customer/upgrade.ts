@@ -15,7 +15,6 @@ export const upgrade = partnerOrDistributorProcedure
     },
     errors: { failure: "Failed to upgrade customer", invalidJson: CUSTOMER_ID_REQUIRED },
     responses: {
-      400: CUSTOMER_ID_REQUIRED,
       404: "Customer not found or does not belong to partner",
       409: "Customer is already active",
       422: "Customer cannot be upgraded: customer is not a prospect",
