@@ -15,7 +15,7 @@ export interface AssetLists {
   emails: string[];
 }
 
-interface AssetRow {
+export interface AssetRow {
   id: string;
   kind: AssetKind;
   value: string;
