@@ -78,6 +78,8 @@ async function main() {
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString() });
   const server = createServer();
+  /** Requests still being answered when a run ends (autocannon stops waiting for them). */
+  const inFlight = new Set<Promise<void>>();
   try {
     await prepareDatabase(database);
     const db = database.prisma;
@@ -91,18 +93,22 @@ async function main() {
     console.log(`seeded ${CUSTOMERS} customers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const handle = createRestHandler({ router: appRouter, createCaller, getDb: () => db });
-    server.on("request", async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const response = await handle(
-        new Request(`http://127.0.0.1${req.url}`, {
-          method: req.method,
-          headers: req.headers as Record<string, string>,
-          body: req.method === "GET" ? undefined : Buffer.concat(chunks),
-        }),
-      );
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
+    server.on("request", (req, res) => {
+      const work = (async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const response = await handle(
+          new Request(`http://127.0.0.1${req.url}`, {
+            method: req.method,
+            headers: req.headers as Record<string, string>,
+            body: req.method === "GET" ? undefined : Buffer.concat(chunks),
+          }),
+        );
+        res.writeHead(response.status, Object.fromEntries(response.headers));
+        res.end(Buffer.from(await response.arrayBuffer()));
+      })();
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -181,6 +187,7 @@ async function main() {
     console.log(`written to ${file}`);
   } finally {
     await new Promise((resolve) => server.close(resolve));
+    await Promise.allSettled(inFlight);
     await database.close();
     await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
   }
