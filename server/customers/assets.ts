@@ -1,8 +1,8 @@
+import { requestCustomerScan } from "../breaches/scan-requests";
 import type { Db } from "../db/client";
 import type { AssetKind } from "../db/generated/enums";
 import { badRequest } from "../errors";
 import { customerRef, recordEvent, type AssetRef } from "../events/outbox";
-import { requestCustomerScan } from "../breaches/scan-requests";
 import type { Queryable } from "../jobs/queue";
 import { wakeJobWorkers } from "../jobs/wake";
 import { assetDomain, distinct, INVALID_DOMAIN, INVALID_EMAIL, normalizeDomain, normalizeEmail } from "./asset-values";
@@ -38,8 +38,11 @@ export function normalizeValues(kind: AssetKind, values: readonly string[], fiel
   );
 }
 
-/** Adds monitored assets given by the partner; returns the new rows (for the asset event). */
-export async function insertAssets(
+/**
+ * Adds monitored assets given by the partner; returns the new rows (for the asset event). One a
+ * scan discovered in the meantime is already there and is left as it is.
+ */
+async function insertAssets(
   tx: Queryable,
   customerId: string,
   assets: ReadonlyArray<{ kind: AssetKind; value: string }>,
@@ -48,6 +51,7 @@ export async function insertAssets(
   return tx.monitoredAsset.createManyAndReturn({
     data: assets.map(({ kind, value }) => ({ customerId, kind, value, domain: assetDomain(kind, value), source: "partner" as const })),
     select: { id: true, kind: true, value: true },
+    skipDuplicates: true,
   });
 }
 
@@ -73,6 +77,10 @@ export async function getCustomerAssets(db: Db, partnerId: string, customerId: s
     }),
   );
   return toAssetLists(customer.assets);
+}
+
+function assetsOf(tx: Queryable, customerId: string): Promise<AssetRow[]> {
+  return tx.monitoredAsset.findMany({ where: { customerId }, select: { id: true, kind: true, value: true } });
 }
 
 export interface AssetsUpdate {
@@ -101,7 +109,7 @@ export async function updateCustomerAssets(
   ];
   const result = await db.$transaction(async (tx) => {
     const customer = await lockOwnedCustomer(tx, partnerId, customerId);
-    const assets = await tx.monitoredAsset.findMany({ where: { customerId: customer.id }, select: { id: true, kind: true, value: true } });
+    const assets = await assetsOf(tx, customer.id);
     const removed: AssetRow[] = [];
     const toAdd: Array<{ kind: AssetKind; value: string }> = [];
     for (const [kind, values] of wanted) {
@@ -114,17 +122,17 @@ export async function updateCustomerAssets(
     }
     if (removed.length > 0) await tx.monitoredAsset.deleteMany({ where: { id: { in: removed.map((asset) => asset.id) } } });
     const added = await insertAssets(tx, customer.id, toAdd);
-    const ref = customerRef(customer);
+    const data = { customer: customerRef(customer) };
     if (added.length > 0) {
-      await recordEvent(tx, { type: "customer.asset.added", partnerId, customerId: customer.id, data: { customer: ref, assets: toAssetRefs(added) } });
+      await recordEvent(tx, { type: "customer.asset.added", partnerId, customerId: customer.id, data: { ...data, assets: toAssetRefs(added) } });
     }
     if (removed.length > 0) {
-      await recordEvent(tx, { type: "customer.asset.removed", partnerId, customerId: customer.id, data: { customer: ref, assets: toAssetRefs(removed) } });
+      await recordEvent(tx, { type: "customer.asset.removed", partnerId, customerId: customer.id, data: { ...data, assets: toAssetRefs(removed) } });
     }
     const scanRequested = added.length > 0 && customer.status === "active";
     if (scanRequested) await requestCustomerScan(tx, customer.id, "assets");
-    const removedIds = new Set(removed.map((asset) => asset.id));
-    return { lists: toAssetLists([...assets.filter((asset) => !removedIds.has(asset.id)), ...added]), scanRequested };
+    const changed = added.length > 0 || removed.length > 0;
+    return { lists: toAssetLists(changed ? await assetsOf(tx, customer.id) : assets), scanRequested };
   });
   if (result.scanRequested) await wakeJobWorkers();
   return result.lists;

@@ -214,6 +214,22 @@ describe("customer assets", () => {
     expect(await pendingScanReasons(customerId)).toEqual([]);
   });
 
+  it("counts e-mails a scan discovered as monitored assets; PATCH keeps them when listed, removes them when not", async () => {
+    const customerId = await createTestCustomer(testDb.db, org.partner.id, { assetsEmails: ["ceo@acme.example"] });
+    const discovered = await testDb.db.monitoredAsset.create({
+      data: { customerId, kind: "email", value: "found@acme.example", domain: "acme.example", source: "discovered" },
+    });
+    expect((await getCustomerAssets(testDb.db, org.partner.id, customerId)).emails).toEqual(["ceo@acme.example", "found@acme.example"]);
+
+    await updateCustomerAssets(testDb.db, org.partner.id, customerId, { emails: ["found@acme.example", "new@acme.example"] });
+    expect(await testDb.db.monitoredAsset.findUniqueOrThrow({ where: { id: discovered.id } })).toMatchObject({ source: "discovered" });
+
+    await testDb.db.outboxEvent.deleteMany({ where: { customerId } });
+    const lists = await updateCustomerAssets(testDb.db, org.partner.id, customerId, { emails: ["new@acme.example"] });
+    expect(lists.emails).toEqual(["new@acme.example"]);
+    expect(await assetEvents(customerId)).toEqual([{ type: "customer.asset.removed", values: ["found@acme.example"] }]);
+  });
+
   it("PATCH scans only active customers for added assets", async () => {
     const prospect = await createTestCustomer(testDb.db, org.partner.id, { status: "prospect" });
     await settleJobs();
