@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { INVALID_EMAIL, normalizeEmail } from "../customers/asset-values";
+import { UUID_PATTERN } from "../uuid";
 
-/** Any 8-4-4-4-12 hex id (what PostgreSQL's uuid type accepts). */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { UUID_PATTERN };
 
 /** A uuid input with one message for both a missing and a malformed value. */
 export function uuidInput(message: string) {
@@ -43,3 +44,27 @@ export const planSchema = z
   .meta({ id: "Plan" });
 
 export const emptyInput = z.object({});
+
+/** "<what> is required" when missing or null, zod's type message otherwise. */
+export function requiredError(what: string) {
+  return (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? `${what} is required` : undefined);
+}
+
+/** A non-blank string, trimmed. */
+export function requiredText(what: string, maxLength: number) {
+  return z
+    .string({ error: requiredError(what) })
+    .trim()
+    .min(1, { error: `${what} is required` })
+    .max(maxLength, { error: `${what} must be at most ${maxLength} characters` });
+}
+
+export function emailField(what: string) {
+  return z
+    .string({ error: requiredError(what) })
+    .trim()
+    .max(254, { error: INVALID_EMAIL })
+    .refine((value) => normalizeEmail(value) !== undefined, { error: INVALID_EMAIL })
+    .meta({ format: "email" });
+}
+

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db/client";
 import { notFound, unauthenticated } from "../errors";
+import { UUID_PATTERN } from "../uuid";
 
 export const MISSING_PARTNER_HEADERS = "Partner ID and API key are required in headers";
 export const MISSING_DISTRIBUTOR_HEADERS = "Distributor ID and API key are required in headers";
@@ -13,7 +14,6 @@ const PREFIX_LENGTH = KEY_TAG.length + 12;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** lastUsedAt is written at most this often per key, to keep the write off the hot path. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type KeyOwner = { partnerId: string } | { distributorId: string };
 

@@ -28,6 +28,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * Interactive transactions wait up to 10 s for a connection (Prisma's default, 2 s, turns a burst
+ * that exhausts the pool, or PGlite's single connection, into failed requests) and may run 15 s.
+ */
+const transactionOptions = { maxWait: 10_000, timeout: 15_000 };
+
 export type DatabaseTarget = { url: string } | { dataDir: string } | { pglite: PGlite };
 
 /** The database from the environment: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
@@ -53,7 +59,7 @@ export async function openDatabase(target: DatabaseTarget = databaseTargetFromEn
 
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions });
   return {
     prisma,
     location: redactUrl(url),
@@ -81,7 +87,7 @@ function openPostgres(url: string): Database {
 }
 
 function openPglite(pglite: PGlite, location: string, releaseLock: () => void): Database {
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions });
   return {
     prisma,
     location,

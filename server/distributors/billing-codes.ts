@@ -25,3 +25,50 @@ export async function createBillingCode(
     throw error;
   }
 }
+
+export interface BillingCodeRecord {
+  id: number;
+  code: string;
+  price: number;
+}
+
+export interface BillingCodePage {
+  data: BillingCodeRecord[];
+  pagination: { total_count: number; has_next_page: boolean; page: number; per_page: number };
+}
+
+const BILLING_CODE_NOT_FOUND = "Billing code not found";
+/** billing_codes.id is a PostgreSQL integer; a larger id cannot exist. */
+const MAX_BILLING_CODE_ID = 2_147_483_647;
+const billingCodeSelect = { id: true, code: true, price: true } as const;
+
+function toBillingCodeRecord(row: { id: number; code: string; price: Prisma.Decimal }): BillingCodeRecord {
+  return { id: row.id, code: row.code, price: row.price.toNumber() };
+}
+
+/** One page of the distributor's billing codes, in id order. */
+export async function listBillingCodes(
+  db: Db,
+  distributorId: string,
+  { page, perPage }: { page: number; perPage: number },
+): Promise<BillingCodePage> {
+  const where = { distributorId };
+  const [totalCount, rows] = await Promise.all([
+    db.billingCode.count({ where }),
+    db.billingCode.findMany({ where, orderBy: { id: "asc" }, skip: (page - 1) * perPage, take: perPage, select: billingCodeSelect }),
+  ]);
+  return {
+    data: rows.map(toBillingCodeRecord),
+    pagination: { total_count: totalCount, has_next_page: page * perPage < totalCount, page, per_page: perPage },
+  };
+}
+
+/** One of the distributor's billing codes; another distributor's code is not found. */
+export async function getBillingCode(db: Db, distributorId: string, id: number): Promise<BillingCodeRecord> {
+  const row =
+    Number.isInteger(id) && id >= 1 && id <= MAX_BILLING_CODE_ID
+      ? await db.billingCode.findFirst({ where: { id, distributorId }, select: billingCodeSelect })
+      : null;
+  if (!row) throw notFound(BILLING_CODE_NOT_FOUND);
+  return toBillingCodeRecord(row);
+}

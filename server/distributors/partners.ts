@@ -1,16 +1,135 @@
-import type { Db } from "../db/client";
+import type { Db, Prisma } from "../db/client";
 import { badRequest, notFound } from "../errors";
+import { isUuid } from "../uuid";
 
-export interface NewPartner {
-  distributorId: string;
+export const PARTNER_NOT_FOUND = "Partner not found";
+export const INVALID_PARTNER_ID = "Partner ID must be a valid UUID";
+export const PARTNER_UPDATE_EMPTY = "At least one partner field must be provided";
+
+/** A partner as the distributor API shows it (SPEC 2.7, REFERENCE 2.19): snake_case, no envelope. */
+export interface PartnerRecord {
+  uuid: string;
   name: string;
+  contact_email: string | null;
+  product_type: string | null;
+  reply_to_email: string | null;
+  account_reference: string | null;
+  monthly_churn_limit: number | null;
+  basic_billing_code: string | null;
+  plus_billing_code: string | null;
+  pro_billing_code: string | null;
+  send_customer_welcome_emails: boolean;
+  send_transactional_emails: boolean;
 }
 
-/** Creates a partner under a distributor (the admin CLI's create-partner). */
-export async function createPartner(db: Db, input: NewPartner): Promise<{ id: string }> {
-  const name = input.name.trim();
-  if (!name) throw badRequest("Validation failed: name: Name is required");
-  const distributor = await db.distributor.findUnique({ where: { id: input.distributorId }, select: { id: true } });
+/** The fields a distributor sets; null clears an optional one. */
+export interface PartnerFields {
+  name: string;
+  contact_email?: string | null;
+  product_type?: string | null;
+  reply_to_email?: string | null;
+  account_reference?: string | null;
+  monthly_churn_limit?: number | null;
+  basic_billing_code?: string | null;
+  plus_billing_code?: string | null;
+  pro_billing_code?: string | null;
+  send_customer_welcome_emails?: boolean;
+  send_transactional_emails?: boolean;
+}
+
+const partnerSelect = {
+  id: true,
+  name: true,
+  contactEmail: true,
+  productType: true,
+  replyToEmail: true,
+  accountReference: true,
+  monthlyChurnLimit: true,
+  basicBillingCode: true,
+  plusBillingCode: true,
+  proBillingCode: true,
+  sendCustomerWelcomeEmails: true,
+  sendTransactionalEmails: true,
+} as const;
+
+type PartnerRow = Prisma.PartnerGetPayload<{ select: typeof partnerSelect }>;
+
+function toPartnerRecord(row: PartnerRow): PartnerRecord {
+  return {
+    uuid: row.id,
+    name: row.name,
+    contact_email: row.contactEmail,
+    product_type: row.productType,
+    reply_to_email: row.replyToEmail,
+    account_reference: row.accountReference,
+    monthly_churn_limit: row.monthlyChurnLimit,
+    basic_billing_code: row.basicBillingCode,
+    plus_billing_code: row.plusBillingCode,
+    pro_billing_code: row.proBillingCode,
+    send_customer_welcome_emails: row.sendCustomerWelcomeEmails,
+    send_transactional_emails: row.sendTransactionalEmails,
+  };
+}
+
+/** The columns of the fields given (undefined ones are left out, so an update leaves them alone). */
+function toColumns(fields: Partial<PartnerFields>) {
+  const text = (value: string | null | undefined) => (typeof value === "string" ? value.trim() || null : value);
+  const name = fields.name?.trim();
+  if (name === "") throw badRequest("Validation failed: name: Name is required");
+  return {
+    name,
+    contactEmail: text(fields.contact_email),
+    productType: text(fields.product_type),
+    replyToEmail: text(fields.reply_to_email),
+    accountReference: text(fields.account_reference),
+    monthlyChurnLimit: fields.monthly_churn_limit,
+    basicBillingCode: text(fields.basic_billing_code),
+    plusBillingCode: text(fields.plus_billing_code),
+    proBillingCode: text(fields.pro_billing_code),
+    sendCustomerWelcomeEmails: fields.send_customer_welcome_emails,
+    sendTransactionalEmails: fields.send_transactional_emails,
+  };
+}
+
+/** Creates a partner under a distributor (distributor API, admin CLI's create-partner). */
+export async function createPartner(db: Db, input: PartnerFields & { distributorId: string }): Promise<{ id: string }> {
+  const { distributorId, ...fields } = input;
+  const columns = toColumns(fields);
+  const distributor = isUuid(distributorId)
+    ? await db.distributor.findUnique({ where: { id: distributorId }, select: { id: true } })
+    : null;
   if (!distributor) throw notFound("Distributor not found");
-  return db.partner.create({ data: { distributorId: distributor.id, name }, select: { id: true } });
+  return db.partner.create({ data: { ...columns, name: columns.name!, distributorId: distributor.id }, select: { id: true } });
+}
+
+/** One of the distributor's partners; another distributor's partner is not found. */
+export async function getPartner(db: Db, distributorId: string, partnerId: string): Promise<PartnerRecord> {
+  const row = await db.partner.findFirst({ where: ownPartnerWhere(distributorId, partnerId), select: partnerSelect });
+  if (!row) throw notFound(PARTNER_NOT_FOUND);
+  return toPartnerRecord(row);
+}
+
+/** Changes the fields given of one of the distributor's partners; returns the updated record. */
+export async function updatePartner(
+  db: Db,
+  distributorId: string,
+  partnerId: string,
+  changes: Partial<PartnerFields>,
+): Promise<PartnerRecord> {
+  await requireOwnPartner(db, distributorId, partnerId);
+  if (Object.values(changes).every((value) => value === undefined)) throw badRequest(PARTNER_UPDATE_EMPTY);
+  const columns = toColumns(changes);
+  return toPartnerRecord(await db.partner.update({ where: { id: partnerId }, data: columns, select: partnerSelect }));
+}
+
+/** Throws not-found unless the partner exists and belongs to the distributor. */
+export async function requireOwnPartner(db: Db, distributorId: string, partnerId: string): Promise<void> {
+  const row = await db.partner.findFirst({ where: ownPartnerWhere(distributorId, partnerId), select: { id: true } });
+  if (!row) throw notFound(PARTNER_NOT_FOUND);
+}
+
+/** The `where` of one of the distributor's partners; a malformed id is a bad request (REFERENCE 2.19). */
+function ownPartnerWhere(distributorId: string, partnerId: string) {
+  if (!isUuid(partnerId)) throw badRequest(INVALID_PARTNER_ID);
+  return { id: partnerId, distributorId };
 }

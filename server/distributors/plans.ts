@@ -1,5 +1,7 @@
 import type { Db } from "../db/client";
-import { notFound } from "../errors";
+import { badRequest, notFound } from "../errors";
+import type { Queryable } from "../jobs/queue";
+import { isUuid } from "../uuid";
 
 export interface PlanRecord {
   id: string;
@@ -68,4 +70,37 @@ export async function getPlan(db: Db, id: string): Promise<PlanRecord> {
   const row = await db.plan.findUnique({ where: { id }, select: planSelect });
   if (!row) throw notFound("Plan not found");
   return toPlanRecord(row);
+}
+
+export interface PlanChoice {
+  /** A plan's id; wins over planType. */
+  planId?: string;
+  planType?: string;
+}
+
+/**
+ * The plan a customer is put on: the plan with `planId`, else the one of `planType`, else the
+ * system default. Only active plans; an unknown choice is a validation failure of that field.
+ */
+export async function resolvePlan(db: Queryable, choice: PlanChoice): Promise<{ id: string; planType: string }> {
+  const select = { id: true, planType: true } as const;
+  if (choice.planId !== undefined) {
+    const plan = isUuid(choice.planId)
+      ? await db.plan.findFirst({ where: { id: choice.planId, status: "active" }, select })
+      : null;
+    if (!plan) throw badRequest("Validation failed: planId: Plan not found");
+    return plan;
+  }
+  if (choice.planType !== undefined) {
+    const planType = choice.planType.trim().toLowerCase();
+    const plan = await db.plan.findFirst({ where: { planType, status: "active" }, select });
+    if (plan) return plan;
+    const known = await db.plan.findMany({ where: { status: "active" }, orderBy: { sortOrder: "asc" }, select });
+    throw badRequest(
+      `Validation failed: planType: Unknown plan type "${choice.planType}"; expected one of ${known.map((p) => p.planType).join(", ")}`,
+    );
+  }
+  const plan = await db.plan.findFirst({ where: { isSystemDefault: true }, select });
+  if (!plan) throw new Error("No system default plan: the database was not seeded");
+  return plan;
 }

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { requiredError, successTrue, UUID_PATTERN, uuidInput } from "../../schemas";
+
+const MAX_PRICE = 9_999_999_999.99;
+const CURRENCY_CODES = new Set(Intl.supportedValuesOf("currency"));
+const LOCALE_PATTERN = /^[a-z]{2,3}-[a-z]{2}$/i;
+
+/** The customer id in a JSON body: missing and malformed ids get different messages. */
+export const customerIdBody = z
+  .string({ error: requiredError("Customer ID") })
+  .trim()
+  .min(1, { error: "Customer ID is required" })
+  .regex(UUID_PATTERN, { error: "Customer ID must be a valid UUID" })
+  .meta({ format: "uuid", example: "550e8400-e29b-41d4-a716-446655440000" });
+
+export const customerIdPath = uuidInput("Customer ID must be a valid UUID");
+
+/** A list of domains or e-mail addresses; each entry is checked and normalized by the service. */
+export function valueList(description: string, maxItems: number) {
+  return z.array(z.string(), { error: "Expected a list of strings" }).max(maxItems, { error: `At most ${maxItems} entries` }).meta({ description });
+}
+
+export const priceField = z
+  .number({ error: requiredError("Price") })
+  .min(0, { error: "Price must be at least 0" })
+  .max(MAX_PRICE, { error: `Price must be at most ${MAX_PRICE}` })
+  .refine((price) => Math.abs(Math.round(price * 100) - price * 100) < 1e-6, { error: "Price must have at most 2 decimal places" })
+  .meta({ example: 49.99 });
+
+export const currencyCodeField = z
+  .string({ error: requiredError("Currency code") })
+  .trim()
+  .toUpperCase()
+  .refine((code) => CURRENCY_CODES.has(code), { error: "Currency code must be an ISO 4217 code such as USD" })
+  .meta({ example: "USD" });
+
+export const localeCodeField = z
+  .string()
+  .trim()
+  .regex(LOCALE_PATTERN, { error: "Locale code must look like en-GB" })
+  .transform((code) => Intl.getCanonicalLocales(code)[0]!)
+  .meta({ example: "en-GB" });
+
+export const planIdField = uuidInput("Plan ID must be a valid UUID").meta({
+  description: "A plan's id (GET /api/v1/integrations/partner/plans); wins over planType",
+});
+
+export const planTypeField = z
+  .string()
+  .trim()
+  .min(1, { error: "Plan type must not be empty" })
+  .meta({ description: "A plan's planType, e.g. basic, plus or pro", example: "basic" });
+
+export const messageSchema = z.string().meta({ example: "Customer onboarded successfully" });
+
+export const customerIdBodyInput = z.object({ customerId: customerIdBody });
+
+/** The answer of reactivate, upgrade and downgrade. */
+export function statusChangeOutput(status: "active" | "prospect") {
+  return z.object({
+    success: successTrue,
+    message: messageSchema,
+    customerId: z.string().meta({ format: "uuid" }),
+    status: z.literal(status),
+  });
+}
+
+/** SPEC 7.1: upgrade (and downgrade, DECISIONS.md) answer a body that is not JSON like a missing id. */
+export const CUSTOMER_ID_REQUIRED = "Validation failed: customerId: Customer ID is required";
+
+export const assetListsOutput = z.object({
+  success: successTrue,
+  domains: z.array(z.string()).meta({ example: ["example.com"] }),
+  emails: z.array(z.string()).meta({ example: ["user@example.com"] }),
+});

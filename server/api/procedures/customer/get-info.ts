@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { CUSTOMER_STATUSES } from "../../../customers/list";
+import { getCustomerInfo } from "../../../customers/info";
+import { successTrue } from "../../schemas";
+import { partnerProcedure } from "../../trpc";
+import { customerIdPath } from "./fields";
+
+export const getInfo = partnerProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/v1/integrations/customer/{customerId}/info",
+      tags: ["Partner: customers"],
+      summary: "Get a customer's details",
+      description: "`scanned_status` is true once the customer's first scan has finished.",
+    },
+    errors: { failure: "Failed to retrieve customer info" },
+    responses: { 404: "Customer not found or does not belong to partner" },
+  })
+  .input(z.object({ customerId: customerIdPath }))
+  .output(
+    z.object({
+      success: successTrue,
+      companyName: z.string(),
+      contactEmail: z.string(),
+      price: z.number(),
+      planType: z.string().meta({ example: "basic" }),
+      localeCode: z.string().meta({ example: "en-GB" }),
+      status: z.enum(CUSTOMER_STATUSES),
+      scanned_status: z.boolean(),
+    }),
+  )
+  .query(async ({ ctx, input }) => {
+    const { scannedStatus, ...info } = await getCustomerInfo(ctx.db, ctx.caller.partnerId, input.customerId);
+    return { success: true as const, ...info, scanned_status: scannedStatus };
+  });

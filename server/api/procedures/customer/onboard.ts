@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { ENROL_TYPES, ONBOARD_STATUSES, onboardCustomer } from "../../../customers/onboard";
+import { emailField, requiredText, successTrue } from "../../schemas";
+import { partnerProcedure } from "../../trpc";
+import {
+  currencyCodeField,
+  localeCodeField,
+  messageSchema,
+  planIdField,
+  planTypeField,
+  priceField,
+  valueList,
+} from "./fields";
+
+export const onboard = partnerProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/integrations/customer/onboard",
+      tags: ["Partner: customers"],
+      summary: "Onboard a customer",
+      description: [
+        "Creates a customer, `active` (full monitoring) or `prospect` (one-time exposure check), with its monitored",
+        "domains and e-mail addresses (normalized: trimmed, lower-case, deduplicated; at least one in all). The contact",
+        "e-mail is not a monitored asset; it becomes the customer's portal account. Emits customer.created and",
+        "customer.asset.added (the initial assets) and starts the initial scan. `platformAccess` is accepted and ignored.",
+      ].join(" "),
+    },
+    errors: { failure: "Failed to onboard customer" },
+    responses: { 409: 'A customer with reference "ACME-001" already exists' },
+  })
+  .input(
+    z.object({
+      companyName: requiredText("Company name", 200).meta({ example: "Acme Ltd" }),
+      contactEmail: emailField("Contact email").meta({ example: "it@acme.example" }),
+      customerReference: requiredText("Customer reference", 200).meta({
+        description: "The partner's own reference; unique per partner",
+        example: "ACME-001",
+      }),
+      assetsDomains: valueList("Domains to monitor", 10_000).optional(),
+      assetsEmails: valueList("E-mail addresses to monitor", 10_000).optional(),
+      alertRecipients: valueList("Who receives breach alerts (default: the contact e-mail)", 100)
+        .min(1, { error: "At least one alert recipient is required" })
+        .optional(),
+      price: priceField.meta({ description: "0 for prospects" }),
+      billedFromDate: z.iso
+        .datetime({ offset: true, error: "Billed-from date must be an ISO 8601 date-time" })
+        .transform((value) => new Date(value))
+        .optional(),
+      currencyCode: currencyCodeField,
+      planId: planIdField.optional(),
+      planType: planTypeField.optional(),
+      enrolType: z.enum(ENROL_TYPES, { error: 'Enrol type must be "opt-in" or "opt-out"' }).optional(),
+      sendMonthlyReport: z.boolean().optional(),
+      localeCode: localeCodeField.optional().meta({ description: "Default en-GB" }),
+      shouldReceiveBreachAlerts: z.boolean().optional(),
+      status: z.enum(ONBOARD_STATUSES, { error: 'Status must be "active" or "prospect"' }).optional().meta({ description: "Default active" }),
+    }),
+  )
+  .output(
+    z.object({
+      success: successTrue,
+      message: messageSchema,
+      customerId: z.string().meta({ format: "uuid" }),
+    }),
+  )
+  .mutation(async ({ ctx, input }) => {
+    const { customerId } = await onboardCustomer(ctx.db, ctx.caller.partnerId, input);
+    return { success: true as const, message: "Customer onboarded successfully", customerId };
+  });

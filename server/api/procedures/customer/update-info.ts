@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { updateCustomerInfo } from "../../../customers/info";
+import { successTrue } from "../../schemas";
+import { partnerProcedure } from "../../trpc";
+import { emailField, requiredText } from "../../schemas";
+import { customerIdPath, messageSchema, planIdField, planTypeField, priceField } from "./fields";
+
+export const updateInfo = partnerProcedure
+  .meta({
+    openapi: {
+      method: "PATCH",
+      path: "/api/v1/integrations/customer/{customerId}/info",
+      tags: ["Partner: customers"],
+      summary: "Update a customer's details",
+      description:
+        "Changes any of companyName, contactEmail (also the portal account's address), price and the plan " +
+        "(`planId` wins over `planType`). Monitored assets are changed with PATCH .../assets. `platformAccess` is ignored.",
+    },
+    errors: { failure: "Failed to update customer info", invalidJson: "Request body must be valid JSON" },
+    responses: { 404: "Customer not found or does not belong to partner" },
+  })
+  .input(
+    z.object({
+      customerId: customerIdPath,
+      companyName: requiredText("Company name", 200).optional(),
+      contactEmail: emailField("Contact email").optional(),
+      price: priceField.optional(),
+      planType: planTypeField.optional(),
+      planId: planIdField.optional(),
+    }),
+  )
+  .output(z.object({ success: successTrue, message: messageSchema }))
+  .mutation(async ({ ctx, input }) => {
+    const { customerId, ...update } = input;
+    await updateCustomerInfo(ctx.db, ctx.caller.partnerId, customerId, update);
+    return { success: true as const, message: "Customer info updated successfully" };
+  });

@@ -1,0 +1,87 @@
+import { Prisma, type Db } from "../db/client";
+import type { CustomerStatus } from "../db/generated/enums";
+import { resolvePlan } from "../distributors/plans";
+import { badRequest, notFound } from "../errors";
+import { CUSTOMER_NOT_FOUND, foundOrNotFound, ownedCustomerWhere } from "./ownership";
+
+export const INFO_UPDATE_EMPTY = "At least one of companyName, contactEmail, price, planType or planId must be provided";
+
+export interface CustomerInfo {
+  companyName: string;
+  contactEmail: string;
+  price: number;
+  planType: string;
+  localeCode: string;
+  status: CustomerStatus;
+  /** True once the customer's first scan has finished. */
+  scannedStatus: boolean;
+}
+
+export async function getCustomerInfo(db: Db, partnerId: string, customerId: string): Promise<CustomerInfo> {
+  const customer = foundOrNotFound(
+    await db.customer.findFirst({
+      where: ownedCustomerWhere(partnerId, customerId),
+      select: {
+        companyName: true,
+        contactEmail: true,
+        price: true,
+        localeCode: true,
+        status: true,
+        firstScannedAt: true,
+        plan: { select: { planType: true } },
+      },
+    }),
+  );
+  return {
+    companyName: customer.companyName,
+    contactEmail: customer.contactEmail,
+    price: customer.price.toNumber(),
+    planType: customer.plan.planType,
+    localeCode: customer.localeCode,
+    status: customer.status,
+    scannedStatus: customer.firstScannedAt !== null,
+  };
+}
+
+export interface CustomerInfoUpdate {
+  companyName?: string;
+  /** Also the e-mail address of the customer's portal user. */
+  contactEmail?: string;
+  price?: number;
+  planType?: string;
+  /** A plan's id; wins over planType. */
+  planId?: string;
+}
+
+/** Changes the customer's non-monitoring details: company, contact, price, plan. */
+export async function updateCustomerInfo(db: Db, partnerId: string, customerId: string, update: CustomerInfoUpdate): Promise<void> {
+  const { companyName, contactEmail, price, planType, planId } = update;
+  if ([companyName, contactEmail, price, planType, planId].every((value) => value === undefined)) {
+    throw badRequest(INFO_UPDATE_EMPTY);
+  }
+  const where = ownedCustomerWhere(partnerId, customerId);
+  const plan = planId !== undefined || planType !== undefined ? await resolvePlan(db, { planId, planType }) : undefined;
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.customer.updateMany({
+      where,
+      data: {
+        companyName: companyName?.trim(),
+        contactEmail: contactEmail?.trim(),
+        price: price === undefined ? undefined : new Prisma.Decimal(price.toFixed(2)),
+        planId: plan?.id,
+      },
+    });
+    if (count === 0) throw notFound(CUSTOMER_NOT_FOUND);
+    if (contactEmail !== undefined) {
+      await tx.portalUser.updateMany({ where: { customerId }, data: { email: contactEmail.trim().toLowerCase() } });
+    }
+  });
+}
+
+/** The customer's threat score (0 to 97), kept up to date by the scans. */
+export async function getThreatScore(db: Db, partnerId: string, customerId: string): Promise<number> {
+  const customer = foundOrNotFound(
+    await db.customer.findFirst({ where: ownedCustomerWhere(partnerId, customerId), select: { threatScore: true } }),
+  );
+  return customer.threatScore;
+}

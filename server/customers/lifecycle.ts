@@ -1,0 +1,105 @@
+import { requestCustomerScan, type ScanReason } from "../breaches/scan-requests";
+import type { Db } from "../db/client";
+import type { CustomerStatus } from "../db/generated/enums";
+import { conflict, unprocessable, type AppError } from "../errors";
+import { customerRef, recordEvent } from "../events/outbox";
+import { wakeJobWorkers } from "../jobs/wake";
+import { log } from "../log";
+import { CUSTOMER_NOT_FOUND, lockOwnedCustomer } from "./ownership";
+
+interface Transition<From extends CustomerStatus> {
+  from: readonly From[];
+  to: CustomerStatus;
+  /** The refusal for every status the transition does not start from. */
+  refusals: Record<Exclude<CustomerStatus, From>, () => AppError>;
+  notFoundMessage: string;
+  /** The scan the customer gets once the transition committed. */
+  scan?: ScanReason;
+  /** customer.deleted: the customer is offboarded (SPEC 6.1). */
+  recordsDeletion?: boolean;
+}
+
+function transition<From extends CustomerStatus>(definition: Transition<From>): Transition<From> {
+  return definition;
+}
+
+const alreadyActive = () => conflict("Customer is already active");
+
+/**
+ * The status changes of SPEC 3.1 and DECISIONS.md, one row each, with the refusal for every
+ * other starting status. Nothing else about the customer changes: plan, price, billing, assets
+ * and breach records stay as they are. Nothing moves a customer into `dormant` here; from
+ * `dormant` the partner can offboard (docs/customers.md).
+ */
+export const TRANSITIONS = {
+  offboard: transition({
+    from: ["active", "prospect", "dormant"],
+    to: "inactive",
+    refusals: { inactive: () => conflict("Customer is already inactive") },
+    notFoundMessage: CUSTOMER_NOT_FOUND,
+    recordsDeletion: true,
+  }),
+  reactivate: transition({
+    from: ["inactive"],
+    to: "active",
+    refusals: {
+      active: alreadyActive,
+      prospect: () => unprocessable("Customer cannot be reactivated: customer is not inactive"),
+      dormant: () => unprocessable("Customer cannot be reactivated: customer is not inactive"),
+    },
+    notFoundMessage: "Customer not found",
+    scan: "reactivate",
+  }),
+  upgrade: transition({
+    from: ["prospect"],
+    to: "active",
+    refusals: {
+      active: alreadyActive,
+      inactive: () => unprocessable("Customer cannot be upgraded: customer is not a prospect"),
+      dormant: () => unprocessable("Customer cannot be upgraded: customer is not a prospect"),
+    },
+    notFoundMessage: CUSTOMER_NOT_FOUND,
+    scan: "upgrade",
+  }),
+  downgrade: transition({
+    from: ["active"],
+    to: "prospect",
+    refusals: {
+      prospect: () => conflict("Customer is already a prospect"),
+      inactive: () => unprocessable("Customer cannot be downgraded: customer is not active"),
+      dormant: () => unprocessable("Customer cannot be downgraded: customer is not active"),
+    },
+    notFoundMessage: CUSTOMER_NOT_FOUND,
+  }),
+};
+
+export type TransitionName = keyof typeof TRANSITIONS;
+
+/**
+ * Moves the partner's customer along one transition. The customer's row is locked while its
+ * status is checked and changed, so of two concurrent calls the second sees the first's result;
+ * in the same transaction the transition's event and scan request are recorded.
+ */
+export async function transitionCustomer(
+  db: Db,
+  partnerId: string,
+  customerId: string,
+  name: TransitionName,
+): Promise<{ customerId: string; status: CustomerStatus }> {
+  const definition: Transition<CustomerStatus> = TRANSITIONS[name];
+  const customer = await db.$transaction(async (tx) => {
+    const customer = await lockOwnedCustomer(tx, partnerId, customerId, definition.notFoundMessage);
+    if (!definition.from.includes(customer.status)) {
+      throw (definition.refusals as Record<CustomerStatus, () => AppError>)[customer.status]();
+    }
+    await tx.customer.update({ where: { id: customer.id }, data: { status: definition.to, statusChangedAt: new Date() } });
+    if (definition.recordsDeletion) {
+      await recordEvent(tx, { type: "customer.deleted", partnerId, customerId: customer.id, data: { customer: customerRef(customer) } });
+    }
+    if (definition.scan) await requestCustomerScan(tx, customer.id, definition.scan);
+    return customer;
+  });
+  log.info(`customer ${name}`, { partnerId, customerId: customer.id, from: customer.status, to: definition.to });
+  if (definition.scan) await wakeJobWorkers();
+  return { customerId: customer.id, status: definition.to };
+}

@@ -1,0 +1,162 @@
+import { requestCustomerScan } from "../breaches/scan-requests";
+import { Prisma, type Db } from "../db/client";
+import type { AssetKind } from "../db/generated/enums";
+import { resolvePlan } from "../distributors/plans";
+import { badRequest, conflict } from "../errors";
+import { customerRef, recordEvent } from "../events/outbox";
+import type { Queryable } from "../jobs/queue";
+import { wakeJobWorkers } from "../jobs/wake";
+import { log } from "../log";
+import { assetDomain } from "./asset-values";
+import { normalizeValues, toAssetRefs, type AssetRow } from "./assets";
+
+export const ENROL_TYPES = ["opt-in", "opt-out"] as const;
+export const ONBOARD_STATUSES = ["active", "prospect"] as const;
+export const DEFAULT_LOCALE = "en-GB";
+export const NO_ASSETS = "Validation failed: assetsDomains: At least one of assetsDomains or assetsEmails is required";
+
+export interface OnboardInput {
+  companyName: string;
+  contactEmail: string;
+  customerReference: string;
+  assetsDomains?: string[];
+  assetsEmails?: string[];
+  /** Who receives breach alerts; the contact e-mail when omitted. */
+  alertRecipients?: string[];
+  price: number;
+  billedFromDate?: Date;
+  currencyCode: string;
+  planId?: string;
+  planType?: string;
+  enrolType?: (typeof ENROL_TYPES)[number];
+  sendMonthlyReport?: boolean;
+  localeCode?: string;
+  shouldReceiveBreachAlerts?: boolean;
+  status?: (typeof ONBOARD_STATUSES)[number];
+}
+
+/**
+ * Creates a partner's customer (SPEC 3.1: `active`, or `prospect` for a one-time check) in one
+ * transaction with its monitored assets, its portal user (from the contact e-mail, which is not
+ * a monitored asset), the events customer.created and customer.asset.added (the initial assets),
+ * and the request for its initial scan.
+ */
+export async function onboardCustomer(db: Db, partnerId: string, input: OnboardInput): Promise<{ customerId: string }> {
+  const assets = [
+    ...normalizeValues("domain", input.assetsDomains ?? [], "assetsDomains").map((value) => ({ kind: "domain" as const, value })),
+    ...normalizeValues("email", input.assetsEmails ?? [], "assetsEmails").map((value) => ({ kind: "email" as const, value })),
+  ];
+  if (assets.length === 0) throw badRequest(NO_ASSETS);
+  const alertRecipients = input.alertRecipients && normalizeValues("email", input.alertRecipients, "alertRecipients");
+  const plan = await resolvePlan(db, input);
+  const contactEmail = input.contactEmail.trim();
+  const customer: NewCustomerRow = {
+    partnerId,
+    reference: input.customerReference.trim(),
+    companyName: input.companyName.trim(),
+    contactEmail,
+    price: input.price.toFixed(2),
+    currencyCode: input.currencyCode.toUpperCase(),
+    billedFromDate: input.billedFromDate ?? null,
+    planId: plan.id,
+    localeCode: input.localeCode ?? DEFAULT_LOCALE,
+    status: input.status ?? "active",
+    enrolType: input.enrolType ?? "opt-out",
+    sendMonthlyReport: input.sendMonthlyReport ?? false,
+    shouldReceiveBreachAlerts: input.shouldReceiveBreachAlerts ?? null,
+    alertRecipients: alertRecipients ?? [contactEmail.toLowerCase()],
+    portalUserEmail: contactEmail.toLowerCase(),
+  };
+
+  let created: CreatedCustomer;
+  try {
+    created = await db.$transaction(async (tx) => {
+      const row = await insertCustomer(tx, customer, assets);
+      const ref = customerRef(row);
+      await recordEvent(tx, { type: "customer.created", partnerId, customerId: row.id, data: { customer: ref } });
+      await recordEvent(tx, {
+        type: "customer.asset.added",
+        partnerId,
+        customerId: row.id,
+        data: { customer: ref, assets: toAssetRefs(row.assets) },
+      });
+      await requestCustomerScan(tx, row.id, "onboard");
+      return row;
+    });
+  } catch (error) {
+    // The only unique key a new customer can collide on is (partner, reference): the assets
+    // are deduplicated and the portal user is the customer's first.
+    if (isUniqueViolation(error)) throw conflict(`A customer with reference "${customer.reference}" already exists`);
+    throw error;
+  }
+  log.info("customer onboarded", { partnerId, customerId: created.id, status: customer.status });
+  await wakeJobWorkers();
+  return { customerId: created.id };
+}
+
+interface NewCustomerRow {
+  partnerId: string;
+  reference: string;
+  companyName: string;
+  contactEmail: string;
+  /** Decimal text with two places. */
+  price: string;
+  currencyCode: string;
+  billedFromDate: Date | null;
+  planId: string;
+  localeCode: string;
+  status: (typeof ONBOARD_STATUSES)[number];
+  enrolType: string;
+  sendMonthlyReport: boolean;
+  shouldReceiveBreachAlerts: boolean | null;
+  alertRecipients: string[];
+  portalUserEmail: string;
+}
+
+interface CreatedCustomer {
+  id: string;
+  companyName: string;
+  reference: string;
+  assets: AssetRow[];
+}
+
+/**
+ * Inserts the customer, its assets and its portal user in one statement: onboarding is the hot
+ * write path (partners onboard in bulk; the goal is 200 customers/s), and one round trip instead
+ * of three keeps its transaction short and halves its CPU cost. Returns the rows the events describe.
+ */
+async function insertCustomer(
+  tx: Queryable,
+  customer: NewCustomerRow,
+  assets: ReadonlyArray<{ kind: AssetKind; value: string }>,
+): Promise<CreatedCustomer> {
+  const c = customer;
+  const [row] = await tx.$queryRaw<CreatedCustomer[]>`
+    WITH customer AS (
+      INSERT INTO customers (partner_id, reference, company_name, contact_email, price, currency_code, billed_from_date,
+                             plan_id, locale_code, status, enrol_type, send_monthly_report, should_receive_breach_alerts,
+                             alert_recipients, updated_at)
+      VALUES (${c.partnerId}::uuid, ${c.reference}, ${c.companyName}, ${c.contactEmail}, ${c.price}::numeric, ${c.currencyCode},
+              ${c.billedFromDate}::timestamptz, ${c.planId}::uuid, ${c.localeCode}, ${c.status}::customer_status, ${c.enrolType},
+              ${c.sendMonthlyReport}, ${c.shouldReceiveBreachAlerts}::boolean, ${c.alertRecipients}::text[], now())
+      RETURNING id, company_name, reference),
+    assets AS (
+      INSERT INTO monitored_assets (customer_id, kind, value, domain)
+      SELECT customer.id, asset.kind, asset.value, asset.domain
+      FROM customer, unnest(${assets.map((a) => a.kind)}::asset_kind[], ${assets.map((a) => a.value)}::text[],
+                            ${assets.map((a) => assetDomain(a.kind, a.value))}::text[]) AS asset(kind, value, domain)
+      RETURNING id, kind, value),
+    portal_user AS (
+      INSERT INTO portal_users (customer_id, email) SELECT id, ${c.portalUserEmail} FROM customer)
+    SELECT customer.id::text AS id, customer.company_name AS "companyName", customer.reference,
+           (SELECT coalesce(json_agg(json_build_object('id', id, 'kind', kind, 'value', value)), '[]') FROM assets) AS assets
+    FROM customer`;
+  return row!;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002") return true;
+  const cause = (error.meta?.driverAdapterError as { cause?: { kind?: string } } | undefined)?.cause;
+  return cause?.kind === "UniqueConstraintViolation";
+}
