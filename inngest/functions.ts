@@ -1,6 +1,7 @@
 import type { Db } from "../server/db/client";
 import { allSchedules, cronOf, runScheduleIfDue } from "../server/jobs/schedules";
 import { runDueJobs } from "../server/jobs/worker";
+import { createBreachScanFunctions } from "./breach-scans";
 import { inngest, JOBS_DUE_EVENT } from "./client";
 
 /** The most rounds one drain run takes before handing over to the next event or cron tick. */
@@ -29,7 +30,9 @@ export function createInngestFunctions(getDb: () => Promise<Db>) {
     },
   );
 
-  const scheduleFunctions = allSchedules().map((schedule) =>
+  const scheduleFunctions = allSchedules()
+    .filter((schedule) => !schedule.dedicatedInngestFunction)
+    .map((schedule) =>
     inngest.createFunction({ id: `schedule-${schedule.name}`, triggers: [{ cron: cronOf(schedule) }] }, async ({ step }) => {
       const started = await step.run("claim-slot-and-queue", async () => runScheduleIfDue(await getDb(), schedule));
       if (started) await step.sendEvent("wake-workers", { name: JOBS_DUE_EVENT, data: {} });
@@ -37,5 +40,5 @@ export function createInngestFunctions(getDb: () => Promise<Db>) {
     }),
   );
 
-  return [drainJobs, ...scheduleFunctions];
+  return [drainJobs, ...scheduleFunctions, ...createBreachScanFunctions(getDb)];
 }
