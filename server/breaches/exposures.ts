@@ -43,25 +43,29 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** Every exposure of the given (normalized) addresses, in batches of LOOKUP_BATCH addresses. */
+/** Every exposure of the given (normalized) addresses, in batches of LOOKUP_BATCH addresses. Retired breaches are left out. */
 export async function exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<Exposure[]> {
   const found: Exposure[] = [];
   for (const batch of chunks([...new Set(emails)], LOOKUP_BATCH)) {
     found.push(
       ...(await db.$queryRaw<Exposure[]>`
-        SELECT email, breach_id::text AS "breachId" FROM breach_exposures WHERE email = ANY(${batch}::text[])`),
+        SELECT e.email, e.breach_id::text AS "breachId"
+        FROM breach_exposures e JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired
+        WHERE e.email = ANY(${batch}::text[])`),
     );
   }
   return found;
 }
 
-/** Every exposed address at the given domains (domain-based e-mail discovery). */
+/** Every exposed address at the given domains (domain-based e-mail discovery). Retired breaches are left out. */
 export async function exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<Exposure[]> {
   const found: Exposure[] = [];
   for (const batch of chunks([...new Set(domains)], LOOKUP_BATCH)) {
     found.push(
       ...(await db.$queryRaw<Exposure[]>`
-        SELECT email, breach_id::text AS "breachId" FROM breach_exposures WHERE domain = ANY(${batch}::text[])`),
+        SELECT e.email, e.breach_id::text AS "breachId"
+        FROM breach_exposures e JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired
+        WHERE e.domain = ANY(${batch}::text[])`),
     );
   }
   return found;

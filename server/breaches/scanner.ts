@@ -65,7 +65,8 @@ export async function scanCustomer(
   );
   if (outcome.scanned) {
     await wakeJobWorkers();
-    log.info("customer scanned", { ...outcome, reason, source: source.name });
+    const changed = outcome.newBreaches > 0 || outcome.discoveredEmails > 0;
+    log[changed ? "info" : "debug"]("customer scanned", { ...outcome, reason, source: source.name });
   }
   return outcome;
 }
