@@ -53,5 +53,5 @@ export function createBreachScanFunctions(getDb: () => Promise<Db>) {
     },
   );
 
-  return [dailyScan, scanOneCustomer];
+  return [dailyScan, scanOneCustomer] as const;
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from "../jobs/queue";
 import { defineJob } from "../jobs/registry";
-import { currentSlot, defineSchedule, type Schedule } from "../jobs/schedules";
+import { defineSchedule, type Schedule } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { SCAN_CUSTOMER_JOB, type ScanReason } from "./scan-requests";
 import { scanCustomer } from "./scanner";
@@ -61,10 +61,12 @@ export const dailyScanSchedule: Schedule = defineSchedule({
   enqueue: (db, slot) => dailyScanJob.enqueue(db, { slot }, { dedupeKey: `daily-scan:${slot}` }),
 });
 
-/** Claims today's daily-scan slot without queuing the fan-out job (the Inngest path). */
+/**
+ * Claims today's daily-scan slot (the UTC date, as the in-process schedule names it) without
+ * queuing the fan-out job: the Inngest path, whose cron already fires at the schedule's hour.
+ */
 export async function claimDailyScanSlot(db: Queryable, now = new Date()): Promise<string | undefined> {
-  const slot = currentSlot(dailyScanSchedule, now);
-  if (!slot) return undefined;
+  const slot = now.toISOString().slice(0, 10);
   const claimed = await db.$executeRaw`
     INSERT INTO scheduled_runs (name, slot) VALUES (${dailyScanSchedule.name}, ${slot}) ON CONFLICT DO NOTHING`;
   return claimed > 0 ? slot : undefined;

@@ -183,3 +183,12 @@ describe("scan jobs", () => {
     expect(totals).toEqual({ scanned: before, skipped: 0, failed: 0 });
   });
 });
+
+describe("daily scan slot", () => {
+  it("is claimed once per day", async () => {
+    const { claimDailyScanSlot } = await import("../../server/breaches/jobs");
+    const day = new Date("2031-05-04T02:00:00Z");
+    expect(await claimDailyScanSlot(testDb.db, day)).toBe("2031-05-04");
+    expect(await claimDailyScanSlot(testDb.db, day)).toBeUndefined();
+  });
+});
