@@ -1,14 +1,16 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import type { Db } from "../db/client";
 import { breachIdsByName } from "./catalogue";
-import { insertExposures, normalizeEmail, type Exposure } from "./exposures";
+import type { Queryable } from "../jobs/queue";
+import { domainOf, normalizeEmail, type Exposure } from "./exposures";
 
 export const ACCOUNTS_HEADER = "email,breach_name";
-/** Rows per INSERT statement, and how many statements may be in flight at once. */
-const BATCH_ROWS = 10_000;
+/** Rows per staging INSERT, and how many may be queued at once (parsing goes on meanwhile). */
+const BATCH_ROWS = 20_000;
 const IN_FLIGHT_BATCHES = 2;
+/** A whole import is one transaction; a 10-million-row file takes minutes. */
+const IMPORT_TIMEOUT_MS = 6 * 3_600_000;
 
 export interface RejectedLine {
   line: number;
@@ -26,6 +28,8 @@ export interface AccountsImport {
 }
 
 export interface AccountsProgress {
+  /** Reading the file into the staging table, then merging it into the index. */
+  phase: "reading" | "merging";
   rows: number;
   added: number;
   rejected: number;
@@ -38,9 +42,13 @@ export class AccountsFileError extends Error {}
 
 /**
  * Streams an accounts CSV (header `email,breach_name`, one exposed account per line) into the
- * exposure index in batches. Addresses are normalized; breach names are matched to the
- * catalogue without regard to case. A malformed line is rejected with its line number and the
- * rest is imported; rows already in the index are skipped, so a re-import adds nothing twice.
+ * exposure index. Addresses are normalized; breach names are matched to the catalogue without
+ * regard to case. A malformed line is rejected with its line number and the rest is imported.
+ *
+ * Batches go into a temporary staging table (no index, no WAL), which is then merged into the
+ * index in one sorted INSERT ... ON CONFLICT DO NOTHING: index pages are filled in key order,
+ * duplicates in the file and rows already indexed are skipped, so a re-import adds nothing
+ * twice. The whole import is one transaction: it lands completely or not at all.
  */
 export async function importAccounts(
   db: Db,
@@ -49,29 +57,50 @@ export async function importAccounts(
 ): Promise<AccountsImport> {
   const totalBytes = (await stat(file)).size;
   const breachIds = await breachIdsByName(db);
-  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe("CREATE TEMP TABLE exposure_import (domain text, email text, breach_id uuid) ON COMMIT DROP");
+      const result = await stageAccounts(tx, file, breachIds, totalBytes, { onProgress, keepRejected });
+      onProgress?.({ phase: "merging", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
+      result.added = await tx.$executeRawUnsafe(`
+        INSERT INTO breach_exposures (domain, email, breach_id)
+        SELECT DISTINCT domain, email, breach_id FROM exposure_import ORDER BY domain, email, breach_id
+        ON CONFLICT DO NOTHING`);
+      onProgress?.({ phase: "merging", rows: result.rows, added: result.added, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
+      return result;
+    },
+    { timeout: IMPORT_TIMEOUT_MS, maxWait: 60_000 },
+  );
+}
 
+async function stageAccounts(
+  tx: Queryable,
+  file: string,
+  breachIds: Map<string, string>,
+  totalBytes: number,
+  { onProgress, keepRejected }: { onProgress?: (progress: AccountsProgress) => void; keepRejected: number },
+): Promise<AccountsImport> {
+  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
   const result: AccountsImport = { rows: 0, added: 0, rejectedCount: 0, rejected: [] };
   const reject = (line: number, reason: string) => {
     result.rejectedCount++;
     if (result.rejected.length < keepRejected) result.rejected.push({ line, reason });
   };
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Set<Promise<unknown>>();
   const flush = async (batch: Exposure[]) => {
-    const insert = insertExposures(db, batch).then((added) => {
-      result.added += added;
-      inFlight.delete(insert);
-    });
+    const insert: Promise<unknown> = tx.$executeRaw`
+      INSERT INTO exposure_import (domain, email, breach_id)
+      SELECT * FROM unnest(${batch.map((row) => domainOf(row.email))}::text[], ${batch.map((row) => row.email)}::text[],
+                           ${batch.map((row) => row.breachId)}::uuid[])`.then(() => inFlight.delete(insert));
     inFlight.add(insert);
     if (inFlight.size >= IN_FLIGHT_BATCHES) await Promise.race(inFlight);
-    onProgress?.({ rows: result.rows, added: result.added, rejected: result.rejectedCount, bytesRead: stream.bytesRead, totalBytes });
+    onProgress?.({ phase: "reading", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: stream.bytesRead, totalBytes });
   };
 
   let lineNumber = 0;
   let headerSeen = false;
   let batch: Exposure[] = [];
-  for await (const text of lines) {
+  for await (const text of linesOf(stream)) {
     lineNumber++;
     if (text.trim() === "") continue;
     if (!headerSeen) {
@@ -106,8 +135,26 @@ export async function importAccounts(
   if (!headerSeen) throw new AccountsFileError(`the accounts file is empty: it must start with the header "${ACCOUNTS_HEADER}"`);
   if (batch.length > 0) await flush(batch);
   await Promise.all(inFlight);
-  onProgress?.({ rows: result.rows, added: result.added, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
+  onProgress?.({ phase: "reading", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
   return result;
+}
+
+/**
+ * The lines of a text stream (LF or CRLF). Pulls one chunk at a time, so a file is never read
+ * ahead of the import (readline's iterator buffers without bound when the consumer is slower).
+ */
+async function* linesOf(stream: AsyncIterable<string>): AsyncGenerator<string> {
+  let rest = "";
+  for await (const chunk of stream) {
+    const text = rest + chunk;
+    let start = 0;
+    for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+      yield text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+      start = end + 1;
+    }
+    rest = text.slice(start);
+  }
+  if (rest !== "") yield rest.endsWith("\r") ? rest.slice(0, -1) : rest;
 }
 
 /** The fields of one CSV line (RFC 4180 quoting, no line breaks inside fields); undefined when the quotes do not balance. */

@@ -23,18 +23,22 @@ export interface Exposure {
 }
 
 /**
- * Adds exposures to the index; rows already there are skipped (idempotent). Rows are sorted
- * first, so concurrent batches lock index entries in the same order. Returns how many were new.
+ * Adds exposures to the index; rows already there are skipped (idempotent). Rows are sorted by
+ * the key first, so concurrent writers lock index entries in the same order. Returns how many
+ * were new. (Large files go through the staged path of accounts-import.ts.)
  */
 export async function insertExposures(db: Queryable, rows: Exposure[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const sorted = [...rows].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : a.breachId < b.breachId ? -1 : 1));
-  const emails = sorted.map((row) => row.email);
+  const keyed = rows.map((row) => ({ ...row, domain: domainOf(row.email) }));
+  keyed.sort((a, b) => compare(a.domain, b.domain) || compare(a.email, b.email) || compare(a.breachId, b.breachId));
   return db.$executeRaw`
-    INSERT INTO breach_exposures (email, domain, breach_id)
-    SELECT e.email, substr(e.email, strpos(e.email, '@') + 1), e.breach_id
-    FROM unnest(${emails}::text[], ${sorted.map((row) => row.breachId)}::uuid[]) AS e(email, breach_id)
+    INSERT INTO breach_exposures (domain, email, breach_id)
+    SELECT * FROM unnest(${keyed.map((row) => row.domain)}::text[], ${keyed.map((row) => row.email)}::text[], ${keyed.map((row) => row.breachId)}::uuid[])
     ON CONFLICT DO NOTHING`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -50,8 +54,9 @@ export async function exposuresOfEmails(db: Queryable, emails: readonly string[]
     found.push(
       ...(await db.$queryRaw<Exposure[]>`
         SELECT e.email, e.breach_id::text AS "breachId"
-        FROM breach_exposures e JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired
-        WHERE e.email = ANY(${batch}::text[])`),
+        FROM unnest(${batch}::text[], ${batch.map(domainOf)}::text[]) AS q(email, domain)
+        JOIN breach_exposures e ON e.domain = q.domain AND e.email = q.email
+        JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired`),
     );
   }
   return found;

@@ -63,13 +63,19 @@ function format(value: number): string {
 }
 
 function progressBar(report: ReportStream, started: number) {
+  let merging = false;
   return (progress: AccountsProgress) => {
+    if (progress.phase === "merging") {
+      if (!merging) report.write(`\nmerging ${format(progress.rows)} rows into the exposure index ...`);
+      merging = true;
+      return;
+    }
     const share = progress.totalBytes > 0 ? Math.min(1, progress.bytesRead / progress.totalBytes) : 1;
     const filled = Math.round(share * BAR_WIDTH);
     const seconds = Math.max(0.001, (Date.now() - started) / 1000);
     report.write(
       `\r[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ` +
-        `${format(progress.rows)} rows, ${format(progress.added)} added, ${format(progress.rejected)} rejected, ` +
+        `${format(progress.rows)} rows read, ${format(progress.rejected)} rejected, ` +
         `${format(Math.round(progress.rows / seconds))} rows/s`,
     );
   };

@@ -17,11 +17,11 @@ CREATE TABLE "breach_categories" (
 
 -- CreateTable
 CREATE TABLE "breach_exposures" (
-    "email" TEXT NOT NULL,
     "domain" TEXT NOT NULL,
+    "email" TEXT NOT NULL,
     "breach_id" UUID NOT NULL,
 
-    CONSTRAINT "breach_exposures_pkey" PRIMARY KEY ("email","breach_id")
+    CONSTRAINT "breach_exposures_pkey" PRIMARY KEY ("domain","email","breach_id")
 );
 
 -- CreateTable
@@ -35,9 +35,3 @@ CREATE TABLE "rate_limit_counters" (
 
 -- CreateIndex
 CREATE UNIQUE INDEX "breach_categories_name_key" ON "breach_categories"("name");
-
--- CreateIndex
-CREATE INDEX "breach_exposures_domain_idx" ON "breach_exposures"("domain");
-
--- AddForeignKey
-ALTER TABLE "breach_exposures" ADD CONSTRAINT "breach_exposures_breach_id_fkey" FOREIGN KEY ("breach_id") REFERENCES "breaches"("id") ON DELETE CASCADE ON UPDATE CASCADE;
