@@ -10,6 +10,7 @@ export interface ReportStream {
 }
 
 const BAR_WIDTH = 30;
+const BAR_REDRAW_MS = 200;
 const MAX_LISTED_REJECTIONS = 20;
 
 /**
@@ -64,6 +65,7 @@ function format(value: number): string {
 
 function progressBar(report: ReportStream, started: number) {
   let merging = false;
+  let drawnAt = 0;
   return (progress: AccountsProgress) => {
     if (progress.phase === "merging") {
       if (!merging) report.write(`\nmerging ${format(progress.rows)} rows into the exposure index ...`);
@@ -71,6 +73,8 @@ function progressBar(report: ReportStream, started: number) {
       return;
     }
     const share = progress.totalBytes > 0 ? Math.min(1, progress.bytesRead / progress.totalBytes) : 1;
+    if (share < 1 && Date.now() - drawnAt < BAR_REDRAW_MS) return;
+    drawnAt = Date.now();
     const filled = Math.round(share * BAR_WIDTH);
     const seconds = Math.max(0.001, (Date.now() - started) / 1000);
     report.write(

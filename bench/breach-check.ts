@@ -1,0 +1,82 @@
+/**
+ * breach/check latency (issue 4 measure: p99 < 10 ms at 500 req/s). Serves the real REST API
+ * (dispatcher, key check, database rate limit, index lookup) over HTTP on 127.0.0.1 against a
+ * PostgreSQL database with EXPOSURES exposures, and drives it with autocannon at a fixed rate
+ * (a worker thread) with addresses that are and are not exposed.
+ *   npx tsx bench/breach-check.ts [--rate 500] [--seconds 30] [--exposures 1000000]
+ */
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { issueApiKey } from "../server/auth/api-keys";
+import { appRouter, createCaller } from "../server/api/root";
+import { createRestHandler } from "../server/api/rest/dispatcher";
+import { importCatalogue } from "../server/breaches/catalogue";
+import { BUNDLED_CATALOGUE } from "../server/breaches/demo";
+import { insertExposures, type Exposure } from "../server/breaches/exposures";
+import { createDistributor } from "../server/distributors/distributors";
+import { createPartner } from "../server/distributors/partners";
+import { serveOnLoopback } from "../test/helpers/http";
+import { readFile } from "node:fs/promises";
+import { createBenchDatabase, seededRandom } from "./breach-bench-db";
+
+const { values } = parseArgs({
+  options: { rate: { type: "string", default: "500" }, seconds: { type: "string", default: "30" }, exposures: { type: "string", default: "1000000" } },
+});
+const rate = Number(values.rate);
+const exposureCount = Number(values.exposures);
+
+async function main() {
+  process.env.BREACH_CHECK_RATE_LIMIT = "100000000"; // the limiter still runs on every request
+  const bench = await createBenchDatabase("check");
+  const db = bench.database.prisma;
+  const server = await serveOnLoopback(createRestHandler({ router: appRouter, createCaller, getDb: () => db }));
+  try {
+    await importCatalogue(db, JSON.parse(await readFile(BUNDLED_CATALOGUE, "utf8")));
+    const breaches = (await db.breach.findMany({ select: { id: true } })).map((row) => row.id);
+    const random = seededRandom(11);
+    const batch: Exposure[] = [];
+    for (let i = 0; i < exposureCount; i++) {
+      batch.push({ email: `user${i}@company${i % 50_000}.example`, breachId: breaches[Math.floor(random() * breaches.length)]! });
+      if (batch.length === 20_000 || i === exposureCount - 1) await insertExposures(db, batch.splice(0));
+    }
+    await db.$executeRawUnsafe("ANALYZE breach_exposures");
+    const distributor = await createDistributor(db, { name: "Bench distributor" });
+    const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
+    const { apiKey } = await issueApiKey(db, { partnerId: partner.id });
+    const headers = { "content-type": "application/json", "SW-PARTNER-ID": partner.id, "SW-API-KEY": apiKey };
+    const requests = Array.from({ length: 50 }, (_, i) => ({
+      method: "POST" as const,
+      path: "/api/v1/integrations/breach/check",
+      headers,
+      body: JSON.stringify({ email: i % 2 === 0 ? `user${Math.floor(random() * exposureCount)}@company${i}.example` : `nobody${i}@nowhere.example` }),
+    }));
+    const result = await autocannon({
+      url: server.baseUrl,
+      connections: 20,
+      overallRate: rate,
+      duration: Number(values.seconds),
+      requests,
+      workers: 1,
+    });
+    console.log(
+      JSON.stringify({
+        bench: "breach-check",
+        exposures: exposureCount,
+        targetRate: rate,
+        achievedRate: Math.round(result.requests.average),
+        requests: result.requests.total,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+      }),
+    );
+  } finally {
+    await server.close();
+    await bench.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
