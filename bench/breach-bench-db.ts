@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { openDatabase, type Database } from "../server/db/client";
 import { prepareDatabase } from "../server/db/prepare";
 import { databaseUrl, withAdmin } from "../test/global-setup";
@@ -46,3 +48,11 @@ export function rssSampler() {
 }
 
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/** Prints a benchmark's figures (one JSON line) and keeps them in bench/results/. */
+export function reportResult(name: string, figures: Record<string, unknown>): void {
+  const line = JSON.stringify({ bench: name, ...figures });
+  console.log(line);
+  mkdirSync("bench/results", { recursive: true });
+  writeFileSync(path.join("bench/results", `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`), line + "\n");
+}

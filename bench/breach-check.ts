@@ -17,7 +17,7 @@ import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { serveOnLoopback } from "../test/helpers/http";
 import { readFile } from "node:fs/promises";
-import { createBenchDatabase, seededRandom } from "./breach-bench-db";
+import { createBenchDatabase, reportResult, seededRandom } from "./breach-bench-db";
 
 const { values } = parseArgs({
   options: { rate: { type: "string", default: "500" }, seconds: { type: "string", default: "30" }, exposures: { type: "string", default: "1000000" } },
@@ -61,7 +61,6 @@ async function main() {
       sequential.push(performance.now() - started);
     }
     sequential.sort((a, b) => a - b);
-    console.log(JSON.stringify({ sequentialMs: { p50: sequential[99]!.toFixed(1), p99: sequential[197]!.toFixed(1) } }));
     const cpuBefore = process.cpuUsage();
     const result = await autocannon({
       url: server.baseUrl,
@@ -71,21 +70,20 @@ async function main() {
       requests,
       workers: 1,
     });
-    console.log(
-      JSON.stringify({
-        bench: "breach-check",
-        exposures: exposureCount,
-        targetRate: rate,
-        achievedRate: Math.round(result.requests.average),
-        requests: result.requests.total,
-        non2xx: result.non2xx,
-        errors: result.errors,
-        // CPU of this process (the server and the autocannon worker) per request: a figure less
-        // dependent on how busy the machine is than the latencies.
-        cpuMsPerRequest: Number(((process.cpuUsage(cpuBefore).user + process.cpuUsage(cpuBefore).system) / 1000 / result.requests.total).toFixed(2)),
-        latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
-      }),
-    );
+    const cpu = process.cpuUsage(cpuBefore);
+    reportResult("breach-check", {
+      exposures: exposureCount,
+      targetRate: rate,
+      achievedRate: Math.round(result.requests.average),
+      requests: result.requests.total,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      // CPU of this process (the server and the autocannon worker) per request: a figure less
+      // dependent on how busy the machine is than the latencies.
+      cpuMsPerRequest: Number(((cpu.user + cpu.system) / 1000 / result.requests.total).toFixed(2)),
+      sequentialLatencyMs: { p50: Number(sequential[99]!.toFixed(1)), p99: Number(sequential[197]!.toFixed(1)) },
+      latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    });
   } finally {
     await server.close();
     await bench.drop();

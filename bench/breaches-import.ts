@@ -11,7 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { runImportBreaches } from "../server/cli/import-breaches";
 import { BUNDLED_CATALOGUE } from "../server/breaches/demo";
-import { createBenchDatabase, mib, rssSampler, seededRandom } from "./breach-bench-db";
+import { createBenchDatabase, reportResult, mib, rssSampler, seededRandom } from "./breach-bench-db";
 
 const { values } = parseArgs({ options: { rows: { type: "string", default: "10000000" }, "keep-file": { type: "boolean", default: false } } });
 const rows = Number(values.rows);
@@ -54,22 +54,20 @@ async function main() {
       },
     };
     const result = await runImportBreaches(bench.database.prisma, { catalogueFile: BUNDLED_CATALOGUE, accountsFile: file }, report);
-    const seconds = (performance.now() - started) / 1000;
+    const finished = performance.now();
+    const seconds = (finished - started) / 1000;
     const stored = await bench.database.prisma.breachExposure.count();
-    console.log(
-      JSON.stringify({
-        bench: "breaches-import",
-        rows,
-        added: result.accounts,
-        stored,
-        seconds: Number(seconds.toFixed(1)),
-        readingSeconds: Number(((mergeStarted - started) / 1000).toFixed(1)),
-        mergingSeconds: Number(((performance.now() - mergeStarted) / 1000 - 0).toFixed(1)),
-        rowsPerSecond: Math.round(rows / seconds),
-        rssBefore: mib(rssBefore),
-        peakRss: mib(memory.peak()),
-      }),
-    );
+    reportResult("breaches-import", {
+      rows,
+      added: result.accounts,
+      stored,
+      seconds: Number(seconds.toFixed(1)),
+      readingSeconds: Number(((mergeStarted - started) / 1000).toFixed(1)),
+      mergingSeconds: Number(((finished - mergeStarted) / 1000).toFixed(1)),
+      rowsPerSecond: Math.round(rows / seconds),
+      rssBefore: mib(rssBefore),
+      peakRss: mib(memory.peak()),
+    });
   } finally {
     memory.stop();
     await bench.drop();

@@ -14,7 +14,7 @@ import { scanAllActiveCustomers } from "../server/breaches/scanner";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { readFile } from "node:fs/promises";
-import { createBenchDatabase, mib, rssSampler, seededRandom } from "./breach-bench-db";
+import { createBenchDatabase, reportResult, mib, rssSampler, seededRandom } from "./breach-bench-db";
 
 const { values } = parseArgs({
   options: { customers: { type: "string", default: "1000" }, addresses: { type: "string", default: "100" }, concurrency: { type: "string", default: "4" } },
@@ -63,20 +63,17 @@ async function main() {
       const seconds = (performance.now() - started) / 1000;
       memory.stop();
       const instances = await db.customerBreach.count();
-      console.log(
-        JSON.stringify({
-          bench: "breaches-scan",
-          run: label,
-          customers: customerCount,
-          monitoredAddresses: customerCount * addressesPerCustomer,
-          concurrency,
-          ...totals,
-          instances,
-          seconds: Number(seconds.toFixed(1)),
-          rssBefore: mib(rssBefore),
-          peakRss: mib(memory.peak()),
-        }),
-      );
+      reportResult("breaches-scan", {
+        run: label,
+        customers: customerCount,
+        monitoredAddresses: customerCount * addressesPerCustomer,
+        concurrency,
+        ...totals,
+        instances,
+        seconds: Number(seconds.toFixed(1)),
+        rssBefore: mib(rssBefore),
+        peakRss: mib(memory.peak()),
+      });
     }
   } finally {
     await bench.drop();
