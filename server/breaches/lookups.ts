@@ -61,12 +61,13 @@ export async function checkBreach(
 
 export const BREACH_NOT_FOUND = "Breach not found";
 
-/** GET breach: one catalogue breach by name (any case) or by uuid, with texts in the locale. */
+/** GET breach: one catalogue breach by name (any case, compared literally) or by uuid, with texts in the locale. */
 export async function getCatalogueBreach(db: Db, by: { name: string } | { uuid: string }, locale: LocaleCode) {
-  const breach = await db.breach.findFirst({
-    where: "uuid" in by ? { id: by.uuid } : { name: { equals: by.name, mode: "insensitive" } },
-    select: breachFields,
-  });
+  const id =
+    "uuid" in by
+      ? by.uuid
+      : (await db.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM breaches WHERE lower(name) = lower(${by.name}) LIMIT 1`)[0]?.id;
+  const breach = id ? await db.breach.findUnique({ where: { id }, select: breachFields }) : null;
   if (!breach) throw notFound(BREACH_NOT_FOUND);
   return catalogueBreachRecord(breach, locale);
 }

@@ -121,6 +121,8 @@ describe("GET breach", () => {
 
   it.each([
     ["an unknown name", "?name=NoSuchBreach"],
+    ["a name with LIKE wildcards", "?name=Alph_"],
+    ["a bare wildcard", "?name=%25"],
     ["an unknown uuid", "?uuid=550e8400-e29b-41d4-a716-446655440000"],
   ])("answers 404 for %s", async (_name, query) => {
     const res = await server.api.get(`/api/v1/integrations/breach${query}`, org.partner.headers);
