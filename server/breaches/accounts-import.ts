@@ -3,15 +3,16 @@ import { stat } from "node:fs/promises";
 import type { Db } from "../db/client";
 import { breachIdsByName } from "./catalogue";
 import type { Queryable } from "../jobs/queue";
-import { domainOf, normalizeEmail, type Exposure } from "./exposures";
+import { normalizeEmail } from "./exposures";
 
 export const ACCOUNTS_HEADER = "email,breach_name";
 /**
  * Rows per staging INSERT, and how many may be queued at once (parsing goes on meanwhile).
  * Prisma's debug module keeps the arguments of the last 100 queries even with logging off, so
- * the batch size bounds the import's memory: 5,000 rows keep that history near 100 MiB.
+ * the batch size bounds the import's memory: 10,000 rows (one string of about 0.7 MB) keep that
+ * history under 100 MiB.
  */
-const BATCH_ROWS = 5_000;
+const BATCH_ROWS = 10_000;
 const IN_FLIGHT_BATCHES = 2;
 /** A whole import is one transaction; a 10-million-row file takes minutes. */
 const IMPORT_TIMEOUT_MS = 6 * 3_600_000;
@@ -94,11 +95,15 @@ async function stageAccounts(
     if (result.rejected.length < keepRejected) result.rejected.push({ line, reason });
   };
   const inFlight = new Set<Promise<unknown>>();
-  const flush = async (batch: Exposure[]) => {
+  // A batch travels as one text parameter, "email<TAB>breach id" per line (a valid address has
+  // neither character), split by PostgreSQL: far cheaper for the driver than three arrays.
+  const flush = async (batch: string[]) => {
     const insert: Promise<unknown> = tx.$executeRaw`
       INSERT INTO exposure_import (domain, email, breach_id)
-      SELECT * FROM unnest(${batch.map((row) => domainOf(row.email))}::text[], ${batch.map((row) => row.email)}::text[],
-                           ${batch.map((row) => row.breachId)}::uuid[])`.then(() => inFlight.delete(insert));
+      SELECT substr(f[1], strpos(f[1], '@') + 1), f[1], f[2]::uuid
+      FROM unnest(string_to_array(${batch.join("\n")}, E'\n')) AS line, string_to_array(line, E'\t') AS f`.then(() =>
+      inFlight.delete(insert),
+    );
     inFlight.add(insert);
     if (inFlight.size >= IN_FLIGHT_BATCHES) await Promise.race(inFlight);
     onProgress?.({ phase: "reading", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: stream.bytesRead, totalBytes });
@@ -106,7 +111,7 @@ async function stageAccounts(
 
   let lineNumber = 0;
   let headerSeen = false;
-  let batch: Exposure[] = [];
+  let batch: string[] = [];
   for await (const text of linesOf(stream)) {
     lineNumber++;
     if (text.trim() === "") continue;
@@ -133,7 +138,7 @@ async function stageAccounts(
       reject(lineNumber, `unknown breach "${fields[1]!.slice(0, 100)}"`);
       continue;
     }
-    batch.push({ email, breachId });
+    batch.push(`${email}\t${breachId}`);
     if (batch.length >= BATCH_ROWS) {
       await flush(batch);
       batch = [];
