@@ -17,7 +17,7 @@ import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { serveOnLoopback } from "../test/helpers/http";
 import { readFile } from "node:fs/promises";
-import { createBenchDatabase, reportResult, seededRandom } from "./breach-bench-db";
+import { createBenchDatabase, reportResult, seededRandom } from "./support/breach-bench-db";
 
 const { values } = parseArgs({
   options: { rate: { type: "string", default: "500" }, seconds: { type: "string", default: "30" }, exposures: { type: "string", default: "1000000" } },

@@ -11,7 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { runImportBreaches } from "../server/cli/import-breaches";
 import { BUNDLED_CATALOGUE } from "../server/breaches/demo";
-import { createBenchDatabase, reportResult, mib, rssSampler, seededRandom } from "./breach-bench-db";
+import { createBenchDatabase, reportResult, mib, rssSampler, seededRandom } from "./support/breach-bench-db";
 
 const { values } = parseArgs({ options: { rows: { type: "string", default: "10000000" }, "keep-file": { type: "boolean", default: false } } });
 const rows = Number(values.rows);

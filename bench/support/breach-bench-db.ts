@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { openDatabase, type Database } from "../server/db/client";
-import { prepareDatabase } from "../server/db/prepare";
-import { databaseUrl, withAdmin } from "../test/global-setup";
+import { openDatabase, type Database } from "../../server/db/client";
+import { prepareDatabase } from "../../server/db/prepare";
+import { databaseUrl, withAdmin } from "../../test/global-setup";
 
 /** PostgreSQL server the breach benchmarks create their own database on (and drop afterwards). */
 export const BENCH_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
