@@ -1,6 +1,7 @@
 import type { Db } from "../server/db/client";
 import { allSchedules, cronOf, runScheduleIfDue } from "../server/jobs/schedules";
 import { runDueJobs } from "../server/jobs/worker";
+import { createBreachScanFunctions } from "./breach-scans";
 import { inngest, JOBS_DUE_EVENT } from "./client";
 import { createWebhookFunctions } from "./webhooks";
 
@@ -30,7 +31,9 @@ export function createInngestFunctions(getDb: () => Promise<Db>) {
     },
   );
 
-  const scheduleFunctions = allSchedules().map((schedule) =>
+  const scheduleFunctions = allSchedules()
+    .filter((schedule) => !schedule.dedicatedInngestFunction)
+    .map((schedule) =>
     inngest.createFunction({ id: `schedule-${schedule.name}`, triggers: [{ cron: cronOf(schedule) }] }, async ({ step }) => {
       const started = await step.run("claim-slot-and-queue", async () => runScheduleIfDue(await getDb(), schedule));
       if (started) await step.sendEvent("wake-workers", { name: JOBS_DUE_EVENT, data: {} });
@@ -38,5 +41,5 @@ export function createInngestFunctions(getDb: () => Promise<Db>) {
     }),
   );
 
-  return [drainJobs, ...scheduleFunctions, ...createWebhookFunctions(getDb)];
+  return [drainJobs, ...scheduleFunctions, ...createBreachScanFunctions(getDb), ...createWebhookFunctions(getDb)];
 }

@@ -11,6 +11,10 @@ export const config = {
   appUrl: (): string => (nonEmpty(process.env.APP_URL) ?? `http://localhost:${config.port()}`).replace(/\/+$/, ""),
   webhookAllowPrivateUrls: (): boolean => process.env.WEBHOOK_ALLOW_PRIVATE_URLS === "true",
   breachCheckRateLimit: (): number => integer("BREACH_CHECK_RATE_LIMIT", 60, 1, 1_000_000),
+  /** Have I Been Pwned as the breach source instead of the local exposure index. */
+  hibpApiKey: (): string | undefined => nonEmpty(process.env.HIBP_API_KEY),
+  hibpApiUrl: (): string => (nonEmpty(process.env.HIBP_API_URL) ?? "https://haveibeenpwned.com/api/v3").replace(/\/+$/, ""),
+  hibpUserAgent: (): string => nonEmpty(process.env.HIBP_USER_AGENT) ?? "exposure-monitor (breach monitoring service)",
   webhookRetryBaseMs: (): number => integer("WEBHOOK_RETRY_BASE_MS", 30_000, 0, 86_400_000),
   /** The app key that encrypts webhook signing secrets at rest (server/webhooks/app-key.ts). */
   appSecret: (): string | undefined => nonEmpty(process.env.APP_SECRET),

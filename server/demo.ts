@@ -1,4 +1,7 @@
 import { issueApiKey } from "./auth/api-keys";
+import { DEMO_DOMAINS, importDemoBreachData } from "./breaches/demo";
+import { scanCustomer } from "./breaches/scanner";
+import { localBreachSource } from "./breaches/sources/local";
 import type { Db } from "./db/client";
 import { createDistributor } from "./distributors/distributors";
 import { createPartner } from "./distributors/partners";
@@ -6,11 +9,20 @@ import { createPartner } from "./distributors/partners";
 export interface DemoCredentials {
   distributor: { id: string; apiKey: string };
   partner: { id: string; apiKey: string };
+  customers: Array<{ id: string; companyName: string; status: "active" | "prospect" }>;
 }
+
+const DEMO_CUSTOMERS = [
+  { companyName: "Northwind Traders", reference: "DEMO-NORTHWIND", status: "active", domain: DEMO_DOMAINS[0] },
+  { companyName: "Contoso", reference: "DEMO-CONTOSO", status: "active", domain: DEMO_DOMAINS[1] },
+  { companyName: "Fabrikam", reference: "DEMO-FABRIKAM", status: "prospect", domain: DEMO_DOMAINS[2] },
+] as const;
 
 /**
  * On an empty embedded database (a first `npm start`), a demo distributor and partner so the
- * API can be tried at once. Returns undefined when the database already has a distributor.
+ * API can be tried at once, the bundled breach catalogue with deterministic demo exposures, and
+ * three demo customers (two active, one prospect) already scanned, so breach endpoints show
+ * real findings. Returns undefined when the database already has a distributor.
  */
 export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefined> {
   if ((await db.distributor.count()) > 0) return undefined;
@@ -18,13 +30,35 @@ export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefin
   const partner = await createPartner(db, { distributorId: distributor.id, name: "Demo Partner" });
   const distributorKey = await issueApiKey(db, { distributorId: distributor.id }, "demo");
   const partnerKey = await issueApiKey(db, { partnerId: partner.id }, "demo");
+  await importDemoBreachData(db);
+  const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
+  const customers: DemoCredentials["customers"] = [];
+  for (const demo of DEMO_CUSTOMERS) {
+    const customer = await db.customer.create({
+      data: {
+        partnerId: partner.id,
+        reference: demo.reference,
+        companyName: demo.companyName,
+        contactEmail: `it@${demo.domain}`,
+        currencyCode: "GBP",
+        planId: plan.id,
+        status: demo.status,
+        assets: { create: { kind: "domain", value: demo.domain, domain: demo.domain } },
+      },
+      select: { id: true },
+    });
+    await scanCustomer(db, customer.id, "onboard", localBreachSource);
+    customers.push({ id: customer.id, companyName: demo.companyName, status: demo.status });
+  }
   return {
     distributor: { id: distributor.id, apiKey: distributorKey.apiKey },
     partner: { id: partner.id, apiKey: partnerKey.apiKey },
+    customers,
   };
 }
 
 export function describeDemoCredentials(demo: DemoCredentials, appUrl: string): string {
+  const auth = `-H "SW-PARTNER-ID: ${demo.partner.id}" -H "SW-API-KEY: ${demo.partner.apiKey}"`;
   return [
     "",
     "Demo data created on the empty embedded database. The keys are shown this once:",
@@ -32,8 +66,11 @@ export function describeDemoCredentials(demo: DemoCredentials, appUrl: string): 
     `               SW-API-KEY:        ${demo.distributor.apiKey}`,
     `  Partner      SW-PARTNER-ID:     ${demo.partner.id}`,
     `               SW-API-KEY:        ${demo.partner.apiKey}`,
+    "Demo customers (scanned against the bundled Have I Been Pwned catalogue, CC BY 4.0, with generated demo exposures):",
+    ...demo.customers.map((customer) => `  ${customer.companyName.padEnd(18)} ${customer.status.padEnd(9)} ${customer.id}`),
     "Try:",
-    `  curl -H "SW-PARTNER-ID: ${demo.partner.id}" -H "SW-API-KEY: ${demo.partner.apiKey}" ${appUrl}/api/v1/integrations/partner/plans`,
+    `  curl ${auth} ${appUrl}/api/v1/integrations/partner/plans`,
+    `  curl ${auth} ${appUrl}/api/v1/integrations/customer/${demo.customers[0]!.id}/breaches`,
     `API reference: ${appUrl}/docs`,
     "",
   ].join("\n");

@@ -1,3 +1,9 @@
+import { categories as breachCategories } from "./procedures/breach/categories";
+import { check as checkBreach } from "./procedures/breach/check";
+import { get as getBreach } from "./procedures/breach/get";
+import { retrieve as retrieveBreaches } from "./procedures/breach/retrieve";
+import { status as setBreachStatus } from "./procedures/breach/status";
+import { listBreaches as listCustomerBreaches } from "./procedures/customer/list-breaches";
 import { downgrade } from "./procedures/customer/downgrade";
 import { getAssets } from "./procedures/customer/get-assets";
 import { getInfo } from "./procedures/customer/get-info";
@@ -80,6 +86,7 @@ export const appRouter = router({
     getAssets,
     updateAssets,
     getThreatScore,
+    listBreaches: listCustomerBreaches,
   }),
   distributor: router({
     listPlans: listDistributorPlans,
@@ -108,6 +115,13 @@ export const appRouter = router({
       update: updateLegacyEndpoint,
       ...deliveryLogProcedures(legacySurface),
     }),
+  }),
+  breach: router({
+    retrieve: retrieveBreaches,
+    check: checkBreach,
+    status: setBreachStatus,
+    get: getBreach,
+    categories: breachCategories,
   }),
 });
 

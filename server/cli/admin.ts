@@ -5,6 +5,8 @@ import type { Db } from "../db/client";
 import { createBillingCode } from "../distributors/billing-codes";
 import { createDistributor } from "../distributors/distributors";
 import { createPartner } from "../distributors/partners";
+import { scanAllActiveCustomers } from "../breaches/scanner";
+import { runImportBreaches } from "./import-breaches";
 
 /** A mistake in the command line itself (exit code 2). */
 export class UsageError extends Error {}
@@ -105,6 +107,29 @@ export const adminCommands: Record<string, AdminCommand> = {
         code: requireString(values, "code"),
         price,
       });
+    },
+  },
+  "import-breaches": {
+    usage: "import-breaches --catalogue FILE.json [--accounts FILE.csv]",
+    summary:
+      'Imports a breach catalogue (HIBP v3 JSON array) and exposed accounts (CSV "email,breach_name"): {"breaches", "accounts"} (accounts newly added)',
+    options: { catalogue: { type: "string" }, accounts: { type: "string" } },
+    async run(db, values) {
+      return runImportBreaches(
+        db,
+        { catalogueFile: requireString(values, "catalogue"), accountsFile: typeof values.accounts === "string" ? values.accounts : undefined },
+        process.stderr,
+      );
+    },
+  },
+  "run-scans": {
+    usage: "run-scans",
+    summary: 'Runs the daily scan of every active customer now: {"scanned"}',
+    options: {},
+    async run(db) {
+      const totals = await scanAllActiveCustomers(db);
+      if (totals.failed > 0) throw new Error(`${totals.failed} scans failed (see the log); ${totals.scanned} succeeded`);
+      return { scanned: totals.scanned };
     },
   },
 };

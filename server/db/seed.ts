@@ -1,3 +1,4 @@
+import { seedBreachCategories } from "../breaches/categories";
 import type { Db } from "./client";
 
 /**
@@ -51,4 +52,5 @@ export async function seedSystemData(db: Db): Promise<void> {
     const data = { ...plan, features: [...plan.features] };
     await db.plan.upsert({ where: { planType: plan.planType }, create: data, update: {} });
   }
+  await seedBreachCategories(db);
 }

@@ -3,3 +3,4 @@
  * them. A domain that adds background work adds its module here.
  */
 import "./housekeeping";
+import "../breaches/jobs";

@@ -11,6 +11,8 @@ export interface Schedule {
   every: "hour" | "day" | "month";
   /** UTC hour at which a daily or monthly slot opens. */
   hourUtc?: number;
+  /** Inngest drives this schedule through a function of its own (not the generic schedule-<name>). */
+  dedicatedInngestFunction?: boolean;
   enqueue(db: Queryable, slot: string): Promise<unknown>;
 }
 

@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { openDatabase, type Database } from "../../server/db/client";
+import { prepareDatabase } from "../../server/db/prepare";
+import { databaseUrl, withAdmin } from "../../test/global-setup";
+
+/** PostgreSQL server the breach benchmarks create their own database on (and drop afterwards). */
+export const BENCH_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** A fresh migrated PostgreSQL database for one benchmark run; `drop()` removes it. */
+export async function createBenchDatabase(label: string): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
+  const name = `bench_${label}_${Date.now().toString(36)}_${randomBytes(2).toString("hex")}`;
+  await withAdmin(BENCH_ADMIN_URL, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = databaseUrl(BENCH_ADMIN_URL, name);
+  const database = await openDatabase({ url });
+  await prepareDatabase(database);
+  return {
+    database,
+    url,
+    async drop() {
+      await database.close();
+      await withAdmin(BENCH_ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
+  };
+}
+
+/** A seeded generator (mulberry32): every run builds the same data. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Samples the resident set size every 50 ms; `peak()` is the highest seen. */
+export function rssSampler() {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  return {
+    peak: () => Math.max(peak, process.memoryUsage().rss),
+    stop: () => clearInterval(timer),
+  };
+}
+
+export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/** Prints a benchmark's figures (one JSON line) and keeps them in bench/results/. */
+export function reportResult(name: string, figures: Record<string, unknown>): void {
+  const line = JSON.stringify({ bench: name, ...figures });
+  console.log(line);
+  mkdirSync("bench/results", { recursive: true });
+  writeFileSync(path.join("bench/results", `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`), line + "\n");
+}

@@ -1,0 +1,57 @@
+import { claimDailyScanSlot, DAILY_SCAN_PAGE, dailyScanSchedule } from "../server/breaches/jobs";
+import type { ScanReason } from "../server/breaches/scan-requests";
+import { activeCustomerIds, scanCustomer } from "../server/breaches/scanner";
+import type { Db } from "../server/db/client";
+import { cronOf } from "../server/jobs/schedules";
+import { inngest } from "./client";
+
+/** One customer's scan, requested by the daily fan-out. */
+export const SCAN_REQUESTED_EVENT = "breaches/customer.scan-requested";
+/** Scans that run at once across all workers: bounds the load on the database and the breach source. */
+export const SCAN_CONCURRENCY = 8;
+
+/**
+ * The daily scan under Inngest: a cron function claims the day's slot (shared with the
+ * in-process schedule, so a day is scanned once), pages through the active customers and sends
+ * one event per customer; the per-customer function scans under a concurrency limit, each scan
+ * retried by Inngest on its own.
+ */
+export function createBreachScanFunctions(getDb: () => Promise<Db>) {
+  const dailyScan = inngest.createFunction(
+    { id: "breaches-daily-scan", triggers: [{ cron: cronOf(dailyScanSchedule) }] },
+    async ({ step }) => {
+      const slot = await step.run("claim-slot", async () => (await claimDailyScanSlot(await getDb())) ?? null);
+      if (!slot) return { slot: null, requested: 0 };
+      let requested = 0;
+      let afterId: string | undefined;
+      for (let page = 0; ; page++) {
+        const ids: string[] = await step.run(`list-active-customers-${page}`, async () =>
+          activeCustomerIds(await getDb(), { afterId, limit: DAILY_SCAN_PAGE }),
+        );
+        if (ids.length === 0) break;
+        await step.sendEvent(
+          `request-scans-${page}`,
+          ids.map((customerId) => ({ name: SCAN_REQUESTED_EVENT, data: { customerId, reason: "daily" satisfies ScanReason } })),
+        );
+        requested += ids.length;
+        afterId = ids[ids.length - 1];
+        if (ids.length < DAILY_SCAN_PAGE) break;
+      }
+      return { slot, requested };
+    },
+  );
+
+  const scanOneCustomer = inngest.createFunction(
+    {
+      id: "breaches-scan-customer",
+      triggers: [{ event: SCAN_REQUESTED_EVENT }],
+      concurrency: { limit: SCAN_CONCURRENCY },
+    },
+    async ({ event, step }) => {
+      const { customerId, reason } = event.data as { customerId: string; reason: ScanReason };
+      return step.run("scan", async () => scanCustomer(await getDb(), customerId, reason));
+    },
+  );
+
+  return [dailyScan, scanOneCustomer] as const;
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { config } from "../../../config";
+import { checkBreach, TOO_MANY_REQUESTS } from "../../../breaches/lookups";
+import { successTrue } from "../../schemas";
+import { partnerProcedure } from "../../trpc";
+import { emailInput } from "./schemas";
+
+export const check = partnerProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/integrations/breach/check",
+      tags: ["Partner: breaches"],
+      summary: "Check whether an e-mail address appears in a breach",
+      description:
+        "With `resolved`, only breaches whose resolved flag for the address (the partner's own; none counts as unresolved) matches. " +
+        "Rate limited per API key: BREACH_CHECK_RATE_LIMIT requests per minute (default 60), then 429 with Retry-After.",
+    },
+    errors: { failure: "Failed to check breach status", invalidJson: "Request body must be valid JSON" },
+    responses: { 429: TOO_MANY_REQUESTS },
+  })
+  .input(z.object({ email: emailInput, resolved: z.boolean({ error: "resolved must be a boolean" }).optional() }))
+  .output(z.object({ success: successTrue, breach: z.boolean() }))
+  .mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    breach: await checkBreach(ctx.db, ctx.caller, input, { limitPerMinute: config.breachCheckRateLimit() }),
+  }));

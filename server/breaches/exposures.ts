@@ -1,0 +1,77 @@
+import type { Queryable } from "../jobs/queue";
+
+/** The WHATWG (HTML) e-mail grammar, applied to the lower-cased address. */
+const EMAIL_PATTERN =
+  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+const MAX_EMAIL_LENGTH = 254;
+/** Addresses or domains per lookup statement: bounded batches, never one round trip per address. */
+export const LOOKUP_BATCH = 2_000;
+
+/** The index's form of an address (trimmed, lower-case), or undefined when it is not one. */
+export function normalizeEmail(raw: string): string | undefined {
+  const email = raw.trim().toLowerCase();
+  return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email) ? email : undefined;
+}
+
+export function domainOf(email: string): string {
+  return email.slice(email.lastIndexOf("@") + 1);
+}
+
+export interface Exposure {
+  email: string;
+  breachId: string;
+}
+
+/**
+ * Adds exposures to the index; rows already there are skipped (idempotent). Rows are sorted by
+ * the key first, so concurrent writers lock index entries in the same order. Returns how many
+ * were new. (Large files go through the staged path of accounts-import.ts.)
+ */
+export async function insertExposures(db: Queryable, rows: Exposure[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const keyed = rows.map((row) => ({ ...row, domain: domainOf(row.email) }));
+  keyed.sort((a, b) => compare(a.domain, b.domain) || compare(a.email, b.email) || compare(a.breachId, b.breachId));
+  return db.$executeRaw`
+    INSERT INTO breach_exposures (domain, email, breach_id)
+    SELECT * FROM unnest(${keyed.map((row) => row.domain)}::text[], ${keyed.map((row) => row.email)}::text[], ${keyed.map((row) => row.breachId)}::uuid[])
+    ON CONFLICT DO NOTHING`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}
+
+/** Every exposure of the given (normalized) addresses, in batches of LOOKUP_BATCH addresses. Retired breaches are left out. */
+export async function exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<Exposure[]> {
+  const found: Exposure[] = [];
+  for (const batch of chunks([...new Set(emails)], LOOKUP_BATCH)) {
+    found.push(
+      ...(await db.$queryRaw<Exposure[]>`
+        SELECT e.email, e.breach_id::text AS "breachId"
+        FROM unnest(${batch}::text[], ${batch.map(domainOf)}::text[]) AS q(email, domain)
+        JOIN breach_exposures e ON e.domain = q.domain AND e.email = q.email
+        JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired`),
+    );
+  }
+  return found;
+}
+
+/** Every exposed address at the given domains (domain-based e-mail discovery). Retired breaches are left out. */
+export async function exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<Exposure[]> {
+  const found: Exposure[] = [];
+  for (const batch of chunks([...new Set(domains)], LOOKUP_BATCH)) {
+    found.push(
+      ...(await db.$queryRaw<Exposure[]>`
+        SELECT e.email, e.breach_id::text AS "breachId"
+        FROM breach_exposures e JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired
+        WHERE e.domain = ANY(${batch}::text[])`),
+    );
+  }
+  return found;
+}

@@ -1,0 +1,83 @@
+import type { Db } from "../db/client";
+import { notFound } from "../errors";
+import { customerRef, recordEvent } from "../events/outbox";
+import type { Queryable } from "../jobs/queue";
+import { wakeJobWorkers } from "../jobs/wake";
+import type { LocaleCode } from "./locales";
+import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "./records";
+import { refreshThreatScore } from "./threat-score";
+
+export const CUSTOMER_NOT_FOUND = "Customer not found or does not belong to partner";
+export const BREACH_INSTANCE_NOT_FOUND = "Breach not found or does not belong to partner";
+
+/**
+ * A customer's breach list (GET customer/{customerId}/breaches). Prospects get the redacted
+ * envelope of SPEC 2.4 (instance id, addresses, resolved flag; nothing about the breach itself);
+ * every other status gets the full entries of DECISIONS.md.
+ */
+export async function listCustomerBreaches(db: Db, partnerId: string, customerId: string, locale: LocaleCode) {
+  const customer = await db.customer.findFirst({ where: { id: customerId, partnerId }, select: { status: true } });
+  if (!customer) throw notFound(CUSTOMER_NOT_FOUND);
+  const instances = await db.customerBreach.findMany({
+    where: { customerId },
+    select: { id: true, emails: true, resolved: true, breach: { select: breachFields } },
+  });
+  instances.sort((a, b) => byBreachDateDesc(a.breach, b.breach));
+  const envelope = { success: true as const, breachStatus: instances.length > 0, count: instances.length };
+  if (customer.status === "prospect") return { ...envelope, breaches: instances.map(redactedBreachEntry) };
+  return { ...envelope, breaches: instances.map((instance) => customerBreachEntry(instance, instance.breach, locale)) };
+}
+
+/**
+ * Sets the resolved flag of a breach instance of one of the partner's customers (breach/status).
+ * `customerId`, when given, must be the instance's customer. Only a change of the flag emits
+ * customer.breach.resolved / unresolved and recomputes the threat score; a conditional update
+ * makes that happen once even when two requests race.
+ */
+export async function setBreachResolved(
+  db: Db,
+  partnerId: string,
+  input: { breachId: string; customerId?: string; resolved: boolean },
+): Promise<{ resolved: boolean }> {
+  const changed = await db.$transaction(async (tx) => {
+    const instance = await tx.customerBreach.findFirst({
+      where: { id: input.breachId, customer: { partnerId, ...(input.customerId ? { id: input.customerId } : {}) } },
+      select: { id: true, customerId: true },
+    });
+    if (!instance) throw notFound(BREACH_INSTANCE_NOT_FOUND);
+    const updated = await tx.customerBreach.updateMany({
+      where: { id: instance.id, resolved: !input.resolved },
+      data: { resolved: input.resolved, resolvedAt: input.resolved ? new Date() : null },
+    });
+    if (updated.count === 0) return false;
+    const row = await tx.customerBreach.findUniqueOrThrow({
+      where: { id: instance.id },
+      select: { emails: true, breach: { select: { name: true } }, customer: { select: { id: true, companyName: true, reference: true } } },
+    });
+    await recordEvent(tx, {
+      type: input.resolved ? "customer.breach.resolved" : "customer.breach.unresolved",
+      partnerId,
+      customerId: instance.customerId,
+      data: { customer: customerRef(row.customer), breaches: [{ uuid: instance.id, name: row.breach.name, emails: row.emails }] },
+    });
+    await refreshThreatScore(tx, instance.customerId);
+    return true;
+  });
+  if (changed) await wakeJobWorkers();
+  return { resolved: input.resolved };
+}
+
+/**
+ * Breach instances per customer, resolved ones included (SPEC 2.3 breachCount; breachStatus is
+ * count > 0). For the customer list and analytics of the customer issue.
+ */
+export async function breachCountsByCustomer(db: Queryable, customerIds: readonly string[]): Promise<Map<string, number>> {
+  if (customerIds.length === 0) return new Map();
+  const rows = await db.customerBreach.groupBy({ by: ["customerId"], where: { customerId: { in: [...customerIds] } }, _count: { _all: true } });
+  return new Map(rows.map((row) => [row.customerId, row._count._all]));
+}
+
+/** All breach instances of a partner's customers (analytics' totalBreachesDetected). */
+export async function countPartnerBreaches(db: Queryable, partnerId: string): Promise<number> {
+  return db.customerBreach.count({ where: { customer: { partnerId } } });
+}

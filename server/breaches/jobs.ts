@@ -1,0 +1,73 @@
+import type { Queryable } from "../jobs/queue";
+import { defineJob } from "../jobs/registry";
+import { defineSchedule, type Schedule } from "../jobs/schedules";
+import { wakeJobWorkers } from "../jobs/wake";
+import { SCAN_CUSTOMER_JOB, type ScanReason } from "./scan-requests";
+import { scanCustomer } from "./scanner";
+
+/** Customers per page of the daily fan-out. */
+export const DAILY_SCAN_PAGE = 1_000;
+
+/** The contract of server/breaches/scan-requests.ts: one customer's scan. */
+export const scanCustomerJob = defineJob<{ customerId: string; reason: ScanReason }>({
+  kind: SCAN_CUSTOMER_JOB,
+  async run(db, payload) {
+    await scanCustomer(db, payload.customerId, payload.reason);
+  },
+});
+
+/**
+ * Queues a scan job for every active customer, a page at a time (one statement per page; a
+ * customer whose scan is already queued keeps that one). Returns how many pages it wrote.
+ */
+export async function enqueueDailyScans(db: Queryable): Promise<number> {
+  let afterId = "00000000-0000-0000-0000-000000000000";
+  let pages = 0;
+  for (;;) {
+    const rows = await db.$queryRaw<Array<{ last: string | null }>>`
+      WITH page AS (
+        SELECT id FROM customers WHERE status = 'active' AND id > ${afterId}::uuid ORDER BY id LIMIT ${DAILY_SCAN_PAGE}
+      ), queued AS (
+        INSERT INTO jobs (kind, payload, run_at, dedupe_key, updated_at)
+        SELECT ${SCAN_CUSTOMER_JOB}, jsonb_build_object('customerId', id, 'reason', 'daily'), now(), 'scan:' || id, now() FROM page
+        ON CONFLICT (dedupe_key) DO NOTHING
+      )
+      SELECT max(id::text) AS last FROM page`;
+    const last = rows[0]?.last;
+    if (!last) return pages;
+    pages++;
+    afterId = last;
+  }
+}
+
+/** Fans the daily scan out to one job per active customer (driven by the in-process runner). */
+export const dailyScanJob = defineJob<{ slot: string }>({
+  kind: "breaches.daily-scan",
+  async run(db) {
+    await enqueueDailyScans(db);
+    await wakeJobWorkers();
+  },
+});
+
+/**
+ * The daily scan of active customers (prospects are never rescanned). With Inngest the
+ * dedicated functions in inngest/breach-scans.ts drive it instead (fan-out by events).
+ */
+export const dailyScanSchedule: Schedule = defineSchedule({
+  name: "daily-scan",
+  every: "day",
+  hourUtc: 2,
+  dedicatedInngestFunction: true,
+  enqueue: (db, slot) => dailyScanJob.enqueue(db, { slot }, { dedupeKey: `daily-scan:${slot}` }),
+});
+
+/**
+ * Claims today's daily-scan slot (the UTC date, as the in-process schedule names it) without
+ * queuing the fan-out job: the Inngest path, whose cron already fires at the schedule's hour.
+ */
+export async function claimDailyScanSlot(db: Queryable, now = new Date()): Promise<string | undefined> {
+  const slot = now.toISOString().slice(0, 10);
+  const claimed = await db.$executeRaw`
+    INSERT INTO scheduled_runs (name, slot) VALUES (${dailyScanSchedule.name}, ${slot}) ON CONFLICT DO NOTHING`;
+  return claimed > 0 ? slot : undefined;
+}

@@ -1,0 +1,11 @@
+/** The catalogue locales of SPEC 4.3; a text missing in one of them falls back to en-GB. */
+export const LOCALE_CODES = ["sv-SE", "nb-NO", "fi-FI", "da-DK", "en-GB", "nl-NL"] as const;
+export type LocaleCode = (typeof LOCALE_CODES)[number];
+export const DEFAULT_LOCALE: LocaleCode = "en-GB";
+
+/** A text in every locale that has one; en-GB is always there and is the fallback. */
+export type Localized = { "en-GB": string } & Partial<Record<LocaleCode, string>>;
+
+export function localize(text: Localized, locale: LocaleCode): string {
+  return text[locale] ?? text["en-GB"];
+}

@@ -1,0 +1,214 @@
+import type { Db } from "../db/client";
+import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
+import type { Queryable } from "../jobs/queue";
+import { wakeJobWorkers } from "../jobs/wake";
+import { log } from "../log";
+import { domainOf, type Exposure } from "./exposures";
+import type { ScanReason } from "./scan-requests";
+import { configuredBreachSource, type BreachSource } from "./sources/source";
+import { refreshThreatScore } from "./threat-score";
+
+export type ScanOutcome =
+  | { customerId: string; scanned: false; skipped: "not-found" | "not-monitored" | "prospect-already-scanned" }
+  | { customerId: string; scanned: true; discoveredEmails: number; newBreaches: number; threatScore: number };
+
+/**
+ * Whether a customer in this state is scanned for this reason: active customers always;
+ * prospects once (their initial scan, SPEC 3.1), never daily; inactive and dormant never.
+ */
+function skipReason(customer: { status: string; firstScannedAt: Date | null }, reason: ScanReason) {
+  if (customer.status === "active") return undefined;
+  if (customer.status === "prospect" && reason !== "daily" && !customer.firstScannedAt) return undefined;
+  return customer.status === "prospect" ? ("prospect-already-scanned" as const) : ("not-monitored" as const);
+}
+
+/**
+ * Scans one customer: discovers the exposed addresses at its monitored domains (they become
+ * monitored e-mails with source "discovered", announced with customer.asset.added), looks up
+ * every monitored address, and records one breach instance per (customer, breach). Instances
+ * that are new are announced in one customer.breach.found event; instances that gain
+ * addresses keep their id and resolved flag. Lookups go to the breach source in batches
+ * before the transaction; the changes, events and new threat score commit together.
+ */
+export async function scanCustomer(
+  db: Db,
+  customerId: string,
+  reason: ScanReason,
+  source: BreachSource = configuredBreachSource(),
+): Promise<ScanOutcome> {
+  const customer = await db.customer.findUnique({
+    where: { id: customerId },
+    select: { status: true, firstScannedAt: true, assets: { select: { kind: true, value: true } } },
+  });
+  if (!customer) return { customerId, scanned: false, skipped: "not-found" };
+  const skipped = skipReason(customer, reason);
+  if (skipped) return { customerId, scanned: false, skipped };
+
+  const domains = customer.assets.filter((asset) => asset.kind === "domain").map((asset) => asset.value);
+  const domainSet = new Set(domains);
+  // Addresses at a monitored domain are all found by the domain lookup.
+  const otherEmails = customer.assets.filter((asset) => asset.kind === "email" && !domainSet.has(domainOf(asset.value))).map((asset) => asset.value);
+  const exposures = [...(await source.exposuresAtDomains(db, domains)), ...(await source.exposuresOfEmails(db, otherEmails))];
+
+  const outcome = await db.$transaction(
+    async (tx) => {
+      // One scan of a customer at a time: a second one waits here and then sees the first's rows.
+      const locked = await tx.$queryRaw<Array<{ status: string; first_scanned_at: Date | null }>>`
+        SELECT status::text, first_scanned_at FROM customers WHERE id = ${customerId}::uuid FOR UPDATE`;
+      const current = locked[0];
+      if (!current) return { customerId, scanned: false as const, skipped: "not-found" as const };
+      const skippedNow = skipReason({ status: current.status, firstScannedAt: current.first_scanned_at }, reason);
+      if (skippedNow) return { customerId, scanned: false as const, skipped: skippedNow };
+      return recordFindings(tx, customerId, exposures);
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
+  if (outcome.scanned) {
+    await wakeJobWorkers();
+    const changed = outcome.newBreaches > 0 || outcome.discoveredEmails > 0;
+    log[changed ? "info" : "debug"]("customer scanned", { ...outcome, reason, source: source.name });
+  }
+  return outcome;
+}
+
+async function recordFindings(tx: Queryable, customerId: string, exposures: Exposure[]): Promise<ScanOutcome> {
+  const customer = await tx.customer.findUniqueOrThrow({
+    where: { id: customerId },
+    select: { id: true, partnerId: true, companyName: true, reference: true, assets: { select: { kind: true, value: true } } },
+  });
+  const monitoredDomains = new Set(customer.assets.filter((asset) => asset.kind === "domain").map((asset) => asset.value));
+  const monitoredEmails = new Set(customer.assets.filter((asset) => asset.kind === "email").map((asset) => asset.value));
+
+  const discovered = [...new Set(exposures.map((exposure) => exposure.email))].filter(
+    (email) => !monitoredEmails.has(email) && monitoredDomains.has(domainOf(email)),
+  );
+  const addedAssets = await addDiscoveredEmails(tx, customerId, discovered);
+  for (const asset of addedAssets) monitoredEmails.add(asset.value);
+  if (addedAssets.length > 0) {
+    await recordEvent(tx, {
+      type: "customer.asset.added",
+      partnerId: customer.partnerId,
+      customerId,
+      data: { customer: customerRef(customer), assets: addedAssets.map((asset) => ({ uuid: asset.id, type: "email" as const, value: asset.value })) },
+    });
+  }
+
+  const emailsByBreach = new Map<string, Set<string>>();
+  for (const { email, breachId } of exposures) {
+    if (!monitoredEmails.has(email)) continue;
+    const emails = emailsByBreach.get(breachId) ?? new Set<string>();
+    emails.add(email);
+    emailsByBreach.set(breachId, emails);
+  }
+  const newInstances = await upsertInstances(tx, customerId, emailsByBreach);
+  if (newInstances.length > 0) {
+    await recordEvent(tx, {
+      type: "customer.breach.found",
+      partnerId: customer.partnerId,
+      customerId,
+      data: { customer: customerRef(customer), breaches: newInstances },
+    });
+  }
+
+  await tx.$executeRaw`
+    UPDATE customers SET last_scanned_at = now(), first_scanned_at = coalesce(first_scanned_at, now()), updated_at = now()
+    WHERE id = ${customerId}::uuid`;
+  const threatScore = await refreshThreatScore(tx, customerId);
+  return { customerId, scanned: true, discoveredEmails: addedAssets.length, newBreaches: newInstances.length, threatScore };
+}
+
+async function addDiscoveredEmails(tx: Queryable, customerId: string, emails: string[]): Promise<Array<{ id: string; value: string }>> {
+  if (emails.length === 0) return [];
+  return tx.$queryRaw<Array<{ id: string; value: string }>>`
+    INSERT INTO monitored_assets (customer_id, kind, value, domain, source)
+    SELECT ${customerId}::uuid, 'email', e.value, substr(e.value, strpos(e.value, '@') + 1), 'discovered'
+    FROM unnest(${emails.sort()}::text[]) AS e(value)
+    ON CONFLICT (customer_id, kind, value) DO NOTHING
+    RETURNING id::text, value`;
+}
+
+/**
+ * Inserts the instances that are new and adds newly exposed addresses to existing ones (their
+ * id and resolved flag stay). Retired catalogue breaches are left out. Returns the new ones as
+ * breach summaries (SPEC 6.1), ordered by breach name.
+ */
+async function upsertInstances(tx: Queryable, customerId: string, emailsByBreach: Map<string, Set<string>>): Promise<BreachSummary[]> {
+  if (emailsByBreach.size === 0) return [];
+  const breachIds = [...emailsByBreach.keys()];
+  // unnest cannot carry an array per row, so the addresses travel as JSON arrays.
+  const emailLists = breachIds.map((id) => JSON.stringify([...emailsByBreach.get(id)!].sort()));
+  const rows = await tx.$queryRaw<Array<{ id: string; name: string; emails: string[]; inserted: boolean }>>`
+    WITH found AS (
+      SELECT f.breach_id, ARRAY(SELECT jsonb_array_elements_text(f.emails::jsonb)) AS emails
+      FROM unnest(${breachIds}::uuid[], ${emailLists}::text[]) AS f(breach_id, emails)
+      JOIN breaches b ON b.id = f.breach_id AND NOT b.is_retired
+    ), upserted AS (
+      INSERT INTO customer_breaches (customer_id, breach_id, emails, updated_at)
+      SELECT ${customerId}::uuid, breach_id, emails, now() FROM found
+      ON CONFLICT (customer_id, breach_id) DO UPDATE
+        SET emails = ARRAY(SELECT DISTINCT e FROM unnest(customer_breaches.emails || EXCLUDED.emails) AS e ORDER BY e),
+            updated_at = now()
+        WHERE NOT (EXCLUDED.emails <@ customer_breaches.emails)
+      RETURNING id, breach_id, emails, (xmax = 0) AS inserted
+    )
+    SELECT u.id::text, b.name, u.emails, u.inserted FROM upserted u JOIN breaches b ON b.id = u.breach_id ORDER BY b.name`;
+  return rows.filter((row) => row.inserted).map((row) => ({ uuid: row.id, name: row.name, emails: row.emails }));
+}
+
+/**
+ * Scans many customers, `concurrency` at a time (admin run-scans, benchmarks). Each customer
+ * is its own scan and transaction, so one failure does not undo the others; failures are
+ * logged and counted.
+ */
+export async function scanCustomers(
+  db: Db,
+  customerIds: readonly string[],
+  reason: ScanReason,
+  { concurrency = 4, source = configuredBreachSource() }: { concurrency?: number; source?: BreachSource } = {},
+): Promise<{ scanned: number; skipped: number; failed: number }> {
+  const totals = { scanned: 0, skipped: 0, failed: 0 };
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, customerIds.length) }, async () => {
+    while (next < customerIds.length) {
+      const customerId = customerIds[next++]!;
+      try {
+        const outcome = await scanCustomer(db, customerId, reason, source);
+        totals[outcome.scanned ? "scanned" : "skipped"]++;
+      } catch (error) {
+        totals.failed++;
+        log.error("customer scan failed", { customerId, reason, error });
+      }
+    }
+  });
+  await Promise.all(lanes);
+  return totals;
+}
+
+/** Active customers' ids after `afterId`, in id order (pages of the daily scan's fan-out). */
+export async function activeCustomerIds(db: Queryable, { afterId, limit }: { afterId?: string; limit: number }): Promise<string[]> {
+  const rows = await db.customer.findMany({
+    where: { status: "active", ...(afterId ? { id: { gt: afterId } } : {}) },
+    orderBy: { id: "asc" },
+    take: limit,
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+}
+
+/** The daily scan of every active customer, now, a page of customers at a time (admin run-scans). */
+export async function scanAllActiveCustomers(
+  db: Db,
+  options: { concurrency?: number; source?: BreachSource; pageSize?: number } = {},
+): Promise<{ scanned: number; skipped: number; failed: number }> {
+  const totals = { scanned: 0, skipped: 0, failed: 0 };
+  let afterId: string | undefined;
+  for (;;) {
+    const ids = await activeCustomerIds(db, { afterId, limit: options.pageSize ?? 1_000 });
+    if (ids.length === 0) return totals;
+    const page = await scanCustomers(db, ids, "daily", options);
+    totals.scanned += page.scanned;
+    totals.skipped += page.skipped;
+    totals.failed += page.failed;
+    afterId = ids[ids.length - 1];
+  }
+}

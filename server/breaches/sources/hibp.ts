@@ -1,0 +1,99 @@
+import { breach as fetchBreach, breachedAccount, breachedDomain, RateLimitError } from "hibp";
+import type { Queryable } from "../../jobs/queue";
+import { log } from "../../log";
+import { breachIdsByName, importCatalogue } from "../catalogue";
+import { normalizeEmail, type Exposure } from "../exposures";
+import type { BreachSource } from "./source";
+
+const REQUEST_TIMEOUT_MS = 15_000;
+const MAX_ATTEMPTS = 5;
+/** Waits at most this long for one Retry-After, whatever the API asks. */
+const MAX_BACKOFF_MS = 60_000;
+const DEFAULT_BACKOFF_MS = 2_000;
+/** What the hibp package throws for a domain that is not verified for this API key. */
+const FORBIDDEN_MESSAGE = "Forbidden - access denied.";
+
+export interface HibpOptions {
+  apiKey: string;
+  /** https://haveibeenpwned.com/api/v3 in production; a local server in tests. */
+  baseUrl: string;
+  /** HIBP refuses requests without a User-Agent that names the client. */
+  userAgent: string;
+}
+
+/**
+ * Have I Been Pwned as the breach source (the `hibp` package): breachedaccount per address,
+ * one request at a time, backing off on 429 for the Retry-After the API gives; the domain
+ * search for discovery (only domains verified for the key answer). Breach names the catalogue
+ * does not know yet are fetched and imported first.
+ */
+export class HibpBreachSource implements BreachSource {
+  readonly name = "hibp";
+
+  constructor(private readonly options: HibpOptions) {}
+
+  async exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<Exposure[]> {
+    const found: Array<{ email: string; breachName: string }> = [];
+    for (const email of new Set(emails)) {
+      const breaches = await this.withBackoff(() =>
+        breachedAccount(email, { ...this.requestOptions(), apiKey: this.options.apiKey, truncate: true, includeUnverified: true }),
+      );
+      for (const breach of breaches ?? []) found.push({ email, breachName: breach.Name });
+    }
+    return this.resolveBreachIds(db, found);
+  }
+
+  async exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<Exposure[]> {
+    const found: Array<{ email: string; breachName: string }> = [];
+    for (const domain of new Set(domains)) {
+      let aliases: Record<string, string[]> | null;
+      try {
+        aliases = await this.withBackoff(() => breachedDomain(domain, { ...this.requestOptions(), apiKey: this.options.apiKey }));
+      } catch (error) {
+        if (!(error instanceof Error) || error.message !== FORBIDDEN_MESSAGE) throw error;
+        log.warn("HIBP domain search refused: the domain is not verified for this API key", { domain });
+        continue;
+      }
+      for (const [alias, names] of Object.entries(aliases ?? {})) {
+        const email = normalizeEmail(`${alias}@${domain}`);
+        if (email) for (const breachName of names) found.push({ email, breachName });
+      }
+    }
+    return this.resolveBreachIds(db, found);
+  }
+
+  private requestOptions() {
+    return { baseUrl: this.options.baseUrl, userAgent: this.options.userAgent, timeoutMs: REQUEST_TIMEOUT_MS };
+  }
+
+  private async resolveBreachIds(db: Queryable, found: Array<{ email: string; breachName: string }>): Promise<Exposure[]> {
+    let ids = await breachIdsByName(db);
+    const unknown = [...new Set(found.map((row) => row.breachName).filter((name) => !ids.has(name.toLowerCase())))];
+    if (unknown.length > 0) {
+      const records = [];
+      for (const name of unknown) {
+        const record = await this.withBackoff(() => fetchBreach(name, this.requestOptions()));
+        if (record) records.push(record);
+      }
+      await importCatalogue(db, records);
+      ids = await breachIdsByName(db);
+    }
+    return found.flatMap(({ email, breachName }) => {
+      const breachId = ids.get(breachName.toLowerCase());
+      return breachId ? [{ email, breachId }] : [];
+    });
+  }
+
+  private async withBackoff<T>(request: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await request();
+      } catch (error) {
+        if (!(error instanceof RateLimitError) || attempt >= MAX_ATTEMPTS) throw error;
+        const waitMs = Math.min(MAX_BACKOFF_MS, error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : DEFAULT_BACKOFF_MS);
+        log.info("HIBP rate limit reached; backing off", { waitMs, attempt });
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
+    }
+  }
+}

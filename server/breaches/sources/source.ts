@@ -1,0 +1,22 @@
+import { config } from "../../config";
+import type { Queryable } from "../../jobs/queue";
+import type { Exposure } from "../exposures";
+import { HibpBreachSource } from "./hibp";
+import { localBreachSource } from "./local";
+
+/**
+ * Where exposures come from: the local exposure index by default, the Have I Been Pwned API
+ * when HIBP_API_KEY is set. Addresses and domains are normalized (lower-case); breach ids are
+ * catalogue ids.
+ */
+export interface BreachSource {
+  readonly name: string;
+  exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<Exposure[]>;
+  /** Exposed addresses at the domains (domain-based e-mail discovery). */
+  exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<Exposure[]>;
+}
+
+export function configuredBreachSource(): BreachSource {
+  const apiKey = config.hibpApiKey();
+  return apiKey ? new HibpBreachSource({ apiKey, baseUrl: config.hibpApiUrl(), userAgent: config.hibpUserAgent() }) : localBreachSource;
+}

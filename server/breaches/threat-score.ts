@@ -1,0 +1,67 @@
+import type { Queryable } from "../jobs/queue";
+import { CATEGORY_GROUPS, categoryGroupOf } from "./categories";
+
+/** The top of the scale (REFERENCE 2.8: 0 to 97). */
+export const MAX_THREAT_SCORE = 97;
+/** Exposure points at which the score reaches 1 - 1/e (about 63 %) of the top. */
+const SATURATION_POINTS = 40;
+const DAY_MS = 86_400_000;
+
+export interface ScoredExposure {
+  dataClasses: readonly string[];
+  breachDate: Date;
+  /** Monitored addresses of the customer exposed in the breach. */
+  emailCount: number;
+}
+
+/** Highest severity among the breach's data classes that are scored (blacklisted ones are not). */
+export function breachSeverity(dataClasses: readonly string[]): number {
+  let severity = 0;
+  for (const dataClass of dataClasses) {
+    const group = CATEGORY_GROUPS[categoryGroupOf(dataClass)];
+    if (!group.isBlacklist) severity = Math.max(severity, group.severity);
+  }
+  return severity;
+}
+
+/** Recent breaches weigh more: their data is more likely to still be valid and in use. */
+export function recencyFactor(breachDate: Date, now: Date): number {
+  const years = (now.getTime() - breachDate.getTime()) / (365.25 * DAY_MS);
+  if (years <= 1) return 1;
+  if (years <= 3) return 0.75;
+  if (years <= 5) return 0.5;
+  return 0.3;
+}
+
+/** More exposed addresses in one breach raise its weight, with diminishing returns. */
+export function countFactor(emailCount: number): number {
+  return 1 + Math.log2(Math.max(1, emailCount));
+}
+
+export function exposurePoints(exposure: ScoredExposure, now: Date): number {
+  return breachSeverity(exposure.dataClasses) * recencyFactor(exposure.breachDate, now) * countFactor(exposure.emailCount);
+}
+
+/**
+ * The threat score of a customer's unresolved exposures (docs/threat-score.md):
+ * round(97 * (1 - e^(-P / 40))), where P sums, over the unresolved breach instances,
+ * severity x recency x (1 + log2(exposed addresses)). No exposure is 0; the score approaches 97.
+ */
+export function threatScore(exposures: readonly ScoredExposure[], now = new Date()): number {
+  const points = exposures.reduce((sum, exposure) => sum + exposurePoints(exposure, now), 0);
+  return Math.min(MAX_THREAT_SCORE, Math.round(MAX_THREAT_SCORE * (1 - Math.exp(-points / SATURATION_POINTS))));
+}
+
+/** Recomputes and stores a customer's score from its unresolved instances; returns it. */
+export async function refreshThreatScore(db: Queryable, customerId: string, now = new Date()): Promise<number> {
+  const rows = await db.customerBreach.findMany({
+    where: { customerId, resolved: false },
+    select: { emails: true, breach: { select: { dataClasses: true, breachDate: true } } },
+  });
+  const score = threatScore(
+    rows.map((row) => ({ dataClasses: row.breach.dataClasses, breachDate: row.breach.breachDate, emailCount: row.emails.length })),
+    now,
+  );
+  await db.customer.update({ where: { id: customerId }, data: { threatScore: score } });
+  return score;
+}

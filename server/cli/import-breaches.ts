@@ -1,0 +1,86 @@
+import { readFile } from "node:fs/promises";
+import type { Db } from "../db/client";
+import { importAccounts, type AccountsProgress } from "../breaches/accounts-import";
+import { importCatalogue } from "../breaches/catalogue";
+
+/** Where the import reports to people: stderr (stdout carries only the JSON result). */
+export interface ReportStream {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+const BAR_WIDTH = 30;
+const BAR_REDRAW_MS = 200;
+const MAX_LISTED_REJECTIONS = 20;
+
+/**
+ * `admin import-breaches --catalogue F.json [--accounts F.csv]`: the catalogue, then the
+ * accounts. On a terminal a progress bar follows the accounts file; otherwise one summary line
+ * is written at the end. Rejected records and lines are listed with their positions.
+ */
+export async function runImportBreaches(
+  db: Db,
+  { catalogueFile, accountsFile }: { catalogueFile: string; accountsFile?: string },
+  report: ReportStream,
+): Promise<{ breaches: number; accounts: number }> {
+  const started = Date.now();
+  let catalogue: unknown;
+  try {
+    catalogue = JSON.parse(await readFile(catalogueFile, "utf8"));
+  } catch (error) {
+    throw new Error(`cannot read the catalogue ${catalogueFile}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const breaches = await importCatalogue(db, catalogue);
+  for (const rejected of breaches.rejected.slice(0, MAX_LISTED_REJECTIONS)) {
+    report.write(`catalogue record ${rejected.record}${rejected.name ? ` (${rejected.name})` : ""} rejected: ${rejected.reason}\n`);
+  }
+  listRemainder(report, breaches.rejected.length, "catalogue records");
+
+  let accounts = { rows: 0, added: 0, rejectedCount: 0, rejected: [] as Array<{ line: number; reason: string }> };
+  if (accountsFile) {
+    const bar = report.isTTY ? progressBar(report, started) : undefined;
+    accounts = await importAccounts(db, accountsFile, { onProgress: bar, keepRejected: MAX_LISTED_REJECTIONS });
+    if (bar) report.write("\n");
+    for (const rejected of accounts.rejected) report.write(`accounts line ${rejected.line} rejected: ${rejected.reason}\n`);
+    listRemainder(report, accounts.rejectedCount, "accounts lines");
+  }
+
+  const seconds = (Date.now() - started) / 1000;
+  const rate = accounts.rows > 0 ? `, ${format(Math.round(accounts.rows / seconds))} rows/s` : "";
+  report.write(
+    `import-breaches: ${format(breaches.imported)} breaches (${breaches.rejected.length} rejected); ` +
+      `${format(accounts.rows)} account rows read, ${format(accounts.added)} added, ${format(accounts.rejectedCount)} rejected; ` +
+      `${seconds.toFixed(1)} s${rate}\n`,
+  );
+  return { breaches: breaches.imported, accounts: accounts.added };
+}
+
+function listRemainder(report: ReportStream, total: number, what: string) {
+  if (total > MAX_LISTED_REJECTIONS) report.write(`... and ${format(total - MAX_LISTED_REJECTIONS)} more rejected ${what}\n`);
+}
+
+function format(value: number): string {
+  return value.toLocaleString("en-GB");
+}
+
+function progressBar(report: ReportStream, started: number) {
+  let merging = false;
+  let drawnAt = 0;
+  return (progress: AccountsProgress) => {
+    if (progress.phase === "merging") {
+      if (!merging) report.write(`\nmerging ${format(progress.rows)} rows into the exposure index ...`);
+      merging = true;
+      return;
+    }
+    const share = progress.totalBytes > 0 ? Math.min(1, progress.bytesRead / progress.totalBytes) : 1;
+    if (share < 1 && Date.now() - drawnAt < BAR_REDRAW_MS) return;
+    drawnAt = Date.now();
+    const filled = Math.round(share * BAR_WIDTH);
+    const seconds = Math.max(0.001, (Date.now() - started) / 1000);
+    report.write(
+      `\r[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ` +
+        `${format(progress.rows)} rows read, ${format(progress.rejected)} rejected, ` +
+        `${format(Math.round(progress.rows / seconds))} rows/s`,
+    );
+  };
+}

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateDemoExposures } from "../../server/breaches/demo";
+import { describeDemoCredentials, seedDemoIfEmpty } from "../../server/demo";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+
+let testDb: TestDatabase;
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+});
+afterAll(async () => {
+  await testDb?.close();
+});
+
+describe("demo data on an empty database", () => {
+  it("imports the bundled catalogue, generates demo exposures and scans the demo customers", async () => {
+    const demo = await seedDemoIfEmpty(testDb.db);
+    expect(demo).toBeDefined();
+    expect(await testDb.db.breach.count()).toBe(920);
+    const exposures = await testDb.db.breachExposure.findMany({ orderBy: [{ email: "asc" }, { breachId: "asc" }] });
+    expect(exposures.length).toBeGreaterThan(30);
+    expect(exposures.every((exposure) => /@(northwind|contoso|fabrikam)\.example$/.test(exposure.email))).toBe(true);
+
+    expect(demo!.customers.map((customer) => customer.status)).toEqual(["active", "active", "prospect"]);
+    for (const customer of demo!.customers) {
+      expect(await testDb.db.customerBreach.count({ where: { customerId: customer.id } })).toBeGreaterThan(0);
+      expect(await testDb.db.monitoredAsset.count({ where: { customerId: customer.id, source: "discovered" } })).toBeGreaterThan(0);
+    }
+    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/breaches`);
+    expect(await seedDemoIfEmpty(testDb.db)).toBeUndefined();
+  });
+
+  it("generates the same exposures every time", async () => {
+    const before = await testDb.db.breachExposure.findMany({ orderBy: [{ email: "asc" }, { breachId: "asc" }] });
+    await testDb.db.breachExposure.deleteMany();
+    expect(await generateDemoExposures(testDb.db)).toBe(before.length);
+    expect(await testDb.db.breachExposure.findMany({ orderBy: [{ email: "asc" }, { breachId: "asc" }] })).toEqual(before);
+  });
+});
