@@ -62,8 +62,8 @@ async function main() {
     }
     sequential.sort((a, b) => a - b);
     const cpuBefore = process.cpuUsage();
-    // overallRate (a steady request rate across connections) is an autocannon option its type definitions lack.
-    const options: Parameters<typeof autocannon>[0] & { overallRate: number } = {
+    // overallRate (a steady rate across connections) and workers are autocannon options its type definitions lack.
+    const options: Parameters<typeof autocannon>[0] & { overallRate: number; workers: number } = {
       url: server.baseUrl,
       connections: 20,
       overallRate: rate,
