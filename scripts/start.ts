@@ -9,7 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { AppKeyError, appSecret } from "../server/webhooks/app-key";
+import { AppKeyError, appSecret } from "../server/app-key";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();

@@ -1,3 +1,4 @@
+import type { UiSession } from "../auth/ui-session";
 import type { Db } from "../db/client";
 
 /**
@@ -9,8 +10,10 @@ export interface Context {
   headers: Headers;
   requestId: string;
   response: { status?: number; headers: Record<string, string> };
+  /** The signed-in UI user (admin UI and portal calls through /api/trpc); absent on the REST API. */
+  session?: UiSession;
 }
 
-export function createContext(db: Db, headers: Headers, requestId: string): Context {
-  return { db, headers, requestId, response: { headers: {} } };
+export function createContext(db: Db, headers: Headers, requestId: string, session?: UiSession): Context {
+  return { db, headers, requestId, response: { headers: {} }, session };
 }

@@ -1,9 +1,34 @@
 import { initTRPC } from "@trpc/server";
 import { authenticateDistributor, authenticatePartner } from "../auth/api-keys";
+import { AppError } from "../errors";
 import type { Context } from "./context";
 import type { AppMeta } from "./meta";
 
-const t = initTRPC.context<Context>().meta<AppMeta>().create();
+/**
+ * For the UIs' tRPC calls (/api/trpc): an AppError keeps its message and status, and a zod
+ * failure carries its issues so forms can show them beside their fields. (The REST dispatcher
+ * maps errors itself and does not use this shape.)
+ */
+const t = initTRPC
+  .context<Context>()
+  .meta<AppMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const cause = error.cause;
+      if (cause instanceof AppError) {
+        return { ...shape, message: cause.message, data: { ...shape.data, httpStatus: cause.status, appCode: cause.code } };
+      }
+      if (error.code === "BAD_REQUEST" && cause && "issues" in cause && Array.isArray(cause.issues)) {
+        const fieldErrors: Record<string, string> = {};
+        for (const issue of cause.issues as Array<{ path: PropertyKey[]; message: string }>) {
+          fieldErrors[issue.path.map(String).join(".")] ??= issue.message;
+        }
+        return { ...shape, message: "Please correct the highlighted fields", data: { ...shape.data, fieldErrors } };
+      }
+      if (error.code === "INTERNAL_SERVER_ERROR") return { ...shape, message: "Something went wrong; please try again" };
+      return shape;
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -32,4 +57,14 @@ export const partnerOrDistributorProcedure = t.procedure
 export const distributorProcedure = t.procedure.meta({ auth: "distributor" }).use(async ({ ctx, next }) => {
   const caller = await authenticateDistributor(ctx.db, ctx.headers);
   return next({ ctx: { ...ctx, caller } });
+});
+
+/**
+ * Admin UI: a signed-in staff member. ctx.staff carries the distributor every query must be
+ * scoped to; nothing a staff member asks for may reach outside it.
+ */
+export const staffProcedure = t.procedure.meta({ auth: "none" }).use(async ({ ctx, next }) => {
+  const session = ctx.session;
+  if (session?.kind !== "staff") throw new AppError("UNAUTHENTICATED", "Sign in to continue");
+  return next({ ctx: { ...ctx, staff: { id: session.staffId, distributorId: session.distributorId, email: session.email } } });
 });

@@ -1,7 +1,8 @@
-import { hash } from "@node-rs/argon2";
+import { hash, verify } from "@node-rs/argon2";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/client";
 import { badRequest, conflict, notFound } from "../errors";
+import { consumeRateLimit } from "../rate-limit";
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 10;
@@ -29,4 +30,46 @@ export async function createStaffUser(
     }
     throw error;
   }
+}
+
+/** Sign-in attempts per e-mail address and per client address, per window. */
+const LOGIN_LIMIT_PER_EMAIL = 10;
+const LOGIN_LIMIT_PER_CLIENT = 50;
+const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+export type StaffSignIn =
+  | { ok: true; staff: { id: string; email: string; distributorId: string; name: string | null } }
+  | { ok: false; reason: "invalid" | "rate-limited"; retryAfterSeconds?: number };
+
+/**
+ * Checks a staff member's e-mail and password for the admin UI's sign-in. Attempts are counted
+ * per e-mail address and per client address before the password is checked, so guessing is
+ * slowed for one account and from one place alike; an unknown address costs as much as a
+ * wrong password (the hash is still verified against a dummy), so it reveals nothing.
+ */
+export async function authenticateStaff(
+  db: Db,
+  input: { email: string; password: string; clientAddress?: string },
+): Promise<StaffSignIn> {
+  const email = input.email.trim().toLowerCase();
+  const limits = await Promise.all([
+    consumeRateLimit(db, `staff-login:email:${email}`, LOGIN_LIMIT_PER_EMAIL, LOGIN_WINDOW_SECONDS),
+    consumeRateLimit(db, `staff-login:client:${input.clientAddress ?? "unknown"}`, LOGIN_LIMIT_PER_CLIENT, LOGIN_WINDOW_SECONDS),
+  ]);
+  const blocked = limits.find((decision) => !decision.allowed);
+  if (blocked) return { ok: false, reason: "rate-limited", retryAfterSeconds: blocked.retryAfterSeconds };
+  const staff = await db.staffUser.findUnique({
+    where: { email },
+    select: { id: true, email: true, distributorId: true, name: true, passwordHash: true },
+  });
+  const matches = await verify(staff?.passwordHash ?? (await dummyHash()), input.password).catch(() => false);
+  if (!staff || !matches) return { ok: false, reason: "invalid" };
+  await db.staffUser.update({ where: { id: staff.id }, data: { lastLoginAt: new Date() } });
+  return { ok: true, staff: { id: staff.id, email: staff.email, distributorId: staff.distributorId, name: staff.name } };
+}
+
+let dummy: Promise<string> | undefined;
+function dummyHash(): Promise<string> {
+  dummy ??= hash("not a real password: keeps unknown e-mails as slow as wrong passwords");
+  return dummy;
 }

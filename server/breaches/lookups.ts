@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { AppError, notFound } from "../errors";
 import type { Queryable } from "../jobs/queue";
 import type { LocaleCode } from "./locales";
-import { consumeRateLimit } from "./rate-limit";
+import { consumeRateLimit } from "../rate-limit";
 import { breachFields, byBreachDateDesc, catalogueBreachRecord, emailBreachEntry } from "./records";
 import { configuredBreachSource, type BreachSource } from "./sources/source";
 

@@ -3,7 +3,7 @@ import { inngest, JOBS_DUE_EVENT } from "../../inngest/client";
 import { config } from "../config";
 import { getAppDb } from "../db/instance";
 import { log } from "../log";
-import { appSecret } from "../webhooks/app-key";
+import { appSecret } from "../app-key";
 import { startWebhookDispatcher } from "../webhooks/dispatcher";
 import { startInProcessRunner } from "./runner";
 import { setJobWaker } from "./wake";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { log } from "../log";
-import { decryptSecret } from "./app-key";
+import { decryptSecret } from "../app-key";
 import { postWebhook } from "./http";
 import type { SigningTokens } from "./secrets";
 import { expectedResponseSignature, legacySignatureHeader, signaturesMatch, signBody } from "./signing";

@@ -3,7 +3,7 @@ import { UUID_PATTERN } from "../api/schemas";
 import type { Db } from "../db/client";
 import { badRequest, notFound } from "../errors";
 import type { Queryable } from "../jobs/queue";
-import { encryptSecret } from "./app-key";
+import { encryptSecret } from "../app-key";
 import { lockOwner, type WebhookOwner } from "./owner";
 import { ensureActiveSecret } from "./secrets";
 import { checkWebhookUrl } from "./url-safety";

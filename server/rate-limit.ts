@@ -1,4 +1,4 @@
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "./jobs/queue";
 
 export interface RateLimitDecision {
   allowed: boolean;

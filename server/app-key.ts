@@ -1,11 +1,12 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { config, isEmbeddedDatabase } from "../config";
+import { config, isEmbeddedDatabase } from "./config";
 
 /**
- * The app key: encrypts webhook signing secrets at rest (they must stay readable to sign, so
- * they cannot be hashed like API keys). Taken from APP_SECRET; on the embedded default without
+ * The app secret, from which each purpose derives its own key (HKDF): the encryption of webhook
+ * signing secrets at rest (they must stay readable to sign, so they cannot be hashed like API
+ * keys) and the signing of UI sessions. Taken from APP_SECRET; on the embedded default without
  * it, generated once into DATA_DIR/app-secret (mode 0600). With DATABASE_URL, APP_SECRET is
  * required: several processes share that database and must share the key, so a key generated
  * on one machine would leave the others unable to sign.
@@ -20,7 +21,7 @@ export class AppKeyError extends Error {
   override name = "AppKeyError";
 }
 
-let derived: { secret: string; key: Buffer } | undefined;
+const derivedKeys = new Map<string, { secret: string; key: Buffer }>();
 
 /** The configured or generated app secret; throws AppKeyError saying how to fix a missing one. */
 export function appSecret(): string {
@@ -52,13 +53,18 @@ function readOrCreateSecretFile(file: string): string {
   return secret;
 }
 
-function appKey(): Buffer {
+/** A 32-byte key for one purpose, derived from the app secret (so purposes never share a key). */
+export function derivedAppKey(purpose: "webhook-signing-secrets" | "ui-sessions"): Buffer {
   const secret = appSecret();
-  if (derived?.secret !== secret) {
-    const key = Buffer.from(hkdfSync("sha256", secret, "exposure-monitor", "webhook-signing-secrets", 32));
-    derived = { secret, key };
-  }
-  return derived.key;
+  const cached = derivedKeys.get(purpose);
+  if (cached?.secret === secret) return cached.key;
+  const key = Buffer.from(hkdfSync("sha256", secret, "exposure-monitor", purpose, 32));
+  derivedKeys.set(purpose, { secret, key });
+  return key;
+}
+
+function appKey(): Buffer {
+  return derivedAppKey("webhook-signing-secrets");
 }
 
 /** AES-256-GCM under the app key: "v1.<iv>.<ciphertext+tag>" (base64url). */

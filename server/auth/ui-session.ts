@@ -1,0 +1,114 @@
+import type { NextAuthOptions } from "next-auth";
+import { getServerSession } from "next-auth";
+import type { JWT } from "next-auth/jwt";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { derivedAppKey } from "../app-key";
+import { config } from "../config";
+import { getAppDb } from "../db/instance";
+import { authenticateStaff } from "./staff";
+
+/**
+ * Who is signed into a UI. Staff sign into the admin UI with e-mail and password (next-auth
+ * credentials, JWT sessions); customers sign into the portal with a one-time link (their kind
+ * is added by the portal's sign-in). Every admin page and UI procedure scopes by distributorId.
+ */
+export type UiSession = { kind: "staff"; staffId: string; distributorId: string; email: string; name: string | null };
+
+/** Staff sessions last a working day; signing in again is cheap, a stolen cookie should not live long. */
+const STAFF_SESSION_SECONDS = 12 * 60 * 60;
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    kind?: "staff";
+    staffId?: string;
+    distributorId?: string;
+    staffName?: string | null;
+  }
+}
+
+declare module "next-auth" {
+  interface Session {
+    ui?: UiSession;
+  }
+  interface User {
+    distributorId?: string;
+    staffName?: string | null;
+  }
+}
+
+/** The key that signs and encrypts session cookies: NEXTAUTH_SECRET, else derived from the app secret. */
+export function sessionSecret(): string {
+  return process.env.NEXTAUTH_SECRET?.trim() || derivedAppKey("ui-sessions").toString("base64url");
+}
+
+/** next-auth's cookie name: the __Secure- prefix when the public URL is https. */
+export function sessionCookieName(): string {
+  return config.appUrl().startsWith("https://") ? "__Secure-next-auth.session-token" : "next-auth.session-token";
+}
+
+export function uiSessionFromToken(token: JWT): UiSession | undefined {
+  if (token.kind === "staff" && token.staffId && token.distributorId && token.email) {
+    return { kind: "staff", staffId: token.staffId, distributorId: token.distributorId, email: token.email, name: token.staffName ?? null };
+  }
+  return undefined;
+}
+
+let options: NextAuthOptions | undefined;
+
+/** Built on first use (not at import), so a build never reads or creates the app secret. */
+export function authOptions(): NextAuthOptions {
+  options ??= {
+    secret: sessionSecret(),
+    session: { strategy: "jwt", maxAge: STAFF_SESSION_SECONDS },
+    pages: { signIn: "/admin/sign-in", error: "/admin/sign-in" },
+    providers: [
+      CredentialsProvider({
+        id: "staff",
+        name: "Staff",
+        credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials, request) {
+          if (!credentials?.email || !credentials.password) return null;
+          const forwarded = request?.headers?.["x-forwarded-for"];
+          const clientAddress = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
+          const result = await authenticateStaff(await getAppDb(), {
+            email: credentials.email,
+            password: credentials.password,
+            clientAddress,
+          });
+          if (!result.ok) {
+            // next-auth passes the message to the sign-in page as ?error=...
+            throw new Error(result.reason === "rate-limited" ? "RateLimited" : "CredentialsSignin");
+          }
+          const { staff } = result;
+          return { id: staff.id, email: staff.email, distributorId: staff.distributorId, staffName: staff.name };
+        },
+      }),
+    ],
+    callbacks: {
+      async jwt({ token, user }) {
+        if (user?.distributorId) {
+          return { ...token, kind: "staff", staffId: user.id, distributorId: user.distributorId, staffName: user.staffName ?? null };
+        }
+        if (token.kind === "staff" && token.staffId) {
+          // A deleted staff account (or one moved elsewhere) loses its session at once.
+          const staff = await (await getAppDb()).staffUser.findUnique({
+            where: { id: token.staffId },
+            select: { distributorId: true },
+          });
+          if (!staff || staff.distributorId !== token.distributorId) return { ...token, kind: undefined };
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        session.ui = uiSessionFromToken(token);
+        return session;
+      },
+    },
+  };
+  return options;
+}
+
+/** The signed-in UI user of the current request (server components and route handlers). */
+export async function currentUiSession(): Promise<UiSession | undefined> {
+  return (await getServerSession(authOptions()))?.ui;
+}
