@@ -1,7 +1,8 @@
 /**
  * `npm run db:migrate`: applies pending migrations (Prisma's schema engine, WebAssembly build)
  * and the system rows to the database of the environment. With --demo (used by `npm start`), an
- * empty embedded database also gets the demo distributor and partner, whose keys are printed.
+ * empty database also gets the demo organization, whose keys are printed, when SEED_DEMO allows
+ * (by default: on the embedded database only, never on a PostgreSQL one).
  */
 import { config } from "../server/config";
 import { openDatabase } from "../server/db/client";
@@ -13,7 +14,7 @@ async function main() {
   try {
     const applied = await prepareDatabase(database);
     if (applied.length > 0) console.log(`Applied ${applied.length} migration(s) to ${database.location}: ${applied.join(", ")}`);
-    if (process.argv.includes("--demo") && database.embedded) {
+    if (process.argv.includes("--demo") && config.seedDemo()) {
       const demo = await seedDemoIfEmpty(database.prisma);
       if (demo) console.log(describeDemoCredentials(demo, config.appUrl()));
     }

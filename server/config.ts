@@ -20,6 +20,11 @@ export const config = {
   appSecret: (): string | undefined => nonEmpty(process.env.APP_SECRET),
   inngestEnabled: (): boolean =>
     Boolean(nonEmpty(process.env.INNGEST_EVENT_KEY) || nonEmpty(process.env.INNGEST_SIGNING_KEY) || isTruthy(process.env.INNGEST_DEV)),
+  /** Whether `npm start` fills an empty database with the demo organization (default: embedded only). */
+  seedDemo: (): boolean => {
+    const value = nonEmpty(process.env.SEED_DEMO);
+    return value === undefined ? isEmbeddedDatabase() : isTruthy(value);
+  },
   logLevel: (): "debug" | "info" | "warn" | "error" => {
     const level = process.env.LOG_LEVEL;
     return level === "debug" || level === "warn" || level === "error" ? level : "info";

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { distributorHeaders, partnerHeaders } from "../demo";
+import { admin, distributorHeaders, partnerHeaders, requireAdminCli } from "../demo";
 
 test("health answers ok", async ({ request }) => {
   const response = await request.get("/api/v1/health");
@@ -38,4 +38,14 @@ test("the OpenAPI document is served", async ({ request }) => {
   const document = await response.json();
   expect(document.openapi).toBe("3.1.0");
   expect(Object.keys(document.paths)).toContain("/api/v1/integrations/partner/plans");
+});
+
+test("the admin CLI works beside the running server on PostgreSQL", async ({ request }) => {
+  requireAdminCli();
+  const distributor = await admin("create-distributor", "--name", "E2E CLI Distributor");
+  const partner = await admin("create-partner", "--distributor", String(distributor.id), "--name", "E2E CLI Partner");
+  const response = await request.get("/api/v1/integrations/partner/plans", {
+    headers: { "SW-PARTNER-ID": String(partner.id), "SW-API-KEY": String(partner.apiKey) },
+  });
+  expect(response.status()).toBe(200);
 });

@@ -19,13 +19,16 @@ export interface ServiceProcess {
 
 /**
  * Starts the service the way `npm start` does (scripts/start.ts: build if stale, migrate,
- * demo data, next start) on a fresh embedded database in `dataDir`, waits until it is healthy,
- * and reads the demo credentials it printed. Used by the e2e suites and the benchmarks.
+ * demo data, next start), waits until it is healthy, and reads the demo credentials it printed.
+ * On a fresh embedded database in `dataDir`, or, with `databaseUrl`, on that (empty) PostgreSQL
+ * database with the demo seeded explicitly (SEED_DEMO), where the admin CLI can run alongside.
+ * Used by the e2e suites and the benchmarks.
  */
 export async function startServiceProcess(options: {
   port: number;
   dataDir: string;
   logFile: string;
+  databaseUrl?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
 }): Promise<ServiceProcess> {
@@ -35,14 +38,7 @@ export async function startServiceProcess(options: {
   const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const child: ChildProcess = spawn(process.execPath, [tsxCli, "scripts/start.ts"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: "",
-      DATA_DIR: options.dataDir,
-      PORT: String(options.port),
-      APP_URL: baseUrl,
-      ...options.env,
-    },
+    env: { ...serviceEnvironment(options), PORT: String(options.port), APP_URL: baseUrl, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -83,5 +79,15 @@ export async function startServiceProcess(options: {
     pid: child.pid!,
     demo: { distributorId: distributor[1]!, distributorKey: distributor[2]!, partnerId: partner[1]!, partnerKey: partner[2]! },
     stop,
+  };
+}
+
+/** The environment of the service and of admin CLI runs beside it (same database, same app secret). */
+export function serviceEnvironment(options: { dataDir: string; databaseUrl?: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATA_DIR: options.dataDir,
+    DATABASE_URL: options.databaseUrl ?? "",
+    ...(options.databaseUrl ? { SEED_DEMO: "true", APP_SECRET: process.env.APP_SECRET ?? "e2e-only-app-secret-0123456789abcdef01234567" } : {}),
   };
 }
