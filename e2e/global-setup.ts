@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
+import { createDatabase } from "../scripts/lib/scratch-database";
 import { startServiceProcess } from "../scripts/lib/service-process";
 
 const ARTIFACTS = path.resolve("e2e/artifacts");
@@ -17,13 +17,7 @@ export default async function globalSetup() {
   let databaseUrl: string | undefined;
   if (adminUrl) {
     const name = `e2e_${Date.now().toString(36)}`;
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`CREATE DATABASE "${name}"`);
-    await client.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    databaseUrl = await createDatabase(adminUrl, name);
     writeFileSync(E2E_DATABASE, JSON.stringify({ adminUrl, name }));
   }
   const dataDir = path.join(ARTIFACTS, "data");
