@@ -19,6 +19,9 @@ export const REFRESH_REUSE_GRACE_SECONDS = 30;
 /** Successors followed for one presented token within the grace period. */
 const MAX_GRACE_STEPS = 5;
 
+/** The UI procedures' answer to an access token that ran out: the client refreshes and retries. */
+export const PORTAL_SESSION_EXPIRED = "Session expired";
+
 export type SessionEndReason = "sign-out" | "offboarded" | "refresh-token-reuse";
 
 /** What a sign-in or a refresh hands to the browser (inside the encrypted session cookie). */
