@@ -1,6 +1,6 @@
 import { config } from "../config";
 import type { Db } from "../db/client";
-import { consumeMagicLink, type MagicLinkRefusal } from "./magic-links";
+import { consumeMagicLink } from "./magic-links";
 import { portalLocale } from "./locale";
 import { clearedSessionCookie, customerClaims, customerSessionCookie, readSessionToken } from "./session-cookie";
 import { endPortalSession, refreshPortalSession } from "./sessions";
@@ -10,8 +10,9 @@ import { endPortalSession, refreshPortalSession } from "./sessions";
  * the database passed in, so the tests drive them against their own database).
  */
 
-/** Why the sign-in error page is shown (app/auth/error). */
-export type SignInErrorReason = MagicLinkRefusal | "session-ended" | "signed-out";
+/** Why the sign-in error page is shown (app/auth/error); a magic link's refusals among them. */
+export const SIGN_IN_ERROR_REASONS = ["invalid", "expired", "used", "unavailable", "session-ended", "signed-out", "sign-in-required"] as const;
+export type SignInErrorReason = (typeof SIGN_IN_ERROR_REASONS)[number];
 
 /** Every answer here: never cached, and the URL (a token in it) never passed on as a Referer. */
 const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };

@@ -1,0 +1,45 @@
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { uiCaller } from "@/server/api/ui/handler";
+import { currentUiSession, sessionCookieName, type CustomerUiSession } from "@/server/auth/ui-session";
+import { signInErrorPath } from "@/server/portal/auth-routes";
+import { AppError } from "@/server/errors";
+import { isAccessExpired } from "@/server/portal/sessions";
+import { DEFAULT_LOCALE } from "@/server/breaches/locales";
+import { portalMessages, type PortalMessages } from "./messages";
+
+/** The signed-in customer; without one, the sign-in error page (session ended, or never signed in). */
+export async function signedInCustomer(): Promise<CustomerUiSession> {
+  const session = await currentUiSession();
+  if (session?.kind === "customer") return session;
+  const hadSession = (await cookies()).has(sessionCookieName());
+  redirect(signInErrorPath(hadSession ? "session-ended" : "sign-in-required"));
+}
+
+/**
+ * What every portal page starts with: the signed-in customer's procedures, who they are and
+ * their texts. An access token that ran out is renewed through /auth/refresh, which brings the
+ * customer back to `path`.
+ */
+export async function portalPage(path: string) {
+  const session = await signedInCustomer();
+  if (isAccessExpired(session.accessExpiresAt)) redirect(`/auth/refresh?next=${encodeURIComponent(path)}`);
+  const portal = (await uiCaller()).portal;
+  const me = await portal.me();
+  return { portal, me, t: portalMessages(me.locale) };
+}
+
+/** Texts in the signed-in customer's language (en-GB when there is nobody to ask), e.g. for page titles. */
+export async function portalText<T>(pick: (t: PortalMessages) => T): Promise<T> {
+  const locale = await (await uiCaller()).portal
+    .me()
+    .then((me) => me.locale)
+    .catch(() => DEFAULT_LOCALE);
+  return pick(portalMessages(locale));
+}
+
+/** Whether a portal procedure refused because what was asked for is not the customer's (or does not exist). */
+export function isNotFound(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof AppError && cause.code === "NOT_FOUND";
+}
