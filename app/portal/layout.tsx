@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { isAccessExpired } from "@/server/portal/sessions";
-import { uiCaller } from "@/server/api/ui/handler";
 import { PortalNav } from "./_components/portal-nav";
 import { SessionKeeper } from "./_components/session-keeper";
 import { format, portalMessages } from "./messages";
 import { PORTAL_NAVIGATION } from "./navigation";
-import { signedInCustomer } from "./portal-page";
+import { portalMe, signedInCustomer } from "./portal-page";
 import styles from "./portal.module.css";
 
 export const dynamic = "force-dynamic";
@@ -14,14 +13,15 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = {
   title: { template: "%s · Exposure portal", default: "Exposure portal" },
   robots: { index: false, follow: false },
-  referrer: "no-referrer",
+  // Portal addresses (breach ids) stay on this site; same-origin requests keep their Origin.
+  referrer: "same-origin",
 };
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const session = await signedInCustomer();
   // The page renews an expired access token (it knows where to come back to).
   if (isAccessExpired(session.accessExpiresAt)) return children;
-  const me = await (await uiCaller()).portal.me();
+  const me = await portalMe();
   const t = portalMessages(me.locale);
   return (
     <div lang={me.locale} className={styles.shell}>

@@ -90,10 +90,13 @@ export function portalPath(next: string | null): string {
 
 /**
  * Whether a state-changing request comes from the portal's own pages. The SameSite=Lax cookie
- * already stays home on cross-site POSTs; this refuses them outright as well.
+ * already stays home on cross-site POSTs; this refuses them outright as well. Browsers say where
+ * a request comes from in Sec-Fetch-Site (Origin may be "null", e.g. under a strict referrer
+ * policy); other clients are judged by Origin when they send one.
  */
 function isSameOrigin(request: Request): boolean {
-  if (request.headers.get("sec-fetch-site") === "cross-site") return false;
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite) return fetchSite === "same-origin" || fetchSite === "none";
   const origin = request.headers.get("origin");
   if (!origin) return true;
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");

@@ -42,7 +42,12 @@ export function ExposureChart({ timeline, t, labels }: { timeline: TimelineYear[
               <rect x={x} width={barWidth} y={y(bar.resolved)} height={y(0) - y(bar.resolved)} className={styles.barResolved} />
               <rect x={x} width={barWidth} y={y(bar.resolved + bar.unresolved)} height={y(bar.resolved) - y(bar.resolved + bar.unresolved)} className={styles.barUnresolved} />
               {index % labelEvery === 0 && (
-                <text x={x + barWidth / 2} y={HEIGHT - 8} textAnchor="middle" className={styles.chartAxis}>
+                <text
+                  x={x + barWidth / 2}
+                  y={HEIGHT - 8}
+                  textAnchor="middle"
+                  className={`${styles.chartAxis} ${(index / labelEvery) % 2 === 1 ? styles.chartAxisMinor : ""}`}
+                >
                   {bar.includesEarlier ? `≤${bar.year}` : bar.year}
                 </text>
               )}
