@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { partnerHeaders } from "./demo";
 
 /** The demo customers `npm start` created (server/demo.ts), by reference. */
@@ -41,3 +42,20 @@ export function serverLog(): string {
 }
 
 export const SESSION_COOKIE = "next-auth.session-token";
+
+const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** Runs axe-core's WCAG 2.2 A/AA rules on the page as it is now; lists what fails. */
+export async function expectAccessible(page: Page) {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<any> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+    return result.violations.map((violation: any) => ({
+      rule: violation.id,
+      impact: violation.impact,
+      nodes: violation.nodes.slice(0, 3).map((node: any) => node.target.join(" ")),
+    }));
+  });
+  expect(violations, `accessibility violations on ${page.url()}`).toEqual([]);
+}

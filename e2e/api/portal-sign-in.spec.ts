@@ -14,6 +14,8 @@ test("a magic link signs in once; opening it again lands on the error page witho
   const customerId = await demoCustomerId(request, DEMO_ACTIVE);
   const url = await linkFor(request, customerId);
   expect(url.startsWith(`${baseURL}/auth/confirm?token_hash=`)).toBe(true);
+  // a link checker's HEAD does not use the link up
+  expect((await request.head(url, { maxRedirects: 0 })).status()).toBe(204);
 
   const first = await request.get(url, { maxRedirects: 0 });
   expect(first.status()).toBe(303);

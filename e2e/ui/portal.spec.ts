@@ -5,6 +5,7 @@ import { partnerHeaders } from "../demo";
 import {
   createMagicLink,
   DEMO_ACTIVE,
+  expectAccessible,
   DEMO_PROSPECT,
   demoCustomerId,
   partnerBreaches,
@@ -13,8 +14,10 @@ import {
   type PartnerBreach,
 } from "../portal";
 
+/** Keeps a screenshot of the page as an artifact, and checks the page against WCAG A/AA rules. */
 async function snap(page: Page, testInfo: TestInfo, name: string) {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+  await expectAccessible(page);
 }
 
 test("a customer opens a magic link, sees their breaches and marks one fixed; the partner API and a webhook receiver see it", async ({
@@ -46,6 +49,10 @@ test("a customer opens a magic link, sees their breaches and marks one fixed; th
     await expect(page.getByRole("img", { name: /^Threat score: \d+ of 97/ })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Exposures over time" })).toBeVisible();
     await snap(page, testInfo, "overview");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main")).toBeFocused();
 
     // The keep-alive's request, as the browser sends it: the refresh token rotates, the session goes on.
     const cookieBefore = (await page.context().cookies()).find((cookie) => cookie.name === SESSION_COOKIE)!.value;
@@ -66,7 +73,8 @@ test("a customer opens a magic link, sees their breaches and marks one fixed; th
     await expect(page.getByRole("heading", { level: 1, name: target.title })).toBeVisible();
     await expect(page.getByRole("heading", { name: "What to do now" })).toBeVisible();
     await snap(page, testInfo, "breach-detail");
-    await page.getByRole("button", { name: "Mark as fixed" }).click();
+    await page.getByRole("button", { name: "Mark as fixed" }).focus();
+    await page.keyboard.press("Enter");
     await expect(page.getByRole("status")).toHaveText("Saved.");
     await expect(page.getByRole("button", { name: "Mark as not fixed" })).toBeVisible();
     await snap(page, testInfo, "breach-fixed");
