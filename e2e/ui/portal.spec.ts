@@ -90,6 +90,13 @@ test("a customer opens a magic link, sees their breaches and marks one fixed; th
     await expect(page.getByText("northwind.example", { exact: true })).toBeVisible();
     await snap(page, testInfo, "assets");
 
+    // Another customer's breach is not found, like one that does not exist.
+    const othersBreach = (await partnerBreaches(request, await demoCustomerId(request, DEMO_PROSPECT))).breaches[0].id;
+    const notFound = await page.goto(`/portal/breaches/${othersBreach}`);
+    expect(notFound?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "This breach does not exist or is not yours." })).toBeVisible();
+    await snap(page, testInfo, "breach-not-found");
+
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole("link", { name: "Overview" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
