@@ -44,6 +44,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefin
         planId: plan.id,
         status: demo.status,
         assets: { create: { kind: "domain", value: demo.domain, domain: demo.domain } },
+        portalUser: { create: { email: `it@${demo.domain}` } },
       },
       select: { id: true },
     });
@@ -71,6 +72,7 @@ export function describeDemoCredentials(demo: DemoCredentials, appUrl: string): 
     "Try:",
     `  curl ${auth} ${appUrl}/api/v1/integrations/partner/plans`,
     `  curl ${auth} ${appUrl}/api/v1/integrations/customer/${demo.customers[0]!.id}/breaches`,
+    `  curl -X POST ${auth} ${appUrl}/api/v1/integrations/customer/${demo.customers[0]!.id}/magic-link   (open the url: the customer portal)`,
     `API reference: ${appUrl}/docs`,
     "",
   ].join("\n");

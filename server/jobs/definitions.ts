@@ -5,3 +5,4 @@
 import "./housekeeping";
 import "../breaches/jobs";
 import "../webhooks/retention";
+import "../portal/cleanup";

@@ -24,7 +24,10 @@ describe("demo data on an empty database", () => {
     for (const customer of demo!.customers) {
       expect(await testDb.db.customerBreach.count({ where: { customerId: customer.id } })).toBeGreaterThan(0);
       expect(await testDb.db.monitoredAsset.count({ where: { customerId: customer.id, source: "discovered" } })).toBeGreaterThan(0);
+      // a portal user, so a magic link signs the demo customer into the portal
+      expect(await testDb.db.portalUser.count({ where: { customerId: customer.id } })).toBe(1);
     }
+    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/magic-link`);
     expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/breaches`);
     expect(await seedDemoIfEmpty(testDb.db)).toBeUndefined();
   });
