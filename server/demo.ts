@@ -2,6 +2,7 @@ import { issueApiKey } from "./auth/api-keys";
 import { DEMO_DOMAINS, importDemoBreachData } from "./breaches/demo";
 import { scanCustomer } from "./breaches/scanner";
 import { localBreachSource } from "./breaches/sources/local";
+import { syncBillingPeriod } from "./customers/billing-periods";
 import type { Db } from "./db/client";
 import { createDistributor } from "./distributors/distributors";
 import { createPartner } from "./distributors/partners";
@@ -47,6 +48,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefin
       },
       select: { id: true },
     });
+    await syncBillingPeriod(db, customer.id);
     await scanCustomer(db, customer.id, "onboard", localBreachSource);
     customers.push({ id: customer.id, companyName: demo.companyName, status: demo.status });
   }
