@@ -146,7 +146,8 @@ export async function listPartners(
   { search, page, pageSize }: { search?: string; page: number; pageSize: number },
 ): Promise<PartnerListPage> {
   const text = search?.trim();
-  const contains = text ? { contains: text, mode: "insensitive" as const } : undefined;
+  // Prisma passes `contains` into ILIKE as it is: escape its wildcards so they match themselves.
+  const contains = text ? { contains: text.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" as const } : undefined;
   const where: Prisma.PartnerWhereInput = {
     distributorId,
     ...(contains ? { OR: [{ name: contains }, { accountReference: contains }, { contactEmail: contains }] } : {}),
