@@ -122,7 +122,7 @@ const CSV_COLUMNS = [
  * Text that a spreadsheet would read as a formula (starting with =, +, -, @, tab or CR) is
  * prefixed with an apostrophe. Money has two decimals; a missing code or price is an empty field.
  */
-export function billingOverviewCsv(overview: BillingOverview): string {
+export function billingOverviewCsv(overview: Pick<BillingOverview, "month" | "lines">): string {
   const money = (value: number | null) => (value === null ? "" : value.toFixed(2));
   const lines = overview.lines.map((line) => [
     overview.month,

@@ -45,7 +45,7 @@ describe("without a staff session", () => {
     const client = ui.clientAs(undefined);
     for (const path of adminProcedures) {
       const procedure = path.split(".").reduce<any>((node, key) => node[key], client);
-      const type = (uiRouter._def.procedures as Record<string, { _def: { type: string } }>)[path]!._def.type;
+      const type = (uiRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[path]!._def.type;
       const error = await clientError(type === "query" ? procedure.query({}) : procedure.mutate({}));
       expect({ path, message: error.message, status: error.data?.httpStatus }).toEqual({ path, message: "Sign in to continue", status: 401 });
     }
