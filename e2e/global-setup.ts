@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { startServiceProcess } from "../scripts/lib/service-process";
@@ -13,6 +13,7 @@ export const E2E_DATABASE = path.join(ARTIFACTS, "database.json");
  * embedded database. Either way the demo organization is created and its keys handed to the tests.
  */
 export default async function globalSetup() {
+  mkdirSync(ARTIFACTS, { recursive: true });
   const adminUrl = process.env.TEST_DATABASE_URL?.trim();
   let databaseUrl: string | undefined;
   if (adminUrl) {

@@ -2,10 +2,10 @@
 
 import { useState } from "react";
 import { trpc, useAction } from "../_lib/client";
-import { formatDateTime } from "../_lib/format";
 import { Badge } from "./badge";
 import { OneTimeSecret } from "./copy-button";
 import { FormError } from "./fields";
+import { DateTime } from "./date-time";
 
 interface KeySummary {
   id: string;
@@ -71,9 +71,9 @@ export function ApiKeys({ partnerId, partnerName, keys }: { partnerId: string; p
                   <th scope="row">
                     <code>{key.prefix}…</code>
                   </th>
-                  <td>{key.revokedAt ? <Badge status="revoked">revoked {formatDateTime(key.revokedAt)}</Badge> : <Badge status="active" />}</td>
-                  <td>{formatDateTime(key.createdAt)}</td>
-                  <td>{formatDateTime(key.lastUsedAt)}</td>
+                  <td>{key.revokedAt ? <Badge status="revoked">revoked <DateTime iso={key.revokedAt} /></Badge> : <Badge status="active" />}</td>
+                  <td><DateTime iso={key.createdAt} /></td>
+                  <td><DateTime iso={key.lastUsedAt} /></td>
                   <td>{key.label ?? "—"}</td>
                   <td>
                     {key.revokedAt ? null : (

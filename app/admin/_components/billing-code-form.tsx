@@ -20,7 +20,7 @@ export function BillingCodeForm() {
   }
 
   return (
-    <form ref={formRef} className="card form form-inline" onSubmit={submit} aria-label="New billing code">
+    <form ref={formRef} className="card form form-inline" onSubmit={submit} noValidate aria-label="New billing code">
       <FormError error={error} />
       <TextField name="code" label="Code" required maxLength={100} autoComplete="off" error={error?.fieldErrors.code} />
       <TextField name="price" label="Price" required inputMode="decimal" hint="Per active customer and month, e.g. 2.50" error={error?.fieldErrors.price} />

@@ -28,11 +28,21 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
 }
 
 /** A secret shown once (an API key, a signing secret) with a copy button and the warning that goes with it. */
-export function OneTimeSecret({ title, value, children }: { title: string; value: string; children?: React.ReactNode }) {
+export function OneTimeSecret({
+  title,
+  value,
+  note = "shown only now. Copy it and keep it safe; it cannot be shown again.",
+  children,
+}: {
+  title: string;
+  value: string;
+  note?: string;
+  children?: React.ReactNode;
+}) {
   return (
     <div className="one-time-secret" role="region" aria-label={title}>
       <p className="one-time-secret-title">
-        <strong>{title}</strong>: shown only now. Copy it and keep it safe; it cannot be shown again.
+        <strong>{title}</strong>: {note}
       </p>
       <div className="one-time-secret-value">
         <code data-testid="one-time-secret">{value}</code>

@@ -69,7 +69,7 @@ export function PartnerForm({ partner, billingCodes }: { partner?: PartnerRecord
   }
 
   return (
-    <form className="card form" onSubmit={submit} aria-label={partner ? "Partner details" : "New partner"}>
+    <form className="card form" onSubmit={submit} noValidate aria-label={partner ? "Partner details" : "New partner"}>
       <FormError error={error} />
       <TextField name="name" label="Name" required maxLength={200} defaultValue={partner?.name} error={fieldError("name")} />
       <div className="form-grid">

@@ -2,10 +2,10 @@
 
 import { useState } from "react";
 import { trpc, useAction } from "../_lib/client";
-import { formatDateTime } from "../_lib/format";
 import { Badge } from "./badge";
 import { OneTimeSecret } from "./copy-button";
 import { FormError } from "./fields";
+import { DateTime } from "./date-time";
 
 interface Secret {
   id: string;
@@ -64,7 +64,7 @@ export function SigningSecrets({ secrets }: { secrets: Secret[] }) {
                   <th scope="row">
                     <Badge status={secret.status === "active" ? "active" : "fallback"}>{secret.status}</Badge>
                   </th>
-                  <td>{formatDateTime(secret.createdAt)}</td>
+                  <td><DateTime iso={secret.createdAt} /></td>
                   <td>
                     <button type="button" className="button button-small button-danger" onClick={() => deactivate(secret)} disabled={pending}>
                       Deactivate<span className="visually-hidden"> the {secret.status} secret</span>
@@ -77,13 +77,17 @@ export function SigningSecrets({ secrets }: { secrets: Secret[] }) {
         </div>
       )}
       <p className="button-row">
-        <button type="button" className="button" onClick={cycle} disabled={pending}>
-          Cycle: new active secret, current one as fallback
+        <button type="button" className="button" onClick={cycle} disabled={pending} aria-describedby="cycle-hint">
+          Cycle secret
         </button>
-        <button type="button" className="button button-danger" onClick={generate} disabled={pending}>
-          Generate: replace all secrets now
+        <button type="button" className="button button-danger" onClick={generate} disabled={pending} aria-describedby="generate-hint">
+          Replace all secrets
         </button>
       </p>
+      <ul className="field-hint">
+        <li id="cycle-hint">Cycle: a new active secret; the current one stays valid as the fallback while your receivers switch.</li>
+        <li id="generate-hint">Replace all: a new active secret and no fallback, at once (for a leaked secret).</li>
+      </ul>
     </div>
   );
 }

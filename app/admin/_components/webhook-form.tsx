@@ -57,10 +57,14 @@ export function WebhookForm({ endpoint, eventTypes }: { endpoint?: Endpoint; eve
 
   const eventTypesError = error?.fieldErrors.eventTypes ?? Object.entries(error?.fieldErrors ?? {}).find(([key]) => key.startsWith("eventTypes."))?.[1];
   return (
-    <form className="card form" onSubmit={submit} aria-label={endpoint ? "Endpoint settings" : "New endpoint"}>
+    <form className="card form" onSubmit={submit} noValidate aria-label={endpoint ? "Endpoint settings" : "New endpoint"}>
       <FormError error={error} />
       {created ? (
-        <OneTimeSecret title="Signing secret" value={created.secret}>
+        <OneTimeSecret
+          title="Signing secret"
+          value={created.secret}
+          note="your distributor's active signing secret, shown when an endpoint is added. Copy it into your receiver and keep it safe."
+        >
           <p className="field-hint">
             Deliveries are signed with it (<code>X-Signature</code>); your receiver answers with its own signature over the <code>X-Token</code> and the body.{" "}
             <Link href={`/admin/webhooks/${created.id}`}>Open the endpoint and its delivery log</Link>

@@ -4,8 +4,8 @@ import { EVENT_TYPES } from "@/server/events/outbox";
 import { Badge } from "../../_components/badge";
 import { SigningSecrets } from "../../_components/signing-secrets";
 import { WebhookForm } from "../../_components/webhook-form";
-import { formatDateTime } from "../../_lib/format";
 import { adminApi } from "../../_lib/server";
+import { DateTime } from "../../_components/date-time";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -52,7 +52,7 @@ export default async function WebhooksPage() {
                       {endpoint.disabledReason ? <p className="field-hint">{endpoint.disabledReason}</p> : null}
                     </td>
                     <td className="number">{endpoint.maxAttempts}</td>
-                    <td>{formatDateTime(endpoint.createdAt)}</td>
+                    <td><DateTime iso={endpoint.createdAt} /></td>
                   </tr>
                 ))}
               </tbody>

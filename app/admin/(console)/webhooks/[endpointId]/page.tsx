@@ -5,8 +5,8 @@ import { Badge } from "../../../_components/badge";
 import { RefreshButton, RequeueButton, SendTestEvent } from "../../../_components/delivery-actions";
 import { Pager } from "../../../_components/pager";
 import { WebhookForm } from "../../../_components/webhook-form";
-import { formatDateTime } from "../../../_lib/format";
 import { adminApi, foundOr404, pageParam, textParam, type SearchParams } from "../../../_lib/server";
+import { DateTime } from "../../../_components/date-time";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
 
@@ -29,7 +29,7 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
       <h1 className="wrap">{endpoint.url}</h1>
       {endpoint.disabledReason ? (
         <p className="notice notice-warn">
-          Disabled by the service: {endpoint.disabledReason} ({formatDateTime(endpoint.disabledAt)}). Enable it again below once the receiver works.
+          Disabled by the service: {endpoint.disabledReason} (<DateTime iso={endpoint.disabledAt} />). Enable it again below once the receiver works.
         </p>
       ) : null}
 
@@ -79,7 +79,7 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
               <tbody>
                 {deliveries.map((delivery) => (
                   <tr key={delivery.id} data-delivery-id={delivery.id}>
-                    <td>{formatDateTime(delivery.createdAt)}</td>
+                    <td><DateTime iso={delivery.createdAt} /></td>
                     <th scope="row">
                       {delivery.eventType} {delivery.test ? <Badge status="neutral">test</Badge> : null}
                       <p className="field-hint">
@@ -88,9 +88,9 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
                     </th>
                     <td>
                       <Badge status={delivery.status} />
-                      {delivery.status === "delivered" ? <p className="field-hint">{formatDateTime(delivery.deliveredAt)}</p> : null}
+                      {delivery.status === "delivered" ? <p className="field-hint"><DateTime iso={delivery.deliveredAt} /></p> : null}
                       {delivery.status === "pending" && delivery.nextAttemptAt ? (
-                        <p className="field-hint">next attempt {formatDateTime(delivery.nextAttemptAt)}</p>
+                        <p className="field-hint">next attempt <DateTime iso={delivery.nextAttemptAt} /></p>
                       ) : null}
                       {delivery.error ? <p className="field-error">{delivery.error}</p> : null}
                     </td>
@@ -105,7 +105,7 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
                           <ol className="attempts">
                             {delivery.attempts.map((attempt, index) => (
                               <li key={index}>
-                                {formatDateTime(attempt.at)}: {attempt.statusCode ? `HTTP ${attempt.statusCode}` : "no answer"}
+                                <DateTime iso={attempt.at} />: {attempt.statusCode ? `HTTP ${attempt.statusCode}` : "no answer"}
                                 {attempt.durationMs !== null ? `, ${attempt.durationMs} ms` : ""}
                                 {attempt.fallbackSecret ? ", signed with the fallback secret" : ""}
                                 {attempt.error ? <span className="field-error"> {attempt.error}</span> : null}

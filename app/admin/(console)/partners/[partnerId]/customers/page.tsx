@@ -3,8 +3,9 @@ import Link from "next/link";
 import { CUSTOMER_STATUSES } from "@/server/customers/list";
 import { Badge } from "../../../../_components/badge";
 import { Pager } from "../../../../_components/pager";
-import { formatCount, formatDateTime } from "../../../../_lib/format";
+import { formatCount } from "../../../../_lib/format";
 import { adminApi, foundOr404, pageParam, textParam, type SearchParams } from "../../../../_lib/server";
+import { DateTime } from "../../../../_components/date-time";
 
 export const metadata: Metadata = { title: "Customers" };
 
@@ -74,7 +75,7 @@ export default async function PartnerCustomersPage({ params, searchParams }: { p
                   <td className="number" title={customer.emails.join(", ")}>
                     {formatCount(customer.emails.length)}
                   </td>
-                  <td>{formatDateTime(customer.lastScannedAt)}</td>
+                  <td><DateTime iso={customer.lastScannedAt} /></td>
                 </tr>
               ))}
             </tbody>
