@@ -206,6 +206,22 @@ test("staff sign in, create a partner, issue and revoke its key, and follow a di
   }
 });
 
+test("sign-in attempts are limited per e-mail address, with a message that says so", async ({ page }, testInfo) => {
+  const email = `locked-${Date.now().toString(36)}@e2e.example`;
+  await page.goto("/admin/sign-in");
+  const attempt = async (password: string) => {
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Password").fill(password);
+    const answered = page.waitForResponse((response) => response.url().includes("/api/auth/callback/staff"));
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await answered;
+    return page.locator(".form-error");
+  };
+  for (let guess = 1; guess <= 10; guess++) await expect(await attempt(`guess number ${guess}`)).toHaveText("The e-mail address or password is not right.");
+  await expect(await attempt("guess number 11")).toHaveText(/^Too many sign-in attempts for this account or from this network/);
+  await page.screenshot({ path: testInfo.outputPath("sign-in-rate-limited.png") });
+});
+
 test("the admin UI is usable at phone width", async ({ page }, testInfo) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, demo().staffEmail, demo().staffPassword);
