@@ -70,15 +70,15 @@ describe("scoping: staff of distributor X never reach distributor Y's data", () 
   it("Y's partner is not found by any partner procedure, exactly like an unknown id", async () => {
     const partnerId = orgY.partner.id;
     const calls = [
-      asX().admin.partners.get({ partnerId }),
-      asX().admin.partners.update({ partnerId, name: "Taken over" }),
-      asX().admin.partners.apiKeys({ partnerId }),
-      asX().admin.partners.issueApiKey({ partnerId }),
-      asX().admin.partners.revokeApiKey({ partnerId, keyId: yKeyId }),
-      asX().admin.partners.customers({ partnerId }),
-      asX().admin.partners.get({ partnerId: "00000000-0000-4000-8000-000000000000" }),
+      () => asX().admin.partners.get({ partnerId }),
+      () => asX().admin.partners.update({ partnerId, name: "Taken over" }),
+      () => asX().admin.partners.apiKeys({ partnerId }),
+      () => asX().admin.partners.issueApiKey({ partnerId }),
+      () => asX().admin.partners.revokeApiKey({ partnerId, keyId: yKeyId }),
+      () => asX().admin.partners.customers({ partnerId }),
+      () => asX().admin.partners.get({ partnerId: "00000000-0000-4000-8000-000000000000" }),
     ];
-    for (const call of calls) await expect(call).rejects.toMatchObject({ message: "Partner not found", cause: { code: "NOT_FOUND" } });
+    for (const call of calls) await expect(call()).rejects.toMatchObject({ message: "Partner not found", cause: { code: "NOT_FOUND" } });
     await expect(asX().admin.partners.get({ partnerId: "not-a-uuid" })).rejects.toThrow("Partner ID must be a valid UUID");
     expect((await testDb.db.partner.findUniqueOrThrow({ where: { id: partnerId } })).name).toBe("Y partner");
     expect((await testDb.db.apiKey.findUniqueOrThrow({ where: { id: yKeyId } })).revokedAt).toBeNull();
@@ -91,14 +91,14 @@ describe("scoping: staff of distributor X never reach distributor Y's data", () 
 
   it("Y's webhook, its deliveries and its secrets are not found", async () => {
     const calls = [
-      asX().admin.webhooks.get({ id: yEndpointId }),
-      asX().admin.webhooks.update({ id: yEndpointId, enabled: false }),
-      asX().admin.webhooks.delete({ id: yEndpointId }),
-      asX().admin.webhooks.deliveries({ id: yEndpointId }),
-      asX().admin.webhooks.requeueDelivery({ id: yEndpointId, deliveryId: yDeliveryId }),
-      asX().admin.webhooks.sendTest({ id: yEndpointId }),
+      () => asX().admin.webhooks.get({ id: yEndpointId }),
+      () => asX().admin.webhooks.update({ id: yEndpointId, enabled: false }),
+      () => asX().admin.webhooks.delete({ id: yEndpointId }),
+      () => asX().admin.webhooks.deliveries({ id: yEndpointId }),
+      () => asX().admin.webhooks.requeueDelivery({ id: yEndpointId, deliveryId: yDeliveryId }),
+      () => asX().admin.webhooks.sendTest({ id: yEndpointId }),
     ];
-    for (const call of calls) await expect(call).rejects.toThrow("Webhook not found");
+    for (const call of calls) await expect(call()).rejects.toThrow("Webhook not found");
     await expect(asX().admin.webhooks.deactivateSecret({ secretId: ySecretId })).rejects.toThrow("Signing secret not found");
     expect(await asX().admin.webhooks.list()).toEqual([]);
     expect(await asX().admin.webhooks.secrets()).toEqual([]);
