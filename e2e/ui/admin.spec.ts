@@ -174,14 +174,33 @@ test("staff sign in, create a partner, issue and revoke its key, and follow a di
     await expect(secrets.getByRole("row").filter({ hasText: "fallback" })).toHaveCount(0);
     await expect(secrets.getByRole("row").filter({ hasText: "active" })).toHaveCount(1);
 
-    // Billing: the new partner's active customer, in the table and the CSV.
+    // A billing code (the form refuses a third decimal at the field), set as the partner's basic code.
+    await navigateTo(page, "Billing codes");
+    const billingCode = `E2E-${Date.now().toString(36).toUpperCase()}`;
+    await page.getByRole("textbox", { name: "Code", exact: true }).fill(billingCode);
+    await page.getByRole("textbox", { name: "Price", exact: true }).fill("3.505");
+    await page.getByRole("button", { name: "Add billing code" }).click();
+    await expect(page.locator("#field-price-error")).toHaveText("Price can have at most 2 decimals");
+    await page.getByRole("textbox", { name: "Price", exact: true }).fill("3.5");
+    await page.getByRole("button", { name: "Add billing code" }).click();
+    await expect(page.getByRole("row").filter({ hasText: billingCode })).toContainText("3.50");
+    await page.goto(`/admin/partners/${partnerId}`);
+    await page.getByLabel("Basic plan billing code").fill(billingCode);
+    await page.getByLabel("Monthly churn limit").fill("5");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel("Basic plan billing code")).toHaveValue(billingCode);
+    await expect(page.getByLabel("Monthly churn limit")).toHaveValue("5");
+
+    // Billing: the new partner's active customer at that code's price, in the table and the CSV.
     await navigateTo(page, "Billing");
-    await expect(page.getByRole("row").filter({ hasText: partnerName })).toContainText("No billing code set");
+    await expect(page.getByRole("row").filter({ hasText: partnerName }).getByRole("cell")).toHaveText(["Basic", billingCode, "3.50", "1", "3.50"]);
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download CSV" }).click();
     const csv = await (await download).path().then((file) => import("node:fs").then((fs) => fs.readFileSync(file, "utf8")));
     expect(csv.split("\r\n")[0]).toBe("month,partner_id,partner_name,account_reference,plan,billing_code,unit_price,active_customers,amount");
-    expect(csv).toContain(`,${partnerId},${partnerName},E2E-001,basic,,,1,\r\n`);
+    expect(csv).toContain(`,${partnerId},${partnerName},E2E-001,basic,${billingCode},3.50,1,3.50\r\n`);
     await shot("08-billing");
 
     // Revoke the key: the partner API refuses it at once.
