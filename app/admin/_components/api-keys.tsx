@@ -74,7 +74,7 @@ export function ApiKeys({ partnerId, partnerName, keys }: { partnerId: string; p
                   <td>{key.revokedAt ? <Badge status="revoked">revoked <DateTime iso={key.revokedAt} /></Badge> : <Badge status="active" />}</td>
                   <td><DateTime iso={key.createdAt} /></td>
                   <td><DateTime iso={key.lastUsedAt} /></td>
-                  <td>{key.label ?? "—"}</td>
+                  <td className="wrap">{key.label ?? "—"}</td>
                   <td>
                     {key.revokedAt ? null : (
                       <button type="button" className="button button-small button-danger" onClick={() => revoke(key)} disabled={pending}>
