@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDemoExposures } from "../../server/breaches/demo";
+import { authenticateStaff } from "../../server/auth/staff";
 import { describeDemoCredentials, seedDemoIfEmpty } from "../../server/demo";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 
@@ -29,6 +30,12 @@ describe("demo data on an empty database", () => {
     }
     expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/magic-link`);
     expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/breaches`);
+    const signIn = await authenticateStaff(testDb.db, demo!.staff);
+    expect(signIn).toMatchObject({ ok: true, staff: { email: "admin@demo-distributor.example", distributorId: demo!.distributor.id } });
+    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toMatch(
+      new RegExp(`Admin UI\\s+E-mail:\\s+admin@demo-distributor\\.example\\s+Password:\\s+${demo!.staff.password}\\s`),
+    );
+    expect(await testDb.db.customerBillingPeriod.count({ where: { customerId: { in: demo!.customers.map((customer) => customer.id) } } })).toBe(2);
     expect(await seedDemoIfEmpty(testDb.db)).toBeUndefined();
   });
 

@@ -1,4 +1,8 @@
 import { createCallerFactory, router } from "../trpc";
+import { billingCodesRouter, plansRouter } from "./admin/catalog";
+import { overviewRouter } from "./admin/overview";
+import { partnersRouter } from "./admin/partners";
+import { webhooksRouter } from "./admin/webhooks";
 import { me } from "./me";
 import { portalRouter } from "./portal/router";
 
@@ -7,7 +11,14 @@ import { portalRouter } from "./portal/router";
  * in-process by server components. Separate from appRouter so no UI procedure becomes a REST path.
  */
 export const uiRouter = router({
-  admin: router({ me }),
+  admin: router({
+    me,
+    overview: overviewRouter,
+    partners: partnersRouter,
+    plans: plansRouter,
+    billingCodes: billingCodesRouter,
+    webhooks: webhooksRouter,
+  }),
   portal: portalRouter,
 });
 
