@@ -12,16 +12,14 @@
  * A database of its own is created on that server and dropped afterwards. Results are printed
  * and written to bench/results/admin-<time>.json.
  */
-import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
-import pg from "pg";
 import { getDistributorAnalytics } from "../server/customers/analytics";
 import { openMissingBillingPeriods } from "../server/customers/billing-periods";
-import { openDatabase, type Db } from "../server/db/client";
-import { prepareDatabase } from "../server/db/prepare";
+import type { Db } from "../server/db/client";
 import { billingOverviewCsv, getBillingOverview } from "../server/distributors/billing";
 import { createDistributor } from "../server/distributors/distributors";
 import { listPartners } from "../server/distributors/partners";
+import { createBenchDatabase } from "./support/bench-kit";
 
 process.env.LOG_LEVEL ??= "warn";
 
@@ -29,17 +27,7 @@ const PARTNERS = Number(process.env.BENCH_PARTNERS ?? 200);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const MONTH = "2026-03";
-const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 async function seed(db: Db, distributorId: string) {
   await db.$executeRaw`
@@ -89,13 +77,8 @@ async function measure(label: string, work: () => Promise<unknown>) {
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 async function main() {
-  const name = `bench_admin_${randomBytes(3).toString("hex")}`;
-  await withAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const { database, drop } = await createBenchDatabase("admin");
   try {
-    await prepareDatabase(database);
     const db = database.prisma;
     const { id: distributorId } = await createDistributor(db, { name: "Bench distributor" });
     const started = Date.now();
@@ -120,8 +103,7 @@ async function main() {
     await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`written to ${file}`);
   } finally {
-    await database.close();
-    await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    await drop();
   }
 }
 
