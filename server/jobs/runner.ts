@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import { log } from "../log";
 import { nextJobDueAt } from "./queue";
 import { registeredJobKinds } from "./registry";
+import { Sleeper } from "./sleeper";
 import { runDueSchedules } from "./schedules";
 import { runDueJobs } from "./worker";
 
@@ -17,19 +18,8 @@ export interface InProcessRunner {
  */
 export function startInProcessRunner(db: Db, { pollMs = 2_000, scheduleEveryMs = 30_000, concurrency = 4 } = {}): InProcessRunner {
   let stopped = false;
-  let wakeUp: (() => void) | undefined;
+  const sleeper = new Sleeper();
   let lastScheduleCheck = 0;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
 
   const loop = (async () => {
     while (!stopped) {
@@ -42,20 +32,20 @@ export function startInProcessRunner(db: Db, { pollMs = 2_000, scheduleEveryMs =
         if ((await runDueJobs(db, { concurrency })) > 0) continue;
         const dueAt = await nextJobDueAt(db, registeredJobKinds());
         const untilDue = dueAt ? Math.max(0, dueAt.getTime() - Date.now()) : pollMs;
-        await sleep(Math.min(pollMs, untilDue + 5));
+        if (!stopped) await sleeper.sleep(Math.min(pollMs, untilDue + 5));
       } catch (error) {
         if (stopped) break;
         log.error("background runner iteration failed", { error });
-        await sleep(pollMs);
+        await sleeper.sleep(pollMs);
       }
     }
   })();
 
   return {
-    wake: () => wakeUp?.(),
+    wake: () => sleeper.wake(),
     async stop() {
       stopped = true;
-      wakeUp?.();
+      sleeper.wake();
       await loop;
     },
   };

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { Sleeper } from "../jobs/sleeper";
 import { log } from "../log";
 import { claimAttempts, DELIVERY_LEASE_MS, nextDeliveryDueAt, performAttempt, ResultWriter, sweepDeliveries, type StartedAttempt } from "./delivery";
 import { ROUTE_BATCH_SIZE, routePendingEvents } from "./routing";
@@ -97,32 +98,5 @@ async function forever(name: string, sleeper: Sleeper, pollMs: number, stopped: 
       log.error(`webhook ${name} loop iteration failed`, { error });
       await sleeper.sleep(pollMs);
     }
-  }
-}
-
-/** A sleep that wake() cuts short; a wake while awake makes the next sleep return at once. */
-class Sleeper {
-  private wakeUp: (() => void) | undefined;
-  private pending = false;
-
-  sleep(ms: number): Promise<void> {
-    if (this.pending) {
-      this.pending = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
-  }
-
-  wake(): void {
-    if (this.wakeUp) this.wakeUp();
-    else this.pending = true;
   }
 }

@@ -4,6 +4,7 @@ import { createInngestFunctions } from "../../inngest/functions";
 import { claimDueJobs, enqueueJob } from "../../server/jobs/queue";
 import { defineJob } from "../../server/jobs/registry";
 import { startInProcessRunner } from "../../server/jobs/runner";
+import { Sleeper } from "../../server/jobs/sleeper";
 import { currentSlot, defineSchedule, runScheduleIfDue } from "../../server/jobs/schedules";
 import { runDueJobs } from "../../server/jobs/worker";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
@@ -169,5 +170,24 @@ describe("drivers", () => {
     expect(result).toEqual({ ran: 3 });
     expect(ran.map((entry) => entry.payload)).toEqual(expect.arrayContaining([{ n: 0 }, { n: 1 }, { n: 2 }]));
     expect(await testDb.db.job.count({ where: { status: "succeeded" } })).toBe(3);
+  });
+});
+
+describe("Sleeper", () => {
+  it("wake() ends a sleep early", async () => {
+    const sleeper = new Sleeper();
+    const sleeping = sleeper.sleep(3_600_000);
+    sleeper.wake();
+    await sleeping;
+  });
+
+  it("remembers a wake that came while nobody slept, so the next sleep returns at once, and only that one", async () => {
+    const sleeper = new Sleeper();
+    sleeper.wake();
+    await sleeper.sleep(3_600_000);
+    let ended = false;
+    const second = sleeper.sleep(20).then(() => (ended = true));
+    expect(ended).toBe(false);
+    await second;
   });
 });
