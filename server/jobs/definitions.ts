@@ -4,3 +4,4 @@
  */
 import "./housekeeping";
 import "../breaches/jobs";
+import "../notifications/jobs";
