@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "../trpc";
 import { me } from "./me";
+import { unsubscribe } from "./unsubscribe";
 
 /**
  * The procedures of the UIs (admin UI, customer portal), served by tRPC at /api/trpc and called
@@ -7,6 +8,7 @@ import { me } from "./me";
  */
 export const uiRouter = router({
   admin: router({ me }),
+  notifications: router({ unsubscribe }),
 });
 
 export type UiRouter = typeof uiRouter;
