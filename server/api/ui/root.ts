@@ -1,4 +1,5 @@
 import { createCallerFactory, router } from "../trpc";
+import { mail } from "./mail";
 import { me } from "./me";
 import { unsubscribe } from "./unsubscribe";
 
@@ -7,7 +8,7 @@ import { unsubscribe } from "./unsubscribe";
  * in-process by server components. Separate from appRouter so no UI procedure becomes a REST path.
  */
 export const uiRouter = router({
-  admin: router({ me }),
+  admin: router({ me, mail }),
   notifications: router({ unsubscribe }),
 });
 
