@@ -31,6 +31,9 @@ export interface NotificationTexts {
     exposedData: string;
     exposedAddresses: string;
     nextSteps: string;
+    /** The heading of the breaches listed by title only (beyond the detailed ones). */
+    alsoFound: string;
+    moreAddresses(count: number): string;
     redactedIntro(count: number, company: string): string;
     redactedMore(partner: string): string;
   };
@@ -103,6 +106,8 @@ const EN_GB: NotificationTexts = {
     exposedData: "Exposed data",
     exposedAddresses: "Exposed addresses",
     nextSteps: "What to do",
+    alsoFound: "Also found",
+    moreAddresses: (count) => `and ${count} more addresses`,
     redactedIntro: (count, company) =>
       one(
         count,
@@ -186,6 +191,8 @@ const SV_SE: NotificationTexts = {
     exposedData: "Exponerade uppgifter",
     exposedAddresses: "Exponerade adresser",
     nextSteps: "Vad du bör göra",
+    alsoFound: "Även hittade",
+    moreAddresses: (count) => `och ${count} adresser till`,
     redactedIntro: (count, company) =>
       one(
         count,
@@ -269,6 +276,8 @@ const NB_NO: NotificationTexts = {
     exposedData: "Eksponerte opplysninger",
     exposedAddresses: "Eksponerte adresser",
     nextSteps: "Dette bør du gjøre",
+    alsoFound: "Også funnet",
+    moreAddresses: (count) => `og ${count} adresser til`,
     redactedIntro: (count, company) =>
       one(
         count,
@@ -352,6 +361,8 @@ const DA_DK: NotificationTexts = {
     exposedData: "Eksponerede oplysninger",
     exposedAddresses: "Eksponerede adresser",
     nextSteps: "Det bør du gøre",
+    alsoFound: "Også fundet",
+    moreAddresses: (count) => `og ${count} adresser mere`,
     redactedIntro: (count, company) =>
       one(
         count,
@@ -437,6 +448,8 @@ const FI_FI: NotificationTexts = {
     exposedData: "Paljastuneet tiedot",
     exposedAddresses: "Paljastuneet osoitteet",
     nextSteps: "Mitä tehdä",
+    alsoFound: "Lisäksi löytyi",
+    moreAddresses: (count) => `ja ${count} muuta osoitetta`,
     redactedIntro: (count, company) =>
       one(
         count,
@@ -520,6 +533,8 @@ const NL_NL: NotificationTexts = {
     exposedData: "Gelekte gegevens",
     exposedAddresses: "Gelekte adressen",
     nextSteps: "Wat u moet doen",
+    alsoFound: "Ook gevonden",
+    moreAddresses: (count) => `en nog ${count} adressen`,
     redactedIntro: (count, company) =>
       one(
         count,

@@ -79,6 +79,26 @@ describe("rendered messages (snapshots of the plain-text part)", () => {
     for (const withheld of ["Canva", "Adobe", "Passwords", "2019", "multi-factor"]) expect(redacted.html + redacted.text).not.toContain(withheld);
   });
 
+  it("tells the newest breaches in full and the rest by title, and cuts long address lists, staying under the clipping size", async () => {
+    const emails = Array.from({ length: 30 }, (_, index) => `user${String(index).padStart(2, "0")}@acme.example`);
+    const breaches = Array.from({ length: 40 }, (_, index) => ({
+      name: `Breach${index}`,
+      title: `Breach number ${index}`,
+      breachDate: `${2025 - index}-01-15`,
+      pwnCount: 1000,
+      dataClasses: ["Email addresses", "Passwords", "Phone numbers", "Physical addresses"],
+      emails,
+    }));
+    const rendered = await renderNotification({ kind: "breach_alert", data: { companyName: "Acme Ltd", redacted: false, breaches } }, context("en-GB"));
+    expect(rendered.subject).toBe("40 new data breaches found for Acme Ltd");
+    expect(rendered.text.match(/^BREACH NUMBER \d+$/gm)).toEqual(Array.from({ length: 10 }, (_, index) => `BREACH NUMBER ${index}`));
+    expect(rendered.text).toContain("ALSO FOUND\n\n * Breach number 10 (15 Jan 2015)\n * Breach number 11 (15 Jan 2014)");
+    expect(rendered.text).toContain(" * Breach number 39 (15 Jan 1986)");
+    expect(rendered.text).toContain(" * user19@acme.example\n * and 10 more addresses");
+    expect(rendered.text).not.toContain("user20@acme.example");
+    expect(Buffer.byteLength(rendered.html)).toBeLessThan(100_000);
+  });
+
   it("says when a reply reaches the partner only when the partner has a reply-to address", async () => {
     const withReply = await renderNotification(CONTENT.welcome!, context("en-GB"));
     const without = await renderNotification(CONTENT.welcome!, { ...context("en-GB"), replyTo: null });
