@@ -1,5 +1,5 @@
-import type { Prisma } from "../db/client";
-import { enqueueJobs, type Queryable } from "../jobs/queue";
+import { Prisma } from "../db/client";
+import type { Queryable } from "../jobs/queue";
 import { notificationSubject } from "./subjects";
 import { messageLocale } from "./texts";
 import type { NotificationContent } from "./types";
@@ -21,35 +21,29 @@ export interface NewNotification {
 
 /**
  * Writes one message per recipient and queues a send job for each, in the caller's
- * transaction (the one that records the cause). A message that exists already for the same
- * cause, kind and recipient is not written again: nothing is sent twice for one cause.
+ * transaction (the one that records the cause), in one statement: onboarding, the hot write
+ * path, pays one round trip for its welcome. A message that exists already for the same cause,
+ * kind and recipient is not written again: nothing is sent twice for one cause. `onlyIf` is a
+ * condition the rows are written under, checked in the same statement (the partner's switch).
  * Returns the ids of the new messages.
  */
-export async function queueNotification(tx: Queryable, message: NewNotification): Promise<string[]> {
+export async function queueNotification(tx: Queryable, message: NewNotification, onlyIf: Prisma.Sql = Prisma.sql`TRUE`): Promise<string[]> {
   if (message.recipients.length === 0) return [];
   const locale = messageLocale(message.localeCode);
-  const subject = notificationSubject(message.content, locale);
-  const created = await tx.notification.createManyAndReturn({
-    data: [...new Set(message.recipients)].map((recipient) => ({
-      customerId: message.customerId,
-      kind: message.content.kind,
-      cause: message.cause,
-      recipient,
-      localeCode: locale,
-      subject,
-      data: message.content.data as unknown as Prisma.InputJsonValue,
-    })),
-    skipDuplicates: true,
-    select: { id: true },
-  });
-  await enqueueJobs(
-    tx,
-    created.map(({ id }) => ({
-      kind: SEND_NOTIFICATION_JOB,
-      payload: { notificationId: id },
-      dedupeKey: `notification:${id}`,
-      maxAttempts: SEND_ATTEMPTS,
-    })),
-  );
-  return created.map(({ id }) => id);
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+    WITH message AS (
+      INSERT INTO notifications (customer_id, kind, cause, recipient, locale_code, subject, data, updated_at)
+      SELECT ${message.customerId}::uuid, ${message.content.kind}::notification_kind, ${message.cause}, recipient, ${locale},
+             ${notificationSubject(message.content, locale)}, ${JSON.stringify(message.content.data)}::jsonb, now()
+      FROM unnest(${[...new Set(message.recipients)]}::text[]) AS recipient
+      WHERE ${onlyIf}
+      ON CONFLICT (customer_id, kind, cause, recipient) DO NOTHING
+      RETURNING id
+    ), queued AS (
+      INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, updated_at)
+      SELECT ${SEND_NOTIFICATION_JOB}, jsonb_build_object('notificationId', id), 'notification:' || id, ${SEND_ATTEMPTS}, now()
+      FROM message
+    )
+    SELECT id::text FROM message`;
+  return rows.map((row) => row.id);
 }

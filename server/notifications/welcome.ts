@@ -1,3 +1,4 @@
+import { Prisma } from "../db/client";
 import type { Queryable } from "../jobs/queue";
 import { queueNotification } from "./messages";
 
@@ -13,25 +14,21 @@ export interface OnboardedCustomer {
 
 /**
  * The welcome message of a customer onboarded as active, to its contact e-mail, when the
- * partner sends welcome e-mails (send_customer_welcome_emails). Prospects get none (SPEC 3.1).
- * Called in the onboarding transaction.
+ * partner sends welcome e-mails (send_customer_welcome_emails, checked in the same statement).
+ * Prospects get none (SPEC 3.1). Called in the onboarding transaction.
  */
 export async function queueWelcomeEmail(tx: Queryable, customer: OnboardedCustomer): Promise<void> {
   if (customer.status !== "active") return;
-  const partner = await tx.partner.findUnique({ where: { id: customer.partnerId }, select: { sendCustomerWelcomeEmails: true } });
-  if (!partner?.sendCustomerWelcomeEmails) return;
-  await queueNotification(tx, {
-    customerId: customer.id,
-    cause: "onboard",
-    localeCode: customer.localeCode,
-    recipients: [customer.contactEmail.toLowerCase()],
-    content: {
-      kind: "welcome",
-      data: {
-        companyName: customer.companyName,
-        domains: customer.assets.filter((asset) => asset.kind === "domain").map((asset) => asset.value),
-        emails: customer.assets.filter((asset) => asset.kind === "email").map((asset) => asset.value),
-      },
+  const values = (kind: "domain" | "email") => customer.assets.filter((asset) => asset.kind === kind).map((asset) => asset.value);
+  await queueNotification(
+    tx,
+    {
+      customerId: customer.id,
+      cause: "onboard",
+      localeCode: customer.localeCode,
+      recipients: [customer.contactEmail.toLowerCase()],
+      content: { kind: "welcome", data: { companyName: customer.companyName, domains: values("domain"), emails: values("email") } },
     },
-  });
+    Prisma.sql`EXISTS (SELECT 1 FROM partners WHERE id = ${customer.partnerId}::uuid AND send_customer_welcome_emails)`,
+  );
 }
