@@ -6,10 +6,10 @@ import { config, isEmbeddedDatabase } from "./config";
 /**
  * The app secret, from which each purpose derives its own key (HKDF): the encryption of webhook
  * signing secrets at rest (they must stay readable to sign, so they cannot be hashed like API
- * keys), the signing of UI sessions and of e-mail unsubscribe links. Taken from APP_SECRET; on the embedded default without
- * it, generated once into DATA_DIR/app-secret (mode 0600). With DATABASE_URL, APP_SECRET is
- * required: several processes share that database and must share the key, so a key generated
- * on one machine would leave the others unable to sign.
+ * keys), the signing of UI sessions and of e-mail unsubscribe links. Taken from APP_SECRET; on
+ * the embedded default without it, generated once into DATA_DIR/app-secret (mode 0600). With
+ * DATABASE_URL, APP_SECRET is required: several processes share that database and must share
+ * the key, so a key generated on one machine would leave the others unable to sign.
  */
 export const APP_SECRET_FILE = "app-secret";
 const MIN_SECRET_LENGTH = 32;
