@@ -17,7 +17,8 @@ import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { serveOnLoopback } from "../test/helpers/http";
 import { readFile } from "node:fs/promises";
-import { createBenchDatabase, reportResult, seededRandom } from "./support/breach-bench-db";
+import { createBenchDatabase, reportResult } from "./support/bench-kit";
+import { seededRandom } from "../server/breaches/demo";
 
 const { values } = parseArgs({
   options: { rate: { type: "string", default: "500" }, seconds: { type: "string", default: "30" }, exposures: { type: "string", default: "1000000" } },

@@ -11,7 +11,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { runImportBreaches } from "../server/cli/import-breaches";
 import { BUNDLED_CATALOGUE } from "../server/breaches/demo";
-import { createBenchDatabase, reportResult, mib, rssSampler, seededRandom } from "./support/breach-bench-db";
+import { createBenchDatabase, reportResult, mib, rssSampler } from "./support/bench-kit";
+import { seededRandom } from "../server/breaches/demo";
 
 const { values } = parseArgs({ options: { rows: { type: "string", default: "10000000" }, "keep-file": { type: "boolean", default: false } } });
 const rows = Number(values.rows);

@@ -14,7 +14,8 @@ import { scanAllActiveCustomers } from "../server/breaches/scanner";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { readFile } from "node:fs/promises";
-import { createBenchDatabase, reportResult, mib, rssSampler, seededRandom } from "./support/breach-bench-db";
+import { createBenchDatabase, reportResult, mib, rssSampler } from "./support/bench-kit";
+import { seededRandom } from "../server/breaches/demo";
 
 const { values } = parseArgs({
   options: { customers: { type: "string", default: "1000" }, addresses: { type: "string", default: "100" }, concurrency: { type: "string", default: "4" } },

@@ -13,37 +13,25 @@
  * and written to bench/results/customers-<time>.json.
  */
 import { fork } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import pg from "pg";
 import { appRouter, createCaller } from "../server/api/root";
 import { createRestHandler } from "../server/api/rest/dispatcher";
 import { issueApiKey } from "../server/auth/api-keys";
 import { openDatabase, type Db } from "../server/db/client";
-import { prepareDatabase } from "../server/db/prepare";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
+import { createBenchDatabase } from "./support/bench-kit";
 
 // one info line per onboarded customer would drown the figures
 process.env.LOG_LEVEL ??= "warn";
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** 100,000 customers of one partner: a domain and two e-mail addresses each, breaches on every 5th. */
 async function seed(db: Db, partnerId: string) {
@@ -75,14 +63,9 @@ async function seed(db: Db, partnerId: string) {
 }
 
 async function main() {
-  const name = `bench_customers_${randomBytes(3).toString("hex")}`;
-  await withAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const { database, url, drop } = await createBenchDatabase("customers");
   let stopServer = async () => undefined as void;
   try {
-    await prepareDatabase(database);
     const db = database.prisma;
     const distributor = await createDistributor(db, { name: "Bench distributor" });
     const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
@@ -196,8 +179,7 @@ async function main() {
     console.log(`written to ${file}`);
   } finally {
     await stopServer();
-    await database.close();
-    await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    await drop();
   }
 }
 

@@ -13,15 +13,13 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { issueApiKey } from "../server/auth/api-keys";
-import { openDatabase } from "../server/db/client";
-import { prepareDatabase } from "../server/db/prepare";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { customerRef, recordEvent } from "../server/events/outbox";
 import { startWebhookDispatcher } from "../server/webhooks/dispatcher";
 import { createEndpoint } from "../server/webhooks/endpoints";
+import { createBenchDatabase } from "./support/bench-kit";
 
 const { values } = parseArgs({
   options: { deliveries: { type: "string", default: "20000" }, rate: { type: "string", default: "200" }, seconds: { type: "string", default: "10" } },
@@ -29,7 +27,6 @@ const { values } = parseArgs({
 const DELIVERIES = Number(values.deliveries);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
 process.env.APP_SECRET ??= randomBytes(32).toString("base64url");
 process.env.LOG_LEVEL = "warn";
@@ -48,29 +45,15 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 30000;
 server.listen(0, "127.0.0.1", () => process.stdout.write(String(server.address().port) + "\\n"));`;
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function main() {
-  const name = `bench_webhooks_${Date.now().toString(36)}`;
-  await admin((client) => client.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const { database, drop } = await createBenchDatabase("webhooks");
   let receiver: ReturnType<typeof spawn> | undefined;
   try {
-    await prepareDatabase(database);
     const db = database.prisma;
     const distributor = await createDistributor(db, { name: "Bench distributor" });
     const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
@@ -148,8 +131,7 @@ async function main() {
     await dispatcher.stop();
   } finally {
     receiver?.kill();
-    await database.close();
-    await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    await drop();
   }
 }
 

@@ -1,6 +1,6 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
+import { createDatabase } from "../scripts/lib/scratch-database";
 import { startServiceProcess } from "../scripts/lib/service-process";
 
 const ARTIFACTS = path.resolve("e2e/artifacts");
@@ -13,17 +13,12 @@ export const E2E_DATABASE = path.join(ARTIFACTS, "database.json");
  * embedded database. Either way the demo organization is created and its keys handed to the tests.
  */
 export default async function globalSetup() {
+  mkdirSync(ARTIFACTS, { recursive: true });
   const adminUrl = process.env.TEST_DATABASE_URL?.trim();
   let databaseUrl: string | undefined;
   if (adminUrl) {
     const name = `e2e_${Date.now().toString(36)}`;
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`CREATE DATABASE "${name}"`);
-    await client.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    databaseUrl = await createDatabase(adminUrl, name);
     writeFileSync(E2E_DATABASE, JSON.stringify({ adminUrl, name }));
   }
   const dataDir = path.join(ARTIFACTS, "data");

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import pg from "pg";
+import { dropDatabase } from "../scripts/lib/scratch-database";
 import { E2E_DATABASE, SERVER_PID } from "./global-setup";
 
 export default async function globalTeardown() {
@@ -14,10 +14,7 @@ export default async function globalTeardown() {
   if (existsSync(E2E_DATABASE)) {
     const { adminUrl, name } = JSON.parse(readFileSync(E2E_DATABASE, "utf8")) as { adminUrl: string; name: string };
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
+    await dropDatabase(adminUrl, name);
     rmSync(E2E_DATABASE);
   }
 }

@@ -54,7 +54,7 @@ function readOrCreateSecretFile(file: string): string {
 }
 
 /** A 32-byte key for one purpose, derived from the app secret (so purposes never share a key). */
-export function derivedAppKey(purpose: "webhook-signing-secrets" | "ui-sessions" | "unsubscribe-links"): Buffer {
+export function derivedAppKey(purpose: "webhook-signing-secrets" | "ui-sessions" | "portal-refresh-tokens" | "unsubscribe-links"): Buffer {
   const secret = appSecret();
   const cached = derivedKeys.get(purpose);
   if (cached?.secret === secret) return cached.key;

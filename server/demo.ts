@@ -1,7 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { issueApiKey } from "./auth/api-keys";
+import { createStaffUser } from "./auth/staff";
 import { DEMO_DOMAINS, importDemoBreachData } from "./breaches/demo";
 import { scanCustomer } from "./breaches/scanner";
 import { localBreachSource } from "./breaches/sources/local";
+import { syncBillingPeriod } from "./customers/billing-periods";
 import type { Db } from "./db/client";
 import { createDistributor } from "./distributors/distributors";
 import { createPartner } from "./distributors/partners";
@@ -9,8 +12,12 @@ import { createPartner } from "./distributors/partners";
 export interface DemoCredentials {
   distributor: { id: string; apiKey: string };
   partner: { id: string; apiKey: string };
+  /** The demo distributor's staff account for the admin UI (/admin). */
+  staff: { email: string; password: string };
   customers: Array<{ id: string; companyName: string; status: "active" | "prospect" }>;
 }
+
+const DEMO_STAFF_EMAIL = "admin@demo-distributor.example";
 
 const DEMO_CUSTOMERS = [
   { companyName: "Northwind Traders", reference: "DEMO-NORTHWIND", status: "active", domain: DEMO_DOMAINS[0] },
@@ -20,7 +27,8 @@ const DEMO_CUSTOMERS = [
 
 /**
  * On an empty embedded database (a first `npm start`), a demo distributor and partner so the
- * API can be tried at once, the bundled breach catalogue with deterministic demo exposures, and
+ * API can be tried at once, a staff account of the distributor for the admin UI (with a random
+ * password, printed once), the bundled breach catalogue with deterministic demo exposures, and
  * three demo customers (two active, one prospect) already scanned, so breach endpoints show
  * real findings. Returns undefined when the database already has a distributor.
  */
@@ -30,6 +38,8 @@ export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefin
   const partner = await createPartner(db, { distributorId: distributor.id, name: "Demo Partner" });
   const distributorKey = await issueApiKey(db, { distributorId: distributor.id }, "demo");
   const partnerKey = await issueApiKey(db, { partnerId: partner.id }, "demo");
+  const staff = { email: DEMO_STAFF_EMAIL, password: randomBytes(12).toString("base64url") };
+  await createStaffUser(db, { distributorId: distributor.id, ...staff, name: "Demo admin" });
   await importDemoBreachData(db);
   const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
   const customers: DemoCredentials["customers"] = [];
@@ -44,15 +54,18 @@ export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefin
         planId: plan.id,
         status: demo.status,
         assets: { create: { kind: "domain", value: demo.domain, domain: demo.domain } },
+        portalUser: { create: { email: `it@${demo.domain}` } },
       },
       select: { id: true },
     });
+    await syncBillingPeriod(db, customer.id);
     await scanCustomer(db, customer.id, "onboard", localBreachSource);
     customers.push({ id: customer.id, companyName: demo.companyName, status: demo.status });
   }
   return {
     distributor: { id: distributor.id, apiKey: distributorKey.apiKey },
     partner: { id: partner.id, apiKey: partnerKey.apiKey },
+    staff,
     customers,
   };
 }
@@ -66,11 +79,15 @@ export function describeDemoCredentials(demo: DemoCredentials, appUrl: string): 
     `               SW-API-KEY:        ${demo.distributor.apiKey}`,
     `  Partner      SW-PARTNER-ID:     ${demo.partner.id}`,
     `               SW-API-KEY:        ${demo.partner.apiKey}`,
+    `  Admin UI     E-mail:            ${demo.staff.email}`,
+    `               Password:          ${demo.staff.password}`,
+    `               Sign in at ${appUrl}/admin`,
     "Demo customers (scanned against the bundled Have I Been Pwned catalogue, CC BY 4.0, with generated demo exposures):",
     ...demo.customers.map((customer) => `  ${customer.companyName.padEnd(18)} ${customer.status.padEnd(9)} ${customer.id}`),
     "Try:",
     `  curl ${auth} ${appUrl}/api/v1/integrations/partner/plans`,
     `  curl ${auth} ${appUrl}/api/v1/integrations/customer/${demo.customers[0]!.id}/breaches`,
+    `  curl -X POST ${auth} ${appUrl}/api/v1/integrations/customer/${demo.customers[0]!.id}/magic-link   (open the url: the customer portal)`,
     `API reference: ${appUrl}/docs`,
     "",
   ].join("\n");

@@ -3,10 +3,10 @@ import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../server/db/client";
 import { prepareDatabase } from "../server/db/prepare";
+import { createDatabase, dropDatabase, withAdminClient } from "../scripts/lib/scratch-database";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -27,20 +27,16 @@ export default async function setup(project: TestProject) {
   if (adminUrl) {
     const runPrefix = `emtest_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
     const name = `${runPrefix}_template`;
-    await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
-    const database = await openDatabase({ url: databaseUrl(adminUrl, name) });
+    const database = await openDatabase({ url: await createDatabase(adminUrl, name) });
     await prepareDatabase(database);
     await database.close();
     project.provide("pgTemplate", { adminUrl, name, runPrefix });
     project.provide("pgliteDump", null);
     return async () => {
-      await withAdmin(adminUrl, async (client) => {
-        const { rows } = await client.query<{ datname: string }>(
-          `SELECT datname FROM pg_database WHERE datname LIKE $1`,
-          [`${runPrefix}%`],
-        );
-        for (const row of rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
-      });
+      const { rows } = await withAdminClient(adminUrl, (client) =>
+        client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${runPrefix}%`]),
+      );
+      for (const row of rows) await dropDatabase(adminUrl, row.datname);
     };
   }
   const pglite = new PGlite();
@@ -55,20 +51,4 @@ export default async function setup(project: TestProject) {
   return async () => {
     await rm(dumpPath, { force: true });
   };
-}
-
-export function databaseUrl(adminUrl: string, name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-export async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }

@@ -8,6 +8,9 @@ export interface DemoCredentials {
   distributorKey: string;
   partnerId: string;
   partnerKey: string;
+  /** The demo staff account of the admin UI. */
+  staffEmail: string;
+  staffPassword: string;
 }
 
 export interface ServiceProcess {
@@ -70,14 +73,22 @@ export async function startServiceProcess(options: {
   const pair = (idHeader: string) => new RegExp(`${idHeader}:\\s+(\\S+)\\s+SW-API-KEY:\\s+(\\S+)`).exec(output);
   const distributor = pair("SW-DISTRIBUTOR-ID");
   const partner = pair("SW-PARTNER-ID");
-  if (!distributor || !partner) {
+  const staff = /Admin UI\s+E-mail:\s+(\S+)\s+Password:\s+(\S+)/.exec(output);
+  if (!distributor || !partner || !staff) {
     stop();
     throw new Error(`no demo credentials in the start output (is ${options.dataDir} fresh?); see ${options.logFile}`);
   }
   return {
     baseUrl,
     pid: child.pid!,
-    demo: { distributorId: distributor[1]!, distributorKey: distributor[2]!, partnerId: partner[1]!, partnerKey: partner[2]! },
+    demo: {
+      distributorId: distributor[1]!,
+      distributorKey: distributor[2]!,
+      partnerId: partner[1]!,
+      partnerKey: partner[2]!,
+      staffEmail: staff[1]!,
+      staffPassword: staff[2]!,
+    },
     stop,
   };
 }

@@ -25,8 +25,8 @@ export type AuthKind = "none" | "partner" | "partnerOrDistributor" | "distributo
 export type AppMeta = OpenApiMeta<{
   auth?: AuthKind;
   errors?: EndpointErrors;
-  /** Error statuses this endpoint answers besides the common ones, with an example message each. */
-  responses?: Record<number, string>;
+  /** Error statuses this endpoint answers besides the common ones, with its message (or messages) each. */
+  responses?: Record<number, string | string[]>;
   /** Status of a successful answer (default 200). */
   successStatus?: number;
 }>;

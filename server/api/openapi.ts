@@ -85,7 +85,9 @@ function correctOperation(operation: Operation, route: Route) {
     add(401, auth === "distributor" ? MISSING_DISTRIBUTOR_HEADERS : MISSING_PARTNER_HEADERS);
     add(401, INVALID_API_KEY);
   }
-  for (const [status, message] of Object.entries(route.meta.responses ?? {})) add(Number(status), message);
+  for (const [status, messages] of Object.entries(route.meta.responses ?? {})) {
+    for (const message of [messages].flat()) add(Number(status), message);
+  }
   add(500, route.errors.failure);
 
   operation.responses = { [successStatus]: success };

@@ -1,6 +1,7 @@
 import { initTRPC } from "@trpc/server";
 import { authenticateDistributor, authenticatePartner } from "../auth/api-keys";
 import { AppError } from "../errors";
+import { isAccessExpired, PORTAL_SESSION_EXPIRED } from "../portal/sessions";
 import type { Context } from "./context";
 import type { AppMeta } from "./meta";
 
@@ -67,4 +68,17 @@ export const staffProcedure = t.procedure.meta({ auth: "none" }).use(async ({ ct
   const session = ctx.session;
   if (session?.kind !== "staff") throw new AppError("UNAUTHENTICATED", "Sign in to continue");
   return next({ ctx: { ...ctx, staff: { id: session.staffId, distributorId: session.distributorId, email: session.email } } });
+});
+
+/**
+ * Customer portal: a customer signed in with a magic link, whose access token is current (an
+ * expired one is refreshed at /auth/refresh first). ctx.customer.id scopes every query; nothing
+ * of another customer is reachable.
+ */
+export const customerProcedure = t.procedure.meta({ auth: "none" }).use(async ({ ctx, next }) => {
+  const session = ctx.session;
+  if (session?.kind !== "customer") throw new AppError("UNAUTHENTICATED", "Sign in to continue");
+  if (isAccessExpired(session.accessExpiresAt)) throw new AppError("UNAUTHENTICATED", PORTAL_SESSION_EXPIRED);
+  const customer = { id: session.customerId, portalUserId: session.portalUserId, email: session.email, accessExpiresAt: session.accessExpiresAt };
+  return next({ ctx: { ...ctx, customer } });
 });

@@ -5,24 +5,37 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { derivedAppKey } from "../app-key";
 import { config } from "../config";
 import { getAppDb } from "../db/instance";
+import { endPortalSession, isPortalSessionLive } from "../portal/sessions";
 import { authenticateStaff } from "./staff";
 
 /**
  * Who is signed into a UI. Staff sign into the admin UI with e-mail and password (next-auth
- * credentials, JWT sessions); customers sign into the portal with a one-time link (their kind
- * is added by the portal's sign-in). Every admin page and UI procedure scopes by distributorId.
+ * credentials, JWT sessions); customers sign into the portal with a one-time link (the cookie is
+ * made by /auth/confirm, docs/portal.md). Every admin page and UI procedure scopes by
+ * distributorId, every portal page and procedure by customerId.
  */
-export type UiSession = { kind: "staff"; staffId: string; distributorId: string; email: string; name: string | null };
+export type UiSession =
+  | { kind: "staff"; staffId: string; distributorId: string; email: string; name: string | null }
+  | CustomerUiSession;
+
+/** A customer signed into the portal; the access token runs out at accessExpiresAt (epoch seconds). */
+export type CustomerUiSession = { kind: "customer"; customerId: string; portalUserId: string; email: string; accessExpiresAt: number };
 
 /** Staff sessions last a working day; signing in again is cheap, a stolen cookie should not live long. */
 const STAFF_SESSION_SECONDS = 12 * 60 * 60;
 
 declare module "next-auth/jwt" {
   interface JWT {
-    kind?: "staff";
+    kind?: "staff" | "customer";
     staffId?: string;
     distributorId?: string;
     staffName?: string | null;
+    customerId?: string;
+    portalUserId?: string;
+    portalSessionId?: string;
+    /** The portal session's current refresh token: only ever inside the encrypted cookie. */
+    refreshToken?: string;
+    accessExpiresAt?: number;
   }
 }
 
@@ -49,6 +62,9 @@ export function sessionCookieName(): string {
 export function uiSessionFromToken(token: JWT): UiSession | undefined {
   if (token.kind === "staff" && token.staffId && token.distributorId && token.email) {
     return { kind: "staff", staffId: token.staffId, distributorId: token.distributorId, email: token.email, name: token.staffName ?? null };
+  }
+  if (token.kind === "customer" && token.customerId && token.portalUserId && token.email && token.accessExpiresAt) {
+    return { kind: "customer", customerId: token.customerId, portalUserId: token.portalUserId, email: token.email, accessExpiresAt: token.accessExpiresAt };
   }
   return undefined;
 }
@@ -97,11 +113,21 @@ export function authOptions(): NextAuthOptions {
           });
           if (!staff || staff.distributorId !== token.distributorId) return { ...token, kind: undefined };
         }
+        if (token.kind === "customer") {
+          // A signed-out, offboarded or revoked portal session ends at once, whatever its access expiry.
+          const live = await isPortalSessionLive(await getAppDb(), token.portalSessionId ?? "", token.customerId ?? "");
+          if (!live) return { ...token, kind: undefined };
+        }
         return token;
       },
       async session({ session, token }) {
         session.ui = uiSessionFromToken(token);
         return session;
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        if (token?.kind === "customer" && token.portalSessionId) await endPortalSession(await getAppDb(), token.portalSessionId, "sign-out");
       },
     },
   };

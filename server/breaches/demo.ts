@@ -13,7 +13,7 @@ const DEMO_MAILBOXES = ["ceo", "cfo", "it", "sales", "support", "hr", "anna.berg
 const SEED = 20261121;
 
 /** mulberry32: a small seeded generator, so every demo database gets the same exposures. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -1,7 +1,6 @@
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
-import type { Queryable } from "../jobs/queue";
 import { wakeJobWorkers } from "../jobs/wake";
 import type { LocaleCode } from "./locales";
 import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "./records";
@@ -65,19 +64,4 @@ export async function setBreachResolved(
   });
   if (changed) await wakeJobWorkers();
   return { resolved: input.resolved };
-}
-
-/**
- * Breach instances per customer, resolved ones included (SPEC 2.3 breachCount; breachStatus is
- * count > 0). For the customer list and analytics of the customer issue.
- */
-export async function breachCountsByCustomer(db: Queryable, customerIds: readonly string[]): Promise<Map<string, number>> {
-  if (customerIds.length === 0) return new Map();
-  const rows = await db.customerBreach.groupBy({ by: ["customerId"], where: { customerId: { in: [...customerIds] } }, _count: { _all: true } });
-  return new Map(rows.map((row) => [row.customerId, row._count._all]));
-}
-
-/** All breach instances of a partner's customers (analytics' totalBreachesDetected). */
-export async function countPartnerBreaches(db: Queryable, partnerId: string): Promise<number> {
-  return db.customerBreach.count({ where: { customer: { partnerId } } });
 }

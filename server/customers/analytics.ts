@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import { Prisma, type Db } from "../db/client";
 
 export const NEW_CUSTOMER_WINDOW_DAYS = 30;
 
@@ -17,34 +17,93 @@ export interface PartnerAnalytics {
   totalBreachesDetected: number;
 }
 
-/**
- * The partner's account figures, counted by the database (no rows are loaded): three aggregate
- * queries that run side by side on the pool's connections.
- */
+/** The partner's account figures (the partner API's analytics). */
 export async function getPartnerAnalytics(db: Db, partnerId: string, now = new Date()): Promise<PartnerAnalytics> {
+  const figures = await analyticsByPartner(db, Prisma.sql`= ${partnerId}::uuid`, now);
+  return figures.get(partnerId) ?? emptyAnalytics();
+}
+
+export interface DistributorAnalytics {
+  /** The figures summed over all the distributor's partners. */
+  totals: PartnerAnalytics & { partners: number };
+  /** Every partner of the distributor by name, with its figures. */
+  partners: Array<{ partnerId: string; name: string } & PartnerAnalytics>;
+}
+
+/** The figures of each of the distributor's partners and their sum (the admin UI's overview). */
+export async function getDistributorAnalytics(db: Db, distributorId: string, now = new Date()): Promise<DistributorAnalytics> {
+  const [partners, figures] = await Promise.all([
+    db.partner.findMany({ where: { distributorId }, orderBy: [{ name: "asc" }, { id: "asc" }], select: { id: true, name: true } }),
+    analyticsByPartner(db, Prisma.sql`IN (SELECT id FROM partners WHERE distributor_id = ${distributorId}::uuid)`, now),
+  ]);
+  const rows = partners.map((partner) => ({ partnerId: partner.id, name: partner.name, ...(figures.get(partner.id) ?? emptyAnalytics()) }));
+  const totals = { ...emptyAnalytics(), partners: partners.length };
+  for (const row of rows) {
+    for (const key of ANALYTICS_FIGURES) totals[key] += row[key];
+  }
+  return { totals, partners: rows };
+}
+
+const ANALYTICS_FIGURES = [
+  "totalCustomers",
+  "activeCustomers",
+  "newCustomerLast30Days",
+  "totalMonitoredDomains",
+  "totalMonitoredEmails",
+  "totalBreachesDetected",
+] as const satisfies ReadonlyArray<keyof PartnerAnalytics>;
+
+function emptyAnalytics(): PartnerAnalytics {
+  return {
+    totalCustomers: 0,
+    activeCustomers: 0,
+    newCustomerLast30Days: 0,
+    totalMonitoredDomains: 0,
+    totalMonitoredEmails: 0,
+    totalBreachesDetected: 0,
+  };
+}
+
+/**
+ * The figures of the partners whose id matches `partnerIdFilter` (an SQL condition on the
+ * partner id), counted by the database (no rows are loaded): three aggregate queries grouped by
+ * partner that run side by side on the pool's connections. Partners without customers are absent.
+ */
+async function analyticsByPartner(db: Db, partnerIdFilter: Prisma.Sql, now: Date): Promise<Map<string, PartnerAnalytics>> {
   const since = new Date(now.getTime() - NEW_CUSTOMER_WINDOW_DAYS * 86_400_000);
-  const [[customers], [assets], [breaches]] = await Promise.all([
-    db.$queryRaw<Array<{ total: bigint; active: bigint; recent: bigint }>>`
-      SELECT count(*) AS total,
+  const [customers, assets, breaches] = await Promise.all([
+    db.$queryRaw<Array<{ partnerId: string; total: bigint; active: bigint; recent: bigint }>>`
+      SELECT partner_id::text AS "partnerId",
+             count(*) AS total,
              count(*) FILTER (WHERE status = 'active') AS active,
              count(*) FILTER (WHERE created_at >= ${since}) AS recent
-      FROM customers WHERE partner_id = ${partnerId}::uuid`,
-    db.$queryRaw<Array<{ domains: bigint; emails: bigint }>>`
-      SELECT count(*) FILTER (WHERE a.kind = 'domain') AS domains,
+      FROM customers WHERE partner_id ${partnerIdFilter}
+      GROUP BY partner_id`,
+    db.$queryRaw<Array<{ partnerId: string; domains: bigint; emails: bigint }>>`
+      SELECT c.partner_id::text AS "partnerId",
+             count(*) FILTER (WHERE a.kind = 'domain') AS domains,
              count(*) FILTER (WHERE a.kind = 'email') AS emails
       FROM customers c JOIN monitored_assets a ON a.customer_id = c.id
-      WHERE c.partner_id = ${partnerId}::uuid AND c.status = 'active'`,
-    db.$queryRaw<Array<{ total: bigint }>>`
-      SELECT count(*) AS total
+      WHERE c.partner_id ${partnerIdFilter} AND c.status = 'active'
+      GROUP BY c.partner_id`,
+    db.$queryRaw<Array<{ partnerId: string; total: bigint }>>`
+      SELECT c.partner_id::text AS "partnerId", count(*) AS total
       FROM customers c JOIN customer_breaches b ON b.customer_id = c.id
-      WHERE c.partner_id = ${partnerId}::uuid`,
+      WHERE c.partner_id ${partnerIdFilter}
+      GROUP BY c.partner_id`,
   ]);
-  return {
-    totalCustomers: Number(customers!.total),
-    activeCustomers: Number(customers!.active),
-    newCustomerLast30Days: Number(customers!.recent),
-    totalMonitoredDomains: Number(assets!.domains),
-    totalMonitoredEmails: Number(assets!.emails),
-    totalBreachesDetected: Number(breaches!.total),
-  };
+  const figures = new Map<string, PartnerAnalytics>();
+  const of = (partnerId: string) => figures.get(partnerId) ?? figures.set(partnerId, emptyAnalytics()).get(partnerId)!;
+  for (const row of customers) {
+    Object.assign(of(row.partnerId), {
+      totalCustomers: Number(row.total),
+      activeCustomers: Number(row.active),
+      newCustomerLast30Days: Number(row.recent),
+    });
+  }
+  for (const row of assets) {
+    Object.assign(of(row.partnerId), { totalMonitoredDomains: Number(row.domains), totalMonitoredEmails: Number(row.emails) });
+  }
+  for (const row of breaches) of(row.partnerId).totalBreachesDetected = Number(row.total);
+  return figures;
 }

@@ -2,6 +2,7 @@ import { Prisma, type Db } from "../db/client";
 import type { CustomerStatus } from "../db/generated/enums";
 import { resolvePlan } from "../distributors/plans";
 import { badRequest, notFound } from "../errors";
+import { syncBillingPeriod } from "./billing-periods";
 import { CUSTOMER_NOT_FOUND, foundOrNotFound, ownedCustomerWhere } from "./ownership";
 
 export const INFO_UPDATE_EMPTY = "At least one of companyName, contactEmail, price, planType or planId must be provided";
@@ -72,6 +73,7 @@ export async function updateCustomerInfo(db: Db, partnerId: string, customerId: 
       },
     });
     if (count === 0) throw notFound(CUSTOMER_NOT_FOUND);
+    if (plan) await syncBillingPeriod(tx, customerId);
     if (contactEmail !== undefined) {
       await tx.portalUser.updateMany({ where: { customerId }, data: { email: contactEmail.trim().toLowerCase() } });
     }

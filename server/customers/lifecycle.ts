@@ -5,6 +5,8 @@ import { conflict, unprocessable, type AppError } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
+import { endCustomerPortalAccess } from "../portal/sessions";
+import { syncBillingPeriod } from "./billing-periods";
 import { CUSTOMER_NOT_FOUND, lockOwnedCustomer } from "./ownership";
 
 interface Transition<From extends CustomerStatus> {
@@ -93,10 +95,12 @@ export async function transitionCustomer(
       throw (definition.refusals as Record<CustomerStatus, () => AppError>)[customer.status]();
     }
     await tx.customer.update({ where: { id: customer.id }, data: { status: definition.to, statusChangedAt: new Date() } });
+    await syncBillingPeriod(tx, customer.id);
     if (definition.recordsDeletion) {
       await recordEvent(tx, { type: "customer.deleted", partnerId, customerId: customer.id, data: { customer: customerRef(customer) } });
     }
     if (definition.scan) await requestCustomerScan(tx, customer.id, definition.scan);
+    if (definition.to === "inactive") await endCustomerPortalAccess(tx, customer.id, "offboarded");
     return customer;
   });
   log.info(`customer ${name}`, { partnerId, customerId: customer.id, from: customer.status, to: definition.to });

@@ -18,6 +18,11 @@ export interface CustomerListItem {
   breachCount: number;
   domains: string[];
   emails: string[];
+  /** Beyond the partner API's list item (SPEC 2.3), for the admin UI; the REST answer leaves them out. */
+  companyName: string;
+  planType: string;
+  threatScore: number;
+  lastScannedAt: Date | null;
 }
 
 export interface CustomerListPage {
@@ -45,6 +50,8 @@ export async function listPartnerCustomers(db: Db, partnerId: string, query: Cus
         ORDER BY created_at DESC, id DESC
         OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize})
       SELECT c.id::text AS "customerId", c.reference AS "customerRef", c.status::text AS "customerStatus",
+        c.company_name AS "companyName", c.threat_score AS "threatScore", c.last_scanned_at AS "lastScannedAt",
+        (SELECT p.plan_type FROM plans p WHERE p.id = c.plan_id) AS "planType",
         (SELECT count(*) FROM customer_breaches b WHERE b.customer_id = c.id)::int AS "breachCount",
         ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain'
               ORDER BY a.value COLLATE "C") AS domains,

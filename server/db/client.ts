@@ -6,6 +6,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { config } from "../config";
+import { log } from "../log";
 import { acquireEmbeddedLock } from "./embedded-lock";
 import { PrismaClient } from "./generated/client";
 import type { SqlSession } from "./migration-status";
@@ -59,6 +60,9 @@ export async function openDatabase(target: DatabaseTarget = databaseTargetFromEn
 
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  // Prisma listens for idle-connection errors only while connected; a connection the server drops
+  // while the pool is closing (a dropped test database, a restart) must not crash the process.
+  pool.on("error", (error) => log.warn("idle database connection failed", { error: error.message }));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions });
   return {
     prisma,

@@ -6,6 +6,7 @@ import { requireOwnPartner } from "./partners";
 export interface ApiKeySummary {
   id: string;
   prefix: string;
+  label: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -13,12 +14,17 @@ export interface ApiKeySummary {
 
 /**
  * A new API key for one of the distributor's partners. The clear key is in this answer only;
- * the database keeps its hash and its prefix.
+ * the database keeps its hash and its prefix. `issuedBy` is kept as the key's label.
  */
-export async function issuePartnerApiKey(db: Db, distributorId: string, partnerId: string): Promise<{ id: string; apiKey: string }> {
+export async function issuePartnerApiKey(
+  db: Db,
+  distributorId: string,
+  partnerId: string,
+  issuedBy = "issued over the distributor API",
+): Promise<{ id: string; apiKey: string }> {
   await requireOwnPartner(db, distributorId, partnerId);
-  const issued = await issueApiKey(db, { partnerId }, "issued over the distributor API");
-  log.info("partner API key issued", { distributorId, partnerId, apiKeyId: issued.id });
+  const issued = await issueApiKey(db, { partnerId }, issuedBy);
+  log.info("partner API key issued", { distributorId, partnerId, apiKeyId: issued.id, issuedBy });
   return issued;
 }
 
@@ -26,12 +32,18 @@ export async function issuePartnerApiKey(db: Db, distributorId: string, partnerI
 export async function listPartnerApiKeys(db: Db, distributorId: string, partnerId: string): Promise<ApiKeySummary[]> {
   await requireOwnPartner(db, distributorId, partnerId);
   const keys = await listApiKeys(db, { partnerId });
-  return keys.map(({ id, prefix, createdAt, lastUsedAt, revokedAt }) => ({ id, prefix, createdAt, lastUsedAt, revokedAt }));
+  return keys.map(({ id, prefix, label, createdAt, lastUsedAt, revokedAt }) => ({ id, prefix, label, createdAt, lastUsedAt, revokedAt }));
 }
 
 /** Revokes one of the partner's keys at once; revoking it again changes nothing. */
-export async function revokePartnerApiKey(db: Db, distributorId: string, partnerId: string, keyId: string): Promise<void> {
+export async function revokePartnerApiKey(
+  db: Db,
+  distributorId: string,
+  partnerId: string,
+  keyId: string,
+  revokedBy = "the distributor API",
+): Promise<void> {
   await requireOwnPartner(db, distributorId, partnerId);
   await revokeApiKey(db, { partnerId }, keyId);
-  log.info("partner API key revoked", { distributorId, partnerId, apiKeyId: keyId });
+  log.info("partner API key revoked", { distributorId, partnerId, apiKeyId: keyId, revokedBy });
 }

@@ -122,6 +122,67 @@ export async function updatePartner(
   return toPartnerRecord(await db.partner.update({ where: { id: partnerId }, data: columns, select: partnerSelect }));
 }
 
+export interface PartnerListItem {
+  partner: PartnerRecord;
+  createdAt: Date;
+  customers: { total: number; active: number };
+  /** Keys that are not revoked. */
+  activeApiKeys: number;
+}
+
+export interface PartnerListPage {
+  partners: PartnerListItem[];
+  pagination: { totalCount: number; page: number; pageSize: number; hasNextPage: boolean };
+}
+
+/**
+ * One page of the distributor's partners by name (ties by id), optionally only those whose name,
+ * account reference or contact e-mail contains `search` (any case; taken literally), with their
+ * customer and active key counts.
+ */
+export async function listPartners(
+  db: Db,
+  distributorId: string,
+  { search, page, pageSize }: { search?: string; page: number; pageSize: number },
+): Promise<PartnerListPage> {
+  const text = search?.trim();
+  // Prisma passes `contains` into ILIKE as it is: escape its wildcards so they match themselves.
+  const contains = text ? { contains: text.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" as const } : undefined;
+  const where: Prisma.PartnerWhereInput = {
+    distributorId,
+    ...(contains ? { OR: [{ name: contains }, { accountReference: contains }, { contactEmail: contains }] } : {}),
+  };
+  const [totalCount, rows] = await Promise.all([
+    db.partner.count({ where }),
+    db.partner.findMany({
+      where,
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+      select: { ...partnerSelect, createdAt: true, _count: { select: { apiKeys: { where: { revokedAt: null } } } } },
+    }),
+  ]);
+  const ids = rows.map((row) => row.id);
+  const statusCounts = ids.length
+    ? await db.customer.groupBy({ by: ["partnerId", "status"], where: { partnerId: { in: ids } }, _count: { _all: true } })
+    : [];
+  const customers = new Map(ids.map((id) => [id, { total: 0, active: 0 }]));
+  for (const group of statusCounts) {
+    const counts = customers.get(group.partnerId)!;
+    counts.total += group._count._all;
+    if (group.status === "active") counts.active += group._count._all;
+  }
+  return {
+    partners: rows.map((row) => ({
+      partner: toPartnerRecord(row),
+      createdAt: row.createdAt,
+      customers: customers.get(row.id)!,
+      activeApiKeys: row._count.apiKeys,
+    })),
+    pagination: { totalCount, page, pageSize, hasNextPage: page * pageSize < totalCount },
+  };
+}
+
 /** Throws not-found unless the partner exists and belongs to the distributor. */
 export async function requireOwnPartner(db: Db, distributorId: string, partnerId: string): Promise<void> {
   const row = await db.partner.findFirst({ where: ownPartnerWhere(distributorId, partnerId), select: { id: true } });

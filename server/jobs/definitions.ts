@@ -4,4 +4,6 @@
  */
 import "./housekeeping";
 import "../breaches/jobs";
+import "../webhooks/retention";
+import "../portal/cleanup";
 import "../notifications/jobs";

@@ -45,7 +45,7 @@ export async function routePendingEvents(db: Db, { limit = ROUTE_BATCH_SIZE } = 
     const rows = await tx.$queryRaw<OutboxRow[]>`
       SELECT id::text, type, partner_id::text AS "partnerId", customer_id::text AS "customerId", payload, created_at AS "createdAt"
       FROM outbox_events WHERE routed_at IS NULL
-      ORDER BY created_at, id
+      ORDER BY sequence
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED`;
     if (rows.length === 0) return { events: 0, deliveries: 0 };

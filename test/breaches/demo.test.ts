@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDemoExposures } from "../../server/breaches/demo";
+import { authenticateStaff } from "../../server/auth/staff";
 import { describeDemoCredentials, seedDemoIfEmpty } from "../../server/demo";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 
@@ -24,8 +25,17 @@ describe("demo data on an empty database", () => {
     for (const customer of demo!.customers) {
       expect(await testDb.db.customerBreach.count({ where: { customerId: customer.id } })).toBeGreaterThan(0);
       expect(await testDb.db.monitoredAsset.count({ where: { customerId: customer.id, source: "discovered" } })).toBeGreaterThan(0);
+      // a portal user, so a magic link signs the demo customer into the portal
+      expect(await testDb.db.portalUser.count({ where: { customerId: customer.id } })).toBe(1);
     }
+    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/magic-link`);
     expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/breaches`);
+    const signIn = await authenticateStaff(testDb.db, demo!.staff);
+    expect(signIn).toMatchObject({ ok: true, staff: { email: "admin@demo-distributor.example", distributorId: demo!.distributor.id } });
+    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toMatch(
+      new RegExp(`Admin UI\\s+E-mail:\\s+admin@demo-distributor\\.example\\s+Password:\\s+${demo!.staff.password}\\s`),
+    );
+    expect(await testDb.db.customerBillingPeriod.count({ where: { customerId: { in: demo!.customers.map((customer) => customer.id) } } })).toBe(2);
     expect(await seedDemoIfEmpty(testDb.db)).toBeUndefined();
   });
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/db/client";
 import { pendingMigrationNames } from "../../server/db/migration-status";
 import { diffMigrationsAgainstSchema, migrateDatabase, MIGRATIONS_DIR, SCHEMA_PATH } from "../../server/db/migrations";
-import { withAdmin } from "../global-setup";
+import { createDatabase, dropDatabase } from "../../scripts/lib/scratch-database";
 
 const tempDirs: string[] = [];
 afterAll(async () => {
@@ -63,23 +63,21 @@ describe("applying migrations", { timeout: 180_000 }, () => {
     async () => {
       const adminUrl = process.env.TEST_DATABASE_URL!;
       const name = `emtest_migrate_${Date.now().toString(36)}`;
-      await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      const databases = await Promise.all([openDatabase({ url: url.toString() }), openDatabase({ url: url.toString() })]);
+      const url = await createDatabase(adminUrl, name);
+      const databases = await Promise.all([openDatabase({ url }), openDatabase({ url })]);
       try {
         const results = await Promise.all(databases.map((database) => migrateDatabase(database)));
         const all = await pendingMigrationNamesOfEmptyDb(MIGRATIONS_DIR);
         expect(results.flat().sort()).toEqual(all);
         expect(results.filter((applied) => applied.length > 0)).toHaveLength(1);
-        const client = new pg.Client({ connectionString: url.toString() });
+        const client = new pg.Client({ connectionString: url });
         await client.connect();
         const { rows } = await client.query("SELECT count(*)::int AS n FROM _prisma_migrations");
         await client.end();
         expect(rows[0].n).toBe(all.length);
       } finally {
         for (const database of databases) await database.close();
-        await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+        await dropDatabase(adminUrl, name);
       }
     },
   );

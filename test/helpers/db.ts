@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { inject } from "vitest";
 import { openDatabase, type Database, type Db } from "../../server/db/client";
-import { databaseUrl, withAdmin } from "../global-setup";
+import { createDatabase, dropDatabase } from "../../scripts/lib/scratch-database";
 
 export interface TestDatabase {
   database: Database;
@@ -21,8 +21,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const template = inject("pgTemplate");
   if (template) {
     const name = `${template.runPrefix}_${randomBytes(4).toString("hex")}`;
-    await withAdmin(template.adminUrl, (client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${template.name}"`));
-    const url = databaseUrl(template.adminUrl, name);
+    const url = await createDatabase(template.adminUrl, name, { template: template.name });
     const database = await openDatabase({ url });
     return {
       database,
@@ -30,7 +29,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       url,
       async close() {
         await database.close();
-        await withAdmin(template.adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+        await dropDatabase(template.adminUrl, name);
       },
     };
   }

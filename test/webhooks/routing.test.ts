@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { recordEvent } from "../../server/events/outbox";
 import { createEndpoint } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
@@ -60,6 +62,25 @@ describe("routing (SPEC 6.1)", () => {
     }
     for (const id of [unsubscribed, disabled, otherPartner, otherDistributor]) expect(await deliveriesOf(testDb.db, id)).toEqual([]);
     expect((await testDb.db.outboxEvent.findUniqueOrThrow({ where: { id: eventId } })).routedAt).toBeInstanceOf(Date);
+  });
+
+  it("keeps the order events were recorded in, also when they share a created_at (same millisecond)", async () => {
+    const endpointId = await endpoint({ partnerId: org.partner.id }, ["customer.asset.added"]);
+    const values = Array.from({ length: 10 }, (_, index) => `user${index}@acme.example`);
+    await testDb.db.$transaction(async (tx) => {
+      for (const value of values) {
+        await recordEvent(tx, {
+          type: "customer.asset.added",
+          partnerId: customer.partnerId,
+          customerId: customer.id,
+          data: { customer: customer.ref, assets: [{ uuid: randomUUID(), type: "email", value }] },
+        });
+      }
+      await tx.$executeRaw`UPDATE outbox_events SET created_at = date_trunc('second', created_at) WHERE routed_at IS NULL`;
+    });
+    await route();
+    const routed = (await bodiesOf(endpointId)).map((body) => body.data.assets[0].value);
+    expect(routed).toEqual(values);
   });
 
   it("routes each event once however often routing runs", async () => {

@@ -1,35 +1,47 @@
 import { randomUUID } from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { currentUiSession } from "../../auth/ui-session";
+import { currentUiSession, type UiSession } from "../../auth/ui-session";
+import type { Db } from "../../db/client";
 import { getAppDb } from "../../db/instance";
 import { AppError } from "../../errors";
 import { log } from "../../log";
 import { createContext } from "../context";
 import { createUiCaller, uiRouter } from "./root";
 
-/** /api/trpc: the UIs' procedures over tRPC's own protocol, with the session of the request. */
-export async function handleUiRequest(request: Request): Promise<Response> {
-  const db = await getAppDb();
-  const session = await currentUiSession();
-  return fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req: request,
-    router: uiRouter,
-    createContext: () => createContext(db, request.headers, randomUUID(), session),
-    responseMeta({ errors }) {
-      const cause = errors[0]?.cause;
-      return cause instanceof AppError ? { status: cause.status } : {};
-    },
-    onError({ error, path }) {
-      if (!(error.cause instanceof AppError) && error.code === "INTERNAL_SERVER_ERROR") {
-        log.error("UI procedure failed", { path, error });
-      }
-    },
-  });
+/**
+ * The UIs' procedures over tRPC's own protocol, with the session the request carries. An
+ * AppError answers with its own status (401 without a session, 404 for another distributor's
+ * partner, ...); the error formatter (trpc.ts) gives forms their field errors.
+ */
+export function createUiRequestHandler(options: {
+  getDb: () => Promise<Db>;
+  getSession: (request: Request) => Promise<UiSession | undefined>;
+}): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const db = await options.getDb();
+    const session = await options.getSession(request);
+    return fetchRequestHandler({
+      endpoint: "/api/trpc",
+      req: request,
+      router: uiRouter,
+      createContext: () => createContext(db, request.headers, randomUUID(), session),
+      responseMeta({ errors }) {
+        const cause = errors[0]?.cause;
+        return cause instanceof AppError ? { status: cause.status } : {};
+      },
+      onError({ error, path }) {
+        if (!(error.cause instanceof AppError) && error.code === "INTERNAL_SERVER_ERROR") {
+          log.error("UI procedure failed", { path, error });
+        }
+      },
+    });
+  };
 }
 
+/** /api/trpc: the session is next-auth's cookie. */
+export const handleUiRequest = createUiRequestHandler({ getDb: getAppDb, getSession: () => currentUiSession() });
+
 /** A caller for server components: the same procedures and scope checks, in-process. */
-export async function uiCaller() {
-  const session = await currentUiSession();
-  return createUiCaller(createContext(await getAppDb(), new Headers(), randomUUID(), session));
+export async function uiCaller(session?: UiSession) {
+  return createUiCaller(createContext(await getAppDb(), new Headers(), randomUUID(), session ?? (await currentUiSession())));
 }

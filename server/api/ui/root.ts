@@ -1,6 +1,11 @@
 import { createCallerFactory, router } from "../trpc";
+import { billingCodesRouter, plansRouter } from "./admin/catalog";
+import { overviewRouter } from "./admin/overview";
+import { partnersRouter } from "./admin/partners";
+import { webhooksRouter } from "./admin/webhooks";
 import { mail } from "./mail";
 import { me } from "./me";
+import { portalRouter } from "./portal/router";
 import { unsubscribe } from "./unsubscribe";
 
 /**
@@ -8,7 +13,16 @@ import { unsubscribe } from "./unsubscribe";
  * in-process by server components. Separate from appRouter so no UI procedure becomes a REST path.
  */
 export const uiRouter = router({
-  admin: router({ me, mail }),
+  admin: router({
+    me,
+    overview: overviewRouter,
+    partners: partnersRouter,
+    plans: plansRouter,
+    billingCodes: billingCodesRouter,
+    webhooks: webhooksRouter,
+    mail,
+  }),
+  portal: portalRouter,
   notifications: router({ unsubscribe }),
 });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createEndpoint as createEndpointService } from "../../../webhooks/endpoints";
 import { successTrue } from "../../schemas";
-import { endpointResponse, endpointSchema, eventTypeSchema, maxAttemptsInput, urlInput } from "./schemas";
+import { endpointCreateInput, endpointResponse, endpointSchema } from "./schemas";
 import type { WebhookSurface } from "./surfaces";
 
 export function createEndpoint(surface: WebhookSurface) {
@@ -18,14 +18,7 @@ export function createEndpoint(surface: WebhookSurface) {
       },
       errors: { failure: "Failed to create webhook" },
     })
-    .input(
-      z.object({
-        url: urlInput,
-        eventTypes: z.array(eventTypeSchema, { error: "eventTypes is required" }).min(1, { error: "At least one event type is required" }),
-        enabled: z.boolean().optional().meta({ description: "Default true" }),
-        maxAttempts: maxAttemptsInput.optional().meta({ description: "Attempts per event, 1 to 3 (default 3)" }),
-      }),
-    )
+    .input(endpointCreateInput)
     .output(z.object({ success: successTrue, webhook: endpointSchema.extend({ secret: z.string() }) }))
     .mutation(async ({ ctx, input }) => {
       const { endpoint, secret } = await createEndpointService(ctx.db, ctx.owner, "current", input);

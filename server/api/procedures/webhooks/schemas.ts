@@ -19,6 +19,30 @@ export const maxAttemptsInput = z
   .min(1, { error: "maxAttempts must be an integer from 1 to 3" })
   .max(3, { error: "maxAttempts must be an integer from 1 to 3" });
 
+/** A current-protocol endpoint's fields on create (the partner and distributor APIs, the admin UI). */
+export const endpointCreateInput = z.object({
+  url: urlInput,
+  eventTypes: z.array(eventTypeSchema, { error: "eventTypes is required" }).min(1, { error: "At least one event type is required" }),
+  enabled: z.boolean().optional().meta({ description: "Default true" }),
+  maxAttempts: maxAttemptsInput.optional().meta({ description: "Attempts per event, 1 to 3 (default 3)" }),
+});
+
+/** Checked by the service (400 "Invalid webhook ID"), the same text on every surface. */
+export const endpointIdInput = z.string().meta({ format: "uuid", description: "The endpoint's id" });
+
+/** A current-protocol endpoint's changes: any of the fields, at least one. */
+export const endpointUpdateInput = z
+  .object({
+    id: endpointIdInput,
+    url: urlInput.optional(),
+    eventTypes: z.array(eventTypeSchema).min(1, { error: "At least one event type is required" }).optional(),
+    enabled: z.boolean().optional(),
+    maxAttempts: maxAttemptsInput.optional(),
+  })
+  .refine((input) => [input.url, input.eventTypes, input.enabled, input.maxAttempts].some((value) => value !== undefined), {
+    error: "At least one of url, eventTypes, enabled or maxAttempts is required",
+  });
+
 /** A current-protocol endpoint as the API shows it (no secret). */
 export const endpointSchema = z
   .object({
@@ -80,9 +104,6 @@ export const newSecretSchema = z
 export const secretListItemSchema = z
   .object({ id: uuidString(), status: z.enum(["active", "fallback"]), createdAt: isoDateTime() })
   .meta({ id: "SigningSecret" });
-
-/** Checked by the service (400 "Invalid webhook ID"), the same text on every surface. */
-export const endpointIdInput = z.string().meta({ format: "uuid", description: "The endpoint's id" });
 
 /** REFERENCE 2.18 shows the distributor sending {scope: "distributor"}; accepted, optional, not needed. */
 export const scopeInput = z.object({ scope: z.string().optional().meta({ example: "distributor" }) });

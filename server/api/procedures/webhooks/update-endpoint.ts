@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { updateEndpoint as updateEndpointService } from "../../../webhooks/endpoints";
 import { successTrue } from "../../schemas";
-import { endpointIdInput, endpointResponse, endpointSchema, eventTypeSchema, maxAttemptsInput, urlInput } from "./schemas";
+import { endpointResponse, endpointSchema, endpointUpdateInput } from "./schemas";
 import type { WebhookSurface } from "./surfaces";
 
 export function updateEndpoint(surface: WebhookSurface) {
@@ -17,19 +17,7 @@ export function updateEndpoint(surface: WebhookSurface) {
       errors: { failure: "Failed to update webhook" },
       responses: { 404: "Webhook not found" },
     })
-    .input(
-      z
-        .object({
-          id: endpointIdInput,
-          url: urlInput.optional(),
-          eventTypes: z.array(eventTypeSchema).min(1, { error: "At least one event type is required" }).optional(),
-          enabled: z.boolean().optional(),
-          maxAttempts: maxAttemptsInput.optional(),
-        })
-        .refine((input) => [input.url, input.eventTypes, input.enabled, input.maxAttempts].some((value) => value !== undefined), {
-          error: "At least one of url, eventTypes, enabled or maxAttempts is required",
-        }),
-    )
+    .input(endpointUpdateInput)
     .output(z.object({ success: successTrue, webhook: endpointSchema }))
     .mutation(async ({ ctx, input }) => {
       const { id, ...changes } = input;

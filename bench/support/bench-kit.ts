@@ -3,16 +3,15 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { openDatabase, type Database } from "../../server/db/client";
 import { prepareDatabase } from "../../server/db/prepare";
-import { databaseUrl, withAdmin } from "../../test/global-setup";
+import { createDatabase, dropDatabase } from "../../scripts/lib/scratch-database";
 
-/** PostgreSQL server the breach benchmarks create their own database on (and drop afterwards). */
+/** The PostgreSQL server the benchmarks create their own databases on (and drop afterwards). */
 export const BENCH_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 /** A fresh migrated PostgreSQL database for one benchmark run; `drop()` removes it. */
 export async function createBenchDatabase(label: string): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
   const name = `bench_${label}_${Date.now().toString(36)}_${randomBytes(2).toString("hex")}`;
-  await withAdmin(BENCH_ADMIN_URL, (client) => client.query(`CREATE DATABASE "${name}"`));
-  const url = databaseUrl(BENCH_ADMIN_URL, name);
+  const url = await createDatabase(BENCH_ADMIN_URL, name);
   const database = await openDatabase({ url });
   await prepareDatabase(database);
   return {
@@ -20,20 +19,8 @@ export async function createBenchDatabase(label: string): Promise<{ database: Da
     url,
     async drop() {
       await database.close();
-      await withAdmin(BENCH_ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await dropDatabase(BENCH_ADMIN_URL, name);
     },
-  };
-}
-
-/** A seeded generator (mulberry32): every run builds the same data. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ApiKeys } from "../../../_components/api-keys";
+import { CopyButton } from "../../../_components/copy-button";
+import { PartnerForm } from "../../../_components/partner-form";
+import { adminApi, foundOr404, textParam, type SearchParams } from "../../../_lib/server";
+
+export const metadata: Metadata = { title: "Partner" };
+
+export default async function PartnerPage({ params, searchParams }: { params: Promise<{ partnerId: string }>; searchParams: SearchParams }) {
+  const { partnerId } = await params;
+  const api = await adminApi();
+  const partner = await foundOr404(api.admin.partners.get({ partnerId }));
+  const [keys, billingCodes] = await Promise.all([api.admin.partners.apiKeys({ partnerId }), api.admin.billingCodes.list({ pageSize: 100 })]);
+  const created = textParam((await searchParams).created);
+  return (
+    <>
+      <p className="breadcrumbs">
+        <Link href="/admin/partners">Partners</Link>
+      </p>
+      <div className="page-heading">
+        <h1>{partner.name}</h1>
+        <Link className="button" href={`/admin/partners/${partner.uuid}/customers`}>
+          Customers
+        </Link>
+      </div>
+      {created ? <p role="status">Partner created. Issue its API key below.</p> : null}
+      <p>
+        Partner ID (<code>SW-PARTNER-ID</code>): <code data-testid="partner-id">{partner.uuid}</code> <CopyButton value={partner.uuid} label="Copy ID" />
+      </p>
+
+      <section aria-labelledby="api-keys">
+        <h2 id="api-keys">API keys</h2>
+        <ApiKeys partnerId={partner.uuid} partnerName={partner.name} keys={keys} />
+      </section>
+
+      <section aria-labelledby="details">
+        <h2 id="details">Details</h2>
+        <PartnerForm partner={partner} billingCodes={billingCodes.data.map((code) => code.code)} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+/** A short status word with a colour that matches its meaning (the word itself carries it too). */
+const TONES: Record<string, "good" | "warn" | "bad" | "neutral"> = {
+  active: "good",
+  delivered: "good",
+  enabled: "good",
+  prospect: "neutral",
+  pending: "neutral",
+  delivering: "neutral",
+  fallback: "neutral",
+  dormant: "warn",
+  disabled: "warn",
+  revoked: "bad",
+  inactive: "bad",
+  failed: "bad",
+};
+
+export function Badge({ status, children }: { status: string; children?: React.ReactNode }) {
+  return <span className={`badge badge-${TONES[status] ?? "neutral"}`}>{children ?? status}</span>;
+}

@@ -1,0 +1,71 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { EventType } from "@/server/events/outbox";
+import { trpc, useAction } from "../_lib/client";
+import { FormError } from "./fields";
+
+/** Queues a signed sample event of one of the endpoint's types (one attempt); it appears in the log. */
+export function SendTestEvent({ endpointId, eventTypes }: { endpointId: string; eventTypes: readonly string[] }) {
+  const { run, pending, error } = useAction();
+  const [sent, setSent] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSent(false);
+    const eventType = String(new FormData(event.currentTarget).get("eventType")) as EventType;
+    setSent(Boolean(await run(() => trpc.admin.webhooks.sendTest.mutate({ id: endpointId, eventType }))));
+  }
+
+  return (
+    <form className="form-inline" onSubmit={submit} aria-label="Send a test event">
+      <FormError error={error} />
+      <div className="field">
+        <label htmlFor="test-event-type">Event type</label>
+        <select id="test-event-type" name="eventType">
+          {eventTypes.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="button" disabled={pending}>
+        Send test event
+      </button>
+      <span role="status">{sent && !pending ? "Test event queued: see the log below." : ""}</span>
+    </form>
+  );
+}
+
+/** Queues a delivered or failed delivery again with a fresh round of attempts. */
+export function RequeueButton({ endpointId, deliveryId }: { endpointId: string; deliveryId: string }) {
+  const { run, pending, error } = useAction();
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={pending}
+        onClick={() => run(() => trpc.admin.webhooks.requeueDelivery.mutate({ id: endpointId, deliveryId }))}
+      >
+        Re-queue
+      </button>
+      {error ? (
+        <span className="field-error" role="alert">
+          {error.message}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+/** Re-renders the page with the latest state of the log. */
+export function RefreshButton() {
+  const { run, pending } = useAction();
+  return (
+    <button type="button" className="button button-small" disabled={pending} onClick={() => run(async () => true)}>
+      Refresh
+    </button>
+  );
+}

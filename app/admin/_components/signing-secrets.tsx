@@ -1,0 +1,93 @@
+"use client";
+
+import { useState } from "react";
+import { trpc, useAction } from "../_lib/client";
+import { Badge } from "./badge";
+import { OneTimeSecret } from "./copy-button";
+import { FormError } from "./fields";
+import { DateTime } from "./date-time";
+
+interface Secret {
+  id: string;
+  status: "active" | "fallback";
+  createdAt: string;
+}
+
+/**
+ * The distributor's signing secrets (at most one active and one fallback). Generating replaces
+ * them all at once (for a leaked secret); cycling keeps the current one as the fallback while
+ * receivers switch; deactivating deletes one. A new token is shown once.
+ */
+export function SigningSecrets({ secrets }: { secrets: Secret[] }) {
+  const { run, pending, error } = useAction();
+  const [token, setToken] = useState<string>();
+
+  async function generate() {
+    if (secrets.length > 0 && !window.confirm("Replace every signing secret now? Receivers that check the current one fail until they have the new one.")) {
+      return;
+    }
+    setToken((await run(() => trpc.admin.webhooks.generateSecret.mutate()))?.token);
+  }
+
+  async function cycle() {
+    setToken((await run(() => trpc.admin.webhooks.cycleSecret.mutate()))?.token);
+  }
+
+  async function deactivate(secret: Secret) {
+    const warning = secret.status === "active" ? " Without an active secret, deliveries fail without being sent." : "";
+    if (!window.confirm(`Deactivate the ${secret.status} secret?${warning}`)) return;
+    setToken(undefined);
+    await run(() => trpc.admin.webhooks.deactivateSecret.mutate({ secretId: secret.id }));
+  }
+
+  return (
+    <div>
+      <FormError error={error} />
+      {token ? <OneTimeSecret title="New signing secret" value={token} /> : null}
+      {secrets.length === 0 ? (
+        <p className="muted">No signing secret: one is generated with your first endpoint, or generate one now.</p>
+      ) : (
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Secret</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {secrets.map((secret) => (
+                <tr key={secret.id}>
+                  <th scope="row">
+                    <Badge status={secret.status === "active" ? "active" : "fallback"}>{secret.status}</Badge>
+                  </th>
+                  <td><DateTime iso={secret.createdAt} /></td>
+                  <td>
+                    <button type="button" className="button button-small button-danger" onClick={() => deactivate(secret)} disabled={pending}>
+                      Deactivate<span className="visually-hidden"> the {secret.status} secret</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="button-row">
+        <button type="button" className="button" onClick={cycle} disabled={pending} aria-describedby="cycle-hint">
+          Cycle secret
+        </button>
+        <button type="button" className="button button-danger" onClick={generate} disabled={pending} aria-describedby="generate-hint">
+          Replace all secrets
+        </button>
+      </p>
+      <ul className="field-hint">
+        <li id="cycle-hint">Cycle: a new active secret; the current one stays valid as the fallback while your receivers switch.</li>
+        <li id="generate-hint">Replace all: a new active secret and no fallback, at once (for a leaked secret).</li>
+      </ul>
+    </div>
+  );
+}

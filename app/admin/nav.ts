@@ -1,0 +1,18 @@
+export interface AdminNavEntry {
+  href: `/admin${string}`;
+  label: string;
+}
+
+/**
+ * The admin UI's navigation, in this order. A feature with its own admin page adds one entry
+ * here (e.g. `{ href: "/admin/mail", label: "Mail previews" }`); its page goes under
+ * app/admin/(console)/ to get the layout and calls adminApi() (app/admin/_lib/server.ts).
+ */
+export const ADMIN_NAV: AdminNavEntry[] = [
+  { href: "/admin", label: "Overview" },
+  { href: "/admin/partners", label: "Partners" },
+  { href: "/admin/plans", label: "Plans" },
+  { href: "/admin/billing-codes", label: "Billing codes" },
+  { href: "/admin/webhooks", label: "Webhooks" },
+  { href: "/admin/billing", label: "Billing" },
+];

@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { currentUiSession } from "@/server/auth/ui-session";
+import { textParam, type SearchParams } from "../_lib/server";
+import { signInErrorMessage } from "./messages";
+import { SignInForm } from "./sign-in-form";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallback(textParam(params.callbackUrl));
+  if ((await currentUiSession())?.kind === "staff") redirect(callbackUrl);
+  const error = textParam(params.error);
+  return (
+    <main className="sign-in" id="main">
+      <h1>Sign in</h1>
+      <p className="muted">Distributor staff: manage your partners, their API keys, webhooks and billing.</p>
+      {textParam(params.signedOut) && !error ? <p role="status">You have signed out.</p> : null}
+      <SignInForm callbackUrl={callbackUrl} initialError={error ? signInErrorMessage(error) : undefined} />
+    </main>
+  );
+}
+
+/** Only a path of the admin UI itself (never another site: no open redirect). */
+function safeCallback(url: string | undefined): string {
+  return url && /^\/admin(?:[/?#]|$)/.test(url) && !url.startsWith("//") ? url : "/admin";
+}

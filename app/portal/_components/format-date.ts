@@ -1,0 +1,6 @@
+import type { LocaleCode } from "@/server/breaches/locales";
+
+/** A date (or date-time) as the customer's locale writes it, e.g. "1 March 2024" / "1. mars 2024". */
+export function formatDate(value: string, locale: LocaleCode): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(value));
+}

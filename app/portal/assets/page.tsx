@@ -1,0 +1,47 @@
+import type { Metadata } from "next";
+import { portalPage, portalText } from "../portal-page";
+import styles from "../portal.module.css";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: await portalText((t) => t.assets.title) };
+}
+
+export default async function AssetsPage() {
+  const { portal, t } = await portalPage("/portal/assets");
+  const assets = await portal.assets();
+  return (
+    <>
+      <h1>{t.assets.title}</h1>
+      <p className={styles.lead}>{t.assets.intro}</p>
+      <div className={styles.overviewGrid}>
+        <section className={styles.card} aria-labelledby="domains-title">
+          <h2 id="domains-title">{t.assets.domains}</h2>
+          {assets.domains.length === 0 ? (
+            <p>{t.assets.none}</p>
+          ) : (
+            <ul className={styles.assetList}>
+              {assets.domains.map((domain) => (
+                <li key={domain}>{domain}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className={styles.card} aria-labelledby="emails-title">
+          <h2 id="emails-title">{t.assets.emails}</h2>
+          {assets.emails.length === 0 ? (
+            <p>{t.assets.none}</p>
+          ) : (
+            <ul className={styles.assetList}>
+              {assets.emails.map((email) => (
+                <li key={email.value}>
+                  {email.value}
+                  {email.discovered && <span className={styles.note}> · {t.assets.discovered}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { isAccessExpired } from "@/server/portal/sessions";
+import { PortalNav } from "./_components/portal-nav";
+import { SessionKeeper } from "./_components/session-keeper";
+import { format, portalMessages } from "./messages";
+import { PORTAL_NAVIGATION } from "./navigation";
+import { portalMe, signedInCustomer } from "./portal-page";
+import styles from "./portal.module.css";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = {
+  title: { template: "%s · Exposure portal", default: "Exposure portal" },
+  robots: { index: false, follow: false },
+  // Portal addresses (breach ids) stay on this site; same-origin requests keep their Origin.
+  referrer: "same-origin",
+};
+
+export default async function PortalLayout({ children }: { children: ReactNode }) {
+  const session = await signedInCustomer();
+  // The page renews an expired access token (it knows where to come back to).
+  if (isAccessExpired(session.accessExpiresAt)) return children;
+  const me = await portalMe();
+  const t = portalMessages(me.locale);
+  return (
+    <div lang={me.locale} className={styles.shell}>
+      <a href="#main" className={styles.skipLink}>
+        {t.skipToContent}
+      </a>
+      <header className={styles.header}>
+        <div className={styles.headerInner}>
+          <p className={styles.brand}>
+            <span className={styles.portalName}>{t.portalName}</span>
+            <span className={styles.company}>{me.companyName}</span>
+          </p>
+          <PortalNav label={t.navigationLabel} items={PORTAL_NAVIGATION.map((item) => ({ href: item.href, label: t.nav[item.label] }))} />
+          <form action="/auth/sign-out" method="post" className={styles.signOut}>
+            <span className={styles.signedInAs}>{format(t.signedInAs, { email: me.email })}</span>
+            <button type="submit" className={styles.secondaryButton}>
+              {t.signOut}
+            </button>
+          </form>
+        </div>
+      </header>
+      <main id="main" className={styles.main} tabIndex={-1}>
+        {children}
+      </main>
+      <SessionKeeper accessExpiresAt={me.accessExpiresAt} />
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+import { router } from "../../trpc";
+import { assets } from "./assets";
+import { getBreach } from "./get-breach";
+import { listBreaches } from "./list-breaches";
+import { me } from "./me";
+import { overview } from "./overview";
+import { setBreachResolved } from "./set-breach-resolved";
+
+/** The customer portal's procedures (customerProcedure: the signed-in customer's data only). */
+export const portalRouter = router({ me, overview, listBreaches, getBreach, setBreachResolved, assets });

@@ -1,0 +1,109 @@
+import { config } from "../config";
+import type { Db } from "../db/client";
+import { consumeMagicLink } from "./magic-links";
+import { portalLocale } from "./locale";
+import { clearedSessionCookie, customerClaims, customerSessionCookie, readSessionToken } from "./session-cookie";
+import { endPortalSession, refreshPortalSession } from "./sessions";
+
+/**
+ * The HTTP edge of portal sign-in, served by the route handlers under app/auth/ (kept here, with
+ * the database passed in, so the tests drive them against their own database).
+ */
+
+/** Why the sign-in error page is shown (app/auth/error); a magic link's refusals among them. */
+export const SIGN_IN_ERROR_REASONS = ["invalid", "expired", "used", "unavailable", "session-ended", "signed-out", "sign-in-required"] as const;
+export type SignInErrorReason = (typeof SIGN_IN_ERROR_REASONS)[number];
+
+/** Every answer here: never cached, and the URL (a token in it) never passed on as a Referer. */
+const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+
+function seeOther(location: string, setCookie?: string): Response {
+  const headers = new Headers({ ...NO_STORE, Location: location });
+  if (setCookie) headers.append("Set-Cookie", setCookie);
+  return new Response(null, { status: 303, headers });
+}
+
+function json(status: number, body: unknown, setCookie?: string): Response {
+  const headers = new Headers({ ...NO_STORE, "Content-Type": "application/json; charset=utf-8" });
+  if (setCookie) headers.append("Set-Cookie", setCookie);
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+export function signInErrorPath(reason: SignInErrorReason, localeCode?: string): string {
+  const query = new URLSearchParams({ reason });
+  if (localeCode) query.set("lang", portalLocale(localeCode));
+  return `/auth/error?${query}`;
+}
+
+/**
+ * GET /auth/confirm?token_hash=...&type=magiclink: consumes the link and signs the customer in
+ * (the session cookie, then /portal). A link that is unknown, expired or used, or of an
+ * offboarded customer, leads to /auth/error with the reason and no session. The token is never
+ * shown again: the answer is a redirect, uncached, with no Referer passed on.
+ */
+export async function confirmSignIn(db: Db, request: Request): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  if (query.get("type") !== "magiclink") return seeOther(signInErrorPath("invalid"));
+  const result = await consumeMagicLink(db, query.get("token_hash") ?? "");
+  if (!result.ok) return seeOther(signInErrorPath(result.reason, result.localeCode));
+  return seeOther("/portal", await customerSessionCookie(result.signIn, result.signIn));
+}
+
+/** Link checkers send HEAD before a person opens a link: answered without consuming it. */
+export function confirmSignInHead(): Response {
+  return new Response(null, { status: 204, headers: NO_STORE });
+}
+
+/**
+ * /auth/refresh: rotates the refresh token of the customer's session and renews the access
+ * token in the cookie. GET (a page found the access token expired) answers with a redirect back
+ * to `next`, a portal path; POST (the portal's keep-alive) with JSON {accessExpiresAt}. A
+ * refused refresh removes the cookie: GET leads to the error page, POST answers 401.
+ */
+export async function refreshSession(db: Db, request: Request): Promise<Response> {
+  const isKeepAlive = request.method === "POST";
+  if (isKeepAlive && !isSameOrigin(request)) return json(403, { ok: false, reason: "cross-origin" });
+  const claims = customerClaims(await readSessionToken(request));
+  const result = claims ? await refreshPortalSession(db, claims.sessionId, claims.refreshToken) : ({ ok: false, reason: "ended" } as const);
+  if (!result.ok) {
+    return isKeepAlive
+      ? json(401, { ok: false, reason: result.reason }, clearedSessionCookie())
+      : seeOther(signInErrorPath("session-ended"), clearedSessionCookie());
+  }
+  const cookie = await customerSessionCookie(claims!, result);
+  if (isKeepAlive) return json(200, { ok: true, accessExpiresAt: Math.floor(result.accessExpiresAt.getTime() / 1000) }, cookie);
+  return seeOther(portalPath(new URL(request.url).searchParams.get("next")), cookie);
+}
+
+/** POST /auth/sign-out: ends the customer's session (not their other devices') and removes the cookie. */
+export async function signOut(db: Db, request: Request): Promise<Response> {
+  if (!isSameOrigin(request)) return json(403, { ok: false, reason: "cross-origin" });
+  const claims = customerClaims(await readSessionToken(request));
+  if (claims) await endPortalSession(db, claims.sessionId, "sign-out");
+  return seeOther(signInErrorPath("signed-out"), clearedSessionCookie());
+}
+
+/** A portal path to return to; anything else (another site, another area) is the overview. */
+export function portalPath(next: string | null): string {
+  return next && /^\/portal(?:[/?#]|$)/.test(next) && !next.includes("\\") ? next : "/portal";
+}
+
+/**
+ * Whether a state-changing request comes from the portal's own pages. The SameSite=Lax cookie
+ * already stays home on cross-site POSTs; this refuses them outright as well. Browsers say where
+ * a request comes from in Sec-Fetch-Site (Origin may be "null", e.g. under a strict referrer
+ * policy); other clients are judged by Origin when they send one.
+ */
+function isSameOrigin(request: Request): boolean {
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite) return fetchSite === "same-origin" || fetchSite === "none";
+  const origin = request.headers.get("origin");
+  if (!origin) return true;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  try {
+    const originHost = new URL(origin).host;
+    return originHost === host || originHost === new URL(config.appUrl()).host;
+  } catch {
+    return false;
+  }
+}
