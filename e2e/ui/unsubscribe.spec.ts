@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { partnerHeaders } from "../demo";
 import { mailTo } from "../mail";
+import { expectAccessible } from "../portal";
 
 test("a recipient unsubscribes through the link of a message, in the customer's language", async ({ page, request }, testInfo) => {
   const domain = `e2e${Date.now().toString(36)}.example`;
@@ -25,10 +26,12 @@ test("a recipient unsubscribes through the link of a message, in the customer's 
   await page.goto(link);
   await expect(page.getByRole("heading", { name: "Avsluta prenumeration" })).toBeVisible();
   await expect(page.getByText(`Sluta skicka mejl om intrångsbevakningen av Ljungberg AB till it@${domain}?`)).toBeVisible();
+  await expectAccessible(page);
   await page.screenshot({ path: testInfo.outputPath("unsubscribe-ask.png") });
 
   await page.getByRole("button", { name: "Avsluta" }).click();
   await expect(page.getByRole("status")).toHaveText(`Klart: it@${domain} får inte längre mejl om intrångsbevakningen av Ljungberg AB.`);
+  await expectAccessible(page);
   await page.screenshot({ path: testInfo.outputPath("unsubscribe-done.png") });
 
   // Opening the link again shows that it is done; nothing asks again.

@@ -1,7 +1,7 @@
 import { Prisma } from "../db/client";
 import type { Queryable } from "../jobs/queue";
+import { portalLocale } from "../portal/locale";
 import { notificationSubject } from "./subjects";
-import { messageLocale } from "./texts";
 import type { NotificationContent } from "./types";
 
 /** The job that sends one message (defined in jobs.ts; queued here with the message). */
@@ -13,7 +13,7 @@ export interface NewNotification {
   customerId: string;
   /** What caused the message; with the kind and the recipient it is unique (docs/notifications.md). */
   cause: string;
-  /** The customer's locale code; the message is written in messageLocale() of it. */
+  /** The customer's locale code; the message is written in its locale as the portal reads it (portalLocale). */
   localeCode: string;
   recipients: readonly string[];
   content: NotificationContent;
@@ -29,7 +29,7 @@ export interface NewNotification {
  */
 export async function queueNotification(tx: Queryable, message: NewNotification, onlyIf: Prisma.Sql = Prisma.sql`TRUE`): Promise<string[]> {
   if (message.recipients.length === 0) return [];
-  const locale = messageLocale(message.localeCode);
+  const locale = portalLocale(message.localeCode);
   const rows = await tx.$queryRaw<Array<{ id: string }>>`
     WITH message AS (
       INSERT INTO notifications (customer_id, kind, cause, recipient, locale_code, subject, data, updated_at)

@@ -30,7 +30,7 @@ export async function listNotifications(
   query: { page: number; pageSize: number; kind?: NotificationKind; status?: NotificationStatus },
 ) {
   const where = { ...ofDistributor(distributorId), ...(query.kind ? { kind: query.kind } : {}), ...(query.status ? { status: query.status } : {}) };
-  const [total, messages] = await Promise.all([
+  const [totalCount, messages] = await Promise.all([
     db.notification.count({ where }),
     db.notification.findMany({
       where,
@@ -40,7 +40,7 @@ export async function listNotifications(
       select: summaryFields,
     }),
   ]);
-  return { messages, total, page: query.page, pageSize: query.pageSize };
+  return { messages, totalCount };
 }
 
 /** One message as it is (or would be) sent: HTML and text, attachments, and its delivery state. */

@@ -8,7 +8,8 @@ import type { FooterProps } from "./templates/layout";
 import { MonthlyReportEmail } from "./templates/monthly-report";
 import { WelcomeEmail } from "./templates/welcome";
 import { notificationSubject } from "./subjects";
-import { messageLocale, notificationTexts } from "./texts";
+import { portalLocale } from "../portal/locale";
+import { notificationTexts } from "./texts";
 import type { NotificationContent } from "./types";
 import { unsubscribePageUrl } from "./unsubscribe";
 
@@ -89,7 +90,7 @@ export interface StoredNotification {
 /** Renders a stored message as it is sent (the send job) or previewed (the staff mail preview). */
 export function renderStoredNotification(message: StoredNotification): Promise<RenderedNotification> {
   return renderNotification({ kind: message.kind, data: message.data } as NotificationContent, {
-    locale: messageLocale(message.localeCode),
+    locale: portalLocale(message.localeCode),
     partnerName: message.customer.partner.name,
     replyTo: message.customer.partner.replyToEmail,
     unsubscribeUrl: unsubscribePageUrl({ customerId: message.customerId, kind: message.kind, email: message.recipient }),

@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, LOCALE_CODES, type LocaleCode } from "../breaches/locales";
+import type { LocaleCode } from "../breaches/locales";
 import type { NotificationKind } from "./types";
 
 /**
@@ -595,27 +595,6 @@ const TEXTS: Record<LocaleCode, NotificationTexts> = {
   "fi-FI": FI_FI,
   "nl-NL": NL_NL,
 };
-
-/** Languages that map to one of the six locales when the region differs (sv-FI, nl-BE, no-NO, nn-NO). */
-const LOCALE_BY_LANGUAGE: Record<string, LocaleCode> = {
-  sv: "sv-SE",
-  nb: "nb-NO",
-  nn: "nb-NO",
-  no: "nb-NO",
-  da: "da-DK",
-  fi: "fi-FI",
-  nl: "nl-NL",
-  en: "en-GB",
-};
-
-/**
- * The locale a customer's e-mails are written in: its own locale when it is one of the six,
- * else the one of its language (sv-FI -> sv-SE), else en-GB.
- */
-export function messageLocale(localeCode: string): LocaleCode {
-  const exact = LOCALE_CODES.find((code) => code.toLowerCase() === localeCode.toLowerCase());
-  return exact ?? LOCALE_BY_LANGUAGE[localeCode.split("-")[0]!.toLowerCase()] ?? DEFAULT_LOCALE;
-}
 
 export function notificationTexts(locale: LocaleCode): NotificationTexts {
   return TEXTS[locale];

@@ -3,7 +3,7 @@ import { derivedAppKey } from "../app-key";
 import type { LocaleCode } from "../breaches/locales";
 import { config } from "../config";
 import type { Queryable } from "../jobs/queue";
-import { messageLocale } from "./texts";
+import { portalLocale } from "../portal/locale";
 import { NOTIFICATION_KINDS, type NotificationKind } from "./types";
 
 /** Whom an unsubscribe link stops: one recipient of one customer's messages of one kind. */
@@ -93,7 +93,7 @@ export async function unsubscribeStatus(db: Queryable, token: string): Promise<U
   const stopped = await db.notificationOptOut.count({ where: { customerId: target.customerId, email: target.email.toLowerCase(), kind: { in: kinds } } });
   return {
     valid: true,
-    locale: messageLocale(customer.localeCode),
+    locale: portalLocale(customer.localeCode),
     kind: target.kind,
     email: target.email,
     companyName: customer.companyName,

@@ -44,13 +44,13 @@ const appError = (code: string, message: string) =>
 describe("the staff mail preview", () => {
   it("lists the messages of the staff member's distributor's customers, newest first, by kind or status", async () => {
     const list = await staffOf(mine).list({});
-    expect(list).toMatchObject({ total: 2, page: 1, pageSize: 50 });
+    expect(list.pagination).toEqual({ totalCount: 2, page: 1, pageSize: 50, hasNextPage: false });
     expect(list.messages.map((message) => [message.kind, message.recipient, message.status, message.customer.companyName])).toEqual([
       ["monthly_report", "alerts@acme.example", "pending", "Acme Ltd"],
       ["welcome", "it@acme.example", "pending", "Acme Ltd"],
     ]);
     expect((await staffOf(mine).list({ kind: "welcome" })).messages.map((message) => message.kind)).toEqual(["welcome"]);
-    expect((await staffOf(mine).list({ status: "sent" })).total).toBe(0);
+    expect((await staffOf(mine).list({ status: "sent" })).pagination.totalCount).toBe(0);
     expect((await staffOf(theirs).list({})).messages.map((message) => message.customer.companyName)).toEqual(["Other Co"]);
     expect((await staffOf(mine).list({ page: 2 })).messages).toEqual([]);
   });
@@ -58,7 +58,9 @@ describe("the staff mail preview", () => {
   it("shows one message as it would be sent: HTML, text and attachments", async () => {
     const [report, welcome] = (await staffOf(mine).list({})).messages;
     const shown = await staffOf(mine).get({ id: welcome!.id });
-    expect(shown).toMatchObject({ id: welcome!.id, kind: "welcome", subject: "Breach monitoring is now active for Acme Ltd", attachments: [] });
+    expect(shown).toMatchObject({ id: welcome!.id, kind: "welcome", subject: "Breach monitoring is now active for Acme Ltd", attachments: [], sentAt: null });
+    expect(shown.createdAt).toBe(welcome!.createdAt);
+    expect(new Date(shown.createdAt).toISOString()).toBe(shown.createdAt);
     expect(shown.html).toContain("Welcome to breach monitoring");
     expect(shown.text).toContain("WELCOME TO BREACH MONITORING");
     const period = new Date().toISOString().slice(0, 7);

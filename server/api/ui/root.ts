@@ -1,9 +1,9 @@
 import { createCallerFactory, router } from "../trpc";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
+import { mailRouter } from "./admin/mail";
 import { overviewRouter } from "./admin/overview";
 import { partnersRouter } from "./admin/partners";
 import { webhooksRouter } from "./admin/webhooks";
-import { mail } from "./mail";
 import { me } from "./me";
 import { portalRouter } from "./portal/router";
 import { unsubscribe } from "./unsubscribe";
@@ -20,7 +20,7 @@ export const uiRouter = router({
     plans: plansRouter,
     billingCodes: billingCodesRouter,
     webhooks: webhooksRouter,
-    mail,
+    mail: mailRouter,
   }),
   portal: portalRouter,
   notifications: router({ unsubscribe }),
