@@ -1,7 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Loaded by Node at run time instead of bundled: PGlite ships WebAssembly and data files,
-  // pg and the adapters are Node-only, argon2 is a native package.
+  // pg and the adapters are Node-only, argon2 is a native package, pdfkit reads its font metrics
+  // from its own directory at run time.
   serverExternalPackages: [
     "@electric-sql/pglite",
     "pglite-prisma-adapter",
@@ -9,6 +10,7 @@ const nextConfig = {
     "pg",
     "@node-rs/argon2",
     "swagger-ui-dist",
+    "pdfkit",
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -6,10 +6,10 @@ import { config, isEmbeddedDatabase } from "./config";
 /**
  * The app secret, from which each purpose derives its own key (HKDF): the encryption of webhook
  * signing secrets at rest (they must stay readable to sign, so they cannot be hashed like API
- * keys) and the signing of UI sessions. Taken from APP_SECRET; on the embedded default without
- * it, generated once into DATA_DIR/app-secret (mode 0600). With DATABASE_URL, APP_SECRET is
- * required: several processes share that database and must share the key, so a key generated
- * on one machine would leave the others unable to sign.
+ * keys), the signing of UI sessions and of e-mail unsubscribe links. Taken from APP_SECRET; on
+ * the embedded default without it, generated once into DATA_DIR/app-secret (mode 0600). With
+ * DATABASE_URL, APP_SECRET is required: several processes share that database and must share
+ * the key, so a key generated on one machine would leave the others unable to sign.
  */
 export const APP_SECRET_FILE = "app-secret";
 const MIN_SECRET_LENGTH = 32;
@@ -54,7 +54,7 @@ function readOrCreateSecretFile(file: string): string {
 }
 
 /** A 32-byte key for one purpose, derived from the app secret (so purposes never share a key). */
-export function derivedAppKey(purpose: "webhook-signing-secrets" | "ui-sessions" | "portal-refresh-tokens"): Buffer {
+export function derivedAppKey(purpose: "webhook-signing-secrets" | "ui-sessions" | "portal-refresh-tokens" | "unsubscribe-links"): Buffer {
   const secret = appSecret();
   const cached = derivedKeys.get(purpose);
   if (cached?.secret === secret) return cached.key;

@@ -15,6 +15,10 @@ export const config = {
   hibpApiKey: (): string | undefined => nonEmpty(process.env.HIBP_API_KEY),
   hibpApiUrl: (): string => (nonEmpty(process.env.HIBP_API_URL) ?? "https://haveibeenpwned.com/api/v3").replace(/\/+$/, ""),
   hibpUserAgent: (): string => nonEmpty(process.env.HIBP_USER_AGENT) ?? "exposure-monitor (breach monitoring service)",
+  /** Send customer e-mails over SMTP (smtp://user:pass@host:587, smtps://...); unset: .eml files under DATA_DIR/mail. */
+  smtpUrl: (): string | undefined => nonEmpty(process.env.SMTP_URL),
+  /** The From of customer e-mails: an address, optionally with a display name ("Name <address>"). */
+  mailFrom: (): string => nonEmpty(process.env.MAIL_FROM) ?? `Exposure monitoring <no-reply@${new URL(config.appUrl()).hostname}>`,
   webhookRetryBaseMs: (): number => integer("WEBHOOK_RETRY_BASE_MS", 30_000, 0, 86_400_000),
   /** The app key that encrypts webhook signing secrets at rest (server/webhooks/app-key.ts). */
   appSecret: (): string | undefined => nonEmpty(process.env.APP_SECRET),

@@ -50,6 +50,9 @@ export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefin
         reference: demo.reference,
         companyName: demo.companyName,
         contactEmail: `it@${demo.domain}`,
+        // As onboarding defaults them: alerts to the contact e-mail (so `npm start` shows mail at /admin/mail).
+        alertRecipients: [`it@${demo.domain}`],
+        sendMonthlyReport: true,
         currencyCode: "GBP",
         planId: plan.id,
         status: demo.status,

@@ -15,4 +15,5 @@ export const ADMIN_NAV: AdminNavEntry[] = [
   { href: "/admin/billing-codes", label: "Billing codes" },
   { href: "/admin/webhooks", label: "Webhooks" },
   { href: "/admin/billing", label: "Billing" },
+  { href: "/admin/mail", label: "Mail previews" },
 ];

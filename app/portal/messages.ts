@@ -9,7 +9,7 @@ export interface PortalMessages {
   portalName: string;
   skipToContent: string;
   navigationLabel: string;
-  nav: { overview: string; breaches: string; assets: string };
+  nav: { overview: string; breaches: string; assets: string; settings: string };
   signedInAs: string;
   signOut: string;
   overview: {
@@ -72,6 +72,24 @@ export interface PortalMessages {
     none: string;
     discovered: string;
   };
+  /** E-mail settings (docs/notifications.md). */
+  settings: {
+    title: string;
+    intro: string;
+    breachAlerts: string;
+    breachAlertsHelp: string;
+    monthlyReport: string;
+    monthlyReportHelp: string;
+    recipients: string;
+    recipientsHelp: string;
+    address: string;
+    noRecipients: string;
+    partnerOff: string;
+    save: string;
+    saving: string;
+    saved: string;
+    saveFailed: string;
+  };
   signIn: {
     errors: Record<SignInErrorReason, { title: string; body: string }>;
     newLink: string;
@@ -84,7 +102,7 @@ const enGB: PortalMessages = {
   portalName: "Exposure portal",
   skipToContent: "Skip to content",
   navigationLabel: "Portal",
-  nav: { overview: "Overview", breaches: "Breaches", assets: "Monitored assets" },
+  nav: { overview: "Overview", breaches: "Breaches", assets: "Monitored assets", settings: "E-mail settings" },
   signedInAs: "Signed in as {email}",
   signOut: "Sign out",
   overview: {
@@ -154,6 +172,23 @@ const enGB: PortalMessages = {
     none: "None",
     discovered: "Found on your domain",
   },
+  settings: {
+    title: "E-mail settings",
+    intro: "Choose which e-mails about {company} are sent, and to whom.",
+    breachAlerts: "Breach alerts",
+    breachAlertsHelp: "An e-mail when a check finds new breaches.",
+    monthlyReport: "Monthly report",
+    monthlyReportHelp: "A summary on the 1st of each month, with a PDF.",
+    recipients: "Recipients",
+    recipientsHelp: "Each address can stop either kind of e-mail; your provider decides who is on the list.",
+    address: "Address",
+    noRecipients: "No recipients.",
+    partnerOff: "Your provider does not send these e-mails at the moment, so none are sent, whatever is set here.",
+    save: "Save",
+    saving: "Saving…",
+    saved: "Saved.",
+    saveFailed: "The change could not be saved. Please try again.",
+  },
   signIn: {
     errors: {
       invalid: {
@@ -177,7 +212,7 @@ const svSE: PortalMessages = {
   portalName: "Exponeringsportal",
   skipToContent: "Hoppa till innehållet",
   navigationLabel: "Portal",
-  nav: { overview: "Översikt", breaches: "Dataintrång", assets: "Bevakade tillgångar" },
+  nav: { overview: "Översikt", breaches: "Dataintrång", assets: "Bevakade tillgångar", settings: "E-postinställningar" },
   signedInAs: "Inloggad som {email}",
   signOut: "Logga ut",
   overview: {
@@ -247,6 +282,23 @@ const svSE: PortalMessages = {
     none: "Inga",
     discovered: "Hittad på er domän",
   },
+  settings: {
+    title: "E-postinställningar",
+    intro: "Välj vilka mejl om {company} som skickas och till vem.",
+    breachAlerts: "Intrångsvarningar",
+    breachAlertsHelp: "Ett mejl när en kontroll hittar nya intrång.",
+    monthlyReport: "Månadsrapport",
+    monthlyReportHelp: "En sammanfattning den 1:a varje månad, med en PDF.",
+    recipients: "Mottagare",
+    recipientsHelp: "Varje adress kan stoppa båda typerna av mejl; din leverantör bestämmer vilka som står på listan.",
+    address: "Adress",
+    noRecipients: "Inga mottagare.",
+    partnerOff: "Din leverantör skickar inte de här mejlen just nu, så inga skickas, oavsett inställningarna här.",
+    save: "Spara",
+    saving: "Sparar…",
+    saved: "Sparat.",
+    saveFailed: "Ändringen kunde inte sparas. Försök igen.",
+  },
   signIn: {
     errors: {
       invalid: {
@@ -270,7 +322,7 @@ const nbNO: PortalMessages = {
   portalName: "Eksponeringsportal",
   skipToContent: "Gå til innholdet",
   navigationLabel: "Portal",
-  nav: { overview: "Oversikt", breaches: "Datainnbrudd", assets: "Overvåkede ressurser" },
+  nav: { overview: "Oversikt", breaches: "Datainnbrudd", assets: "Overvåkede ressurser", settings: "E-postinnstillinger" },
   signedInAs: "Logget inn som {email}",
   signOut: "Logg ut",
   overview: {
@@ -340,6 +392,23 @@ const nbNO: PortalMessages = {
     none: "Ingen",
     discovered: "Funnet på domenet deres",
   },
+  settings: {
+    title: "E-postinnstillinger",
+    intro: "Velg hvilke e-poster om {company} som sendes, og til hvem.",
+    breachAlerts: "Varsler om datainnbrudd",
+    breachAlertsHelp: "En e-post når en kontroll finner nye innbrudd.",
+    monthlyReport: "Månedsrapport",
+    monthlyReportHelp: "Et sammendrag den 1. hver måned, med en PDF.",
+    recipients: "Mottakere",
+    recipientsHelp: "Hver adresse kan stoppe begge typene e-post; leverandøren din bestemmer hvem som står på listen.",
+    address: "Adresse",
+    noRecipients: "Ingen mottakere.",
+    partnerOff: "Leverandøren din sender ikke disse e-postene nå, så ingen sendes, uansett hva som er valgt her.",
+    save: "Lagre",
+    saving: "Lagrer…",
+    saved: "Lagret.",
+    saveFailed: "Endringen kunne ikke lagres. Prøv igjen.",
+  },
   signIn: {
     errors: {
       invalid: {
@@ -363,7 +432,7 @@ const fiFI: PortalMessages = {
   portalName: "Altistumisportaali",
   skipToContent: "Siirry sisältöön",
   navigationLabel: "Portaali",
-  nav: { overview: "Yleiskatsaus", breaches: "Tietomurrot", assets: "Valvotut kohteet" },
+  nav: { overview: "Yleiskatsaus", breaches: "Tietomurrot", assets: "Valvotut kohteet", settings: "Sähköpostiasetukset" },
   signedInAs: "Kirjautuneena: {email}",
   signOut: "Kirjaudu ulos",
   overview: {
@@ -433,6 +502,23 @@ const fiFI: PortalMessages = {
     none: "Ei yhtään",
     discovered: "Löytyi verkkotunnuksestanne",
   },
+  settings: {
+    title: "Sähköpostiasetukset",
+    intro: "Valitse, mitä viestejä lähetetään ja kenelle. Yritys: {company}.",
+    breachAlerts: "Tietomurtoilmoitukset",
+    breachAlertsHelp: "Viesti, kun tarkistus löytää uusia tietomurtoja.",
+    monthlyReport: "Kuukausiraportti",
+    monthlyReportHelp: "Yhteenveto kunkin kuukauden 1. päivänä, PDF-liitteen kera.",
+    recipients: "Vastaanottajat",
+    recipientsHelp: "Kukin osoite voi lopettaa kumman tahansa viestityypin; palveluntarjoajasi päättää, ketkä ovat listalla.",
+    address: "Osoite",
+    noRecipients: "Ei vastaanottajia.",
+    partnerOff: "Palveluntarjoajasi ei tällä hetkellä lähetä näitä viestejä, joten niitä ei lähetetä asetuksista riippumatta.",
+    save: "Tallenna",
+    saving: "Tallennetaan…",
+    saved: "Tallennettu.",
+    saveFailed: "Muutosta ei voitu tallentaa. Yritä uudelleen.",
+  },
   signIn: {
     errors: {
       invalid: {
@@ -456,7 +542,7 @@ const daDK: PortalMessages = {
   portalName: "Eksponeringsportal",
   skipToContent: "Spring til indholdet",
   navigationLabel: "Portal",
-  nav: { overview: "Oversigt", breaches: "Databrud", assets: "Overvågede aktiver" },
+  nav: { overview: "Oversigt", breaches: "Databrud", assets: "Overvågede aktiver", settings: "E-mailindstillinger" },
   signedInAs: "Logget ind som {email}",
   signOut: "Log ud",
   overview: {
@@ -526,6 +612,23 @@ const daDK: PortalMessages = {
     none: "Ingen",
     discovered: "Fundet på jeres domæne",
   },
+  settings: {
+    title: "E-mailindstillinger",
+    intro: "Vælg, hvilke e-mails om {company} der sendes, og til hvem.",
+    breachAlerts: "Advarsler om databrud",
+    breachAlertsHelp: "En e-mail, når et tjek finder nye brud.",
+    monthlyReport: "Månedsrapport",
+    monthlyReportHelp: "En opsummering den 1. i hver måned, med en PDF.",
+    recipients: "Modtagere",
+    recipientsHelp: "Hver adresse kan stoppe begge typer e-mails; din leverandør bestemmer, hvem der står på listen.",
+    address: "Adresse",
+    noRecipients: "Ingen modtagere.",
+    partnerOff: "Din leverandør sender ikke disse e-mails i øjeblikket, så der sendes ingen, uanset hvad der er valgt her.",
+    save: "Gem",
+    saving: "Gemmer…",
+    saved: "Gemt.",
+    saveFailed: "Ændringen kunne ikke gemmes. Prøv igen.",
+  },
   signIn: {
     errors: {
       invalid: {
@@ -549,7 +652,7 @@ const nlNL: PortalMessages = {
   portalName: "Blootstellingsportaal",
   skipToContent: "Naar de inhoud",
   navigationLabel: "Portaal",
-  nav: { overview: "Overzicht", breaches: "Datalekken", assets: "Bewaakte gegevens" },
+  nav: { overview: "Overzicht", breaches: "Datalekken", assets: "Bewaakte gegevens", settings: "E-mailinstellingen" },
   signedInAs: "Aangemeld als {email}",
   signOut: "Afmelden",
   overview: {
@@ -618,6 +721,23 @@ const nlNL: PortalMessages = {
     emails: "E-mailadressen",
     none: "Geen",
     discovered: "Gevonden op uw domein",
+  },
+  settings: {
+    title: "E-mailinstellingen",
+    intro: "Kies welke e-mails over {company} worden verstuurd, en naar wie.",
+    breachAlerts: "Meldingen van datalekken",
+    breachAlertsHelp: "Een e-mail wanneer een controle nieuwe lekken vindt.",
+    monthlyReport: "Maandrapport",
+    monthlyReportHelp: "Een samenvatting op de 1e van elke maand, met een pdf.",
+    recipients: "Ontvangers",
+    recipientsHelp: "Elk adres kan beide soorten e-mail stoppen; uw leverancier bepaalt wie op de lijst staat.",
+    address: "Adres",
+    noRecipients: "Geen ontvangers.",
+    partnerOff: "Uw leverancier verstuurt deze e-mails op dit moment niet, dus er wordt niets verstuurd, wat hier ook is ingesteld.",
+    save: "Opslaan",
+    saving: "Bezig met opslaan…",
+    saved: "Opgeslagen.",
+    saveFailed: "De wijziging kon niet worden opgeslagen. Probeer het opnieuw.",
   },
   signIn: {
     errors: {

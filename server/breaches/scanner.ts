@@ -3,6 +3,7 @@ import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
 import type { Queryable } from "../jobs/queue";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
+import { queueBreachAlert } from "../notifications/breach-alerts";
 import { domainOf, type Exposure } from "./exposures";
 import type { ScanReason } from "./scan-requests";
 import { configuredBreachSource, type BreachSource } from "./sources/source";
@@ -26,9 +27,9 @@ function skipReason(customer: { status: string; firstScannedAt: Date | null }, r
  * Scans one customer: discovers the exposed addresses at its monitored domains (they become
  * monitored e-mails with source "discovered", announced with customer.asset.added), looks up
  * every monitored address, and records one breach instance per (customer, breach). Instances
- * that are new are announced in one customer.breach.found event; instances that gain
- * addresses keep their id and resolved flag. Lookups go to the breach source in batches
- * before the transaction; the changes, events and new threat score commit together.
+ * that are new are announced in one customer.breach.found event (and one breach alert e-mail);
+ * instances that gain addresses keep their id and resolved flag. Lookups go to the breach source
+ * in batches before the transaction; the changes, events, alert and new threat score commit together.
  */
 export async function scanCustomer(
   db: Db,
@@ -102,12 +103,13 @@ async function recordFindings(tx: Queryable, customerId: string, exposures: Expo
   }
   const newInstances = await upsertInstances(tx, customerId, emailsByBreach);
   if (newInstances.length > 0) {
-    await recordEvent(tx, {
+    const eventId = await recordEvent(tx, {
       type: "customer.breach.found",
       partnerId: customer.partnerId,
       customerId,
       data: { customer: customerRef(customer), breaches: newInstances },
     });
+    await queueBreachAlert(tx, { customerId, eventId, breaches: newInstances });
   }
 
   await tx.$executeRaw`

@@ -7,6 +7,7 @@ import { customerRef, recordEvent } from "../events/outbox";
 import type { Queryable } from "../jobs/queue";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
+import { queueWelcomeEmail } from "../notifications/welcome";
 import { assetDomain } from "./asset-values";
 import { normalizeValues, toAssetRefs, type AssetRow } from "./assets";
 
@@ -39,7 +40,7 @@ export interface OnboardInput {
  * Creates a partner's customer (SPEC 3.1: `active`, or `prospect` for a one-time check) in one
  * transaction with its monitored assets, its portal user (from the contact e-mail, which is not
  * a monitored asset), the events customer.created and customer.asset.added (the initial assets),
- * and the request for its initial scan.
+ * the request for its initial scan, and its welcome e-mail.
  */
 export async function onboardCustomer(db: Db, partnerId: string, input: OnboardInput): Promise<{ customerId: string }> {
   const assets = [
@@ -81,6 +82,7 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
         data: { customer: ref, assets: toAssetRefs(row.assets) },
       });
       await requestCustomerScan(tx, row.id, "onboard");
+      await queueWelcomeEmail(tx, { ...customer, id: row.id, assets });
       return row;
     });
   } catch (error) {

@@ -6,3 +6,4 @@ import "./housekeeping";
 import "../breaches/jobs";
 import "../webhooks/retention";
 import "../portal/cleanup";
+import "../notifications/jobs";

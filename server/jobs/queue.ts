@@ -37,6 +37,27 @@ export async function enqueueJob(db: Queryable, job: NewJob): Promise<string | u
 }
 
 /**
+ * Queues many jobs in one statement (a fan-out's page); jobs whose dedupeKey is already queued
+ * are left out. Returns how many were queued.
+ */
+export async function enqueueJobs(db: Queryable, jobs: readonly NewJob[]): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const rows = jobs.map((job) => ({
+    kind: job.kind,
+    payload: job.payload ?? {},
+    run_at: (job.runAt ?? new Date()).toISOString(),
+    dedupe_key: job.dedupeKey ?? null,
+    max_attempts: job.maxAttempts ?? 5,
+  }));
+  return db.$executeRaw`
+    INSERT INTO jobs (kind, payload, run_at, dedupe_key, max_attempts, updated_at)
+    SELECT kind, payload, run_at, dedupe_key, max_attempts, now()
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      AS job(kind text, payload jsonb, run_at timestamptz, dedupe_key text, max_attempts int)
+    ON CONFLICT (dedupe_key) DO NOTHING`;
+}
+
+/**
  * Claims up to `limit` due jobs of the given kinds for this worker: pending ones whose time has
  * come, and running ones whose lease ran out (their process died). FOR UPDATE SKIP LOCKED lets
  * any number of workers claim side by side without taking the same job. Only kinds this

@@ -1,10 +1,12 @@
 import { createCallerFactory, router } from "../trpc";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
+import { mailRouter } from "./admin/mail";
 import { overviewRouter } from "./admin/overview";
 import { partnersRouter } from "./admin/partners";
 import { webhooksRouter } from "./admin/webhooks";
 import { me } from "./me";
 import { portalRouter } from "./portal/router";
+import { unsubscribe } from "./unsubscribe";
 
 /**
  * The procedures of the UIs (admin UI, customer portal), served by tRPC at /api/trpc and called
@@ -18,8 +20,10 @@ export const uiRouter = router({
     plans: plansRouter,
     billingCodes: billingCodesRouter,
     webhooks: webhooksRouter,
+    mail: mailRouter,
   }),
   portal: portalRouter,
+  notifications: router({ unsubscribe }),
 });
 
 export type UiRouter = typeof uiRouter;

@@ -3,8 +3,18 @@ import { assets } from "./assets";
 import { getBreach } from "./get-breach";
 import { listBreaches } from "./list-breaches";
 import { me } from "./me";
+import { notificationSettings, updateNotificationSettings } from "./notification-settings";
 import { overview } from "./overview";
 import { setBreachResolved } from "./set-breach-resolved";
 
 /** The customer portal's procedures (customerProcedure: the signed-in customer's data only). */
-export const portalRouter = router({ me, overview, listBreaches, getBreach, setBreachResolved, assets });
+export const portalRouter = router({
+  me,
+  overview,
+  listBreaches,
+  getBreach,
+  setBreachResolved,
+  assets,
+  notificationSettings,
+  updateNotificationSettings,
+});

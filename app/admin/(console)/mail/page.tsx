@@ -1,0 +1,101 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { NotificationStatus } from "@/server/db/generated/enums";
+import { NOTIFICATION_KINDS } from "@/server/notifications/types";
+import { Badge } from "../../_components/badge";
+import { DateTime } from "../../_components/date-time";
+import { Pager } from "../../_components/pager";
+import { formatCount } from "../../_lib/format";
+import { adminApi, pageParam, textParam, type SearchParams } from "../../_lib/server";
+import { KIND_LABELS } from "./kinds";
+
+export const metadata: Metadata = { title: "Mail previews" };
+
+const STATUSES = Object.values(NotificationStatus);
+
+/** Every e-mail to the distributor's customers, newest first: what was sent, or will be. */
+export default async function MailPage({ searchParams }: { searchParams: SearchParams }) {
+  const query = await searchParams;
+  const kind = NOTIFICATION_KINDS.find((known) => known === textParam(query.kind));
+  const status = STATUSES.find((known) => known === textParam(query.status));
+  const { messages, pagination } = await (await adminApi()).admin.mail.list({ page: pageParam(query.page), kind, status });
+  const href = (filters: { kind?: string; status?: string }) => {
+    const params = new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => Boolean(entry[1])));
+    return params.size > 0 ? `/admin/mail?${params}` : "/admin/mail";
+  };
+  return (
+    <>
+      <h1>Mail previews</h1>
+      <p className="muted">
+        The e-mails to your partners&apos; customers (welcome messages, breach alerts, monthly reports) as they were sent or will be. Without
+        an SMTP server configured, nothing leaves the machine: each message is also written as an .eml file.
+      </p>
+      <nav aria-label="Filter by kind" className="filters">
+        <ul>
+          {[undefined, ...NOTIFICATION_KINDS].map((option) => (
+            <li key={option ?? "all"}>
+              <Link href={href({ kind: option, status })} aria-current={option === kind ? "page" : undefined}>
+                {option ? KIND_LABELS[option] : "All kinds"}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav aria-label="Filter by status" className="filters">
+        <ul>
+          {[undefined, ...STATUSES].map((option) => (
+            <li key={option ?? "all"}>
+              <Link href={href({ kind, status: option })} aria-current={option === status ? "page" : undefined}>
+                {option ?? "All statuses"}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <p className="muted" role="status">
+        {pagination.totalCount === 0
+          ? `No messages${kind || status ? " match these filters" : " yet"}.`
+          : `${formatCount(pagination.totalCount)} message${pagination.totalCount === 1 ? "" : "s"}.`}
+      </p>
+      {messages.length > 0 ? (
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Kind</th>
+                <th scope="col">To</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {messages.map((message) => (
+                <tr key={message.id}>
+                  <td>
+                    <DateTime iso={message.createdAt} />
+                  </td>
+                  <td>{KIND_LABELS[message.kind]}</td>
+                  <td>{message.recipient}</td>
+                  <th scope="row">
+                    <Link href={`/admin/mail/${message.id}`}>{message.subject}</Link>
+                  </th>
+                  <td>
+                    {message.customer.companyName}
+                    <span className="muted"> · {message.customer.partner.name}</span>
+                  </td>
+                  <td>
+                    <Badge status={message.status === "sent" ? "delivered" : message.status}>{message.status}</Badge>
+                    {message.attempts > 1 ? <span className="muted"> {message.attempts} attempts</span> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager basePath="/admin/mail" query={{ kind, status }} pagination={pagination} />
+    </>
+  );
+}

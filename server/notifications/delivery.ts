@@ -1,0 +1,57 @@
+import type { Db } from "../db/client";
+import { log } from "../log";
+import { renderStoredNotification } from "./render";
+import { configuredTransport, type MailTransport } from "./transport";
+import { oneClickUnsubscribeUrl, recipientsWanting, type UnsubscribeTarget } from "./unsubscribe";
+
+export type DeliveryOutcome = "sent" | "skipped" | "not-pending";
+
+/**
+ * One attempt to send a message (the send job's work). A message that is no longer pending
+ * (sent by an earlier attempt, or finished) is left alone, so a retried job never sends twice;
+ * a recipient who opted out meanwhile is skipped. A failed attempt is counted on the message
+ * and thrown for the job to retry; after the last attempt the message is marked failed.
+ */
+export async function deliverNotification(
+  db: Db,
+  notificationId: string,
+  { finalAttempt, transport = configuredTransport() }: { finalAttempt: boolean; transport?: MailTransport },
+): Promise<DeliveryOutcome> {
+  const message = await db.notification.findUnique({
+    where: { id: notificationId },
+    include: { customer: { select: { partner: { select: { name: true, replyToEmail: true } } } } },
+  });
+  if (!message || message.status !== "pending") return "not-pending";
+  const target: UnsubscribeTarget = { customerId: message.customerId, kind: message.kind, email: message.recipient };
+  if ((await recipientsWanting(db, message.customerId, message.kind, [message.recipient])).length === 0) {
+    await db.notification.updateMany({ where: { id: message.id, status: "pending" }, data: { status: "skipped", updatedAt: new Date() } });
+    return "skipped";
+  }
+  const partner = message.customer.partner;
+  try {
+    const rendered = await renderStoredNotification(message);
+    const { messageId } = await transport.send({
+      notificationId: message.id,
+      to: message.recipient,
+      replyTo: partner.replyToEmail,
+      subject: message.subject,
+      html: rendered.html,
+      text: rendered.text,
+      attachments: rendered.attachments,
+      unsubscribeUrl: oneClickUnsubscribeUrl(target),
+    });
+    await db.$executeRaw`
+      UPDATE notifications SET status = 'sent', attempts = attempts + 1, provider_message_id = ${messageId},
+                               last_error = NULL, sent_at = now(), updated_at = now()
+      WHERE id = ${message.id}::uuid`;
+    log.info("notification sent", { notificationId: message.id, customerId: message.customerId, kind: message.kind, transport: transport.name });
+    return "sent";
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+    await db.$executeRaw`
+      UPDATE notifications SET attempts = attempts + 1, last_error = ${reason},
+                               status = ${finalAttempt ? "failed" : "pending"}::notification_status, updated_at = now()
+      WHERE id = ${message.id}::uuid`;
+    throw error;
+  }
+}

@@ -1,0 +1,50 @@
+import { defineJob } from "../jobs/registry";
+import { defineSchedule } from "../jobs/schedules";
+import { wakeJobWorkers } from "../jobs/wake";
+import { deliverNotification } from "./delivery";
+import { SEND_ATTEMPTS, SEND_NOTIFICATION_JOB } from "./messages";
+import { enqueueMonthlyReports, MONTHLY_REPORT_JOB, queueMonthlyReport, reportedPeriod } from "./monthly-reports";
+
+/** How long sent and failed messages are kept (the monthly report's change reads last month's). */
+export const NOTIFICATION_RETENTION_DAYS = 400;
+
+/** Sends one message: retried after 1, 2, 4 ... 60 minutes, SEND_ATTEMPTS attempts in all. */
+export const sendNotificationJob = defineJob<{ notificationId: string }>({
+  kind: SEND_NOTIFICATION_JOB,
+  maxAttempts: SEND_ATTEMPTS,
+  retryDelayMs: (attempt) => Math.min(60_000 * 2 ** Math.max(0, attempt - 1), 3_600_000),
+  async run(db, payload, job) {
+    await deliverNotification(db, payload.notificationId, { finalAttempt: job.attempts >= job.maxAttempts });
+  },
+});
+
+/** One customer's monthly report. */
+export const monthlyReportJob = defineJob<{ customerId: string; period: string }>({
+  kind: MONTHLY_REPORT_JOB,
+  async run(db, payload) {
+    if ((await queueMonthlyReport(db, payload.customerId, payload.period)).length > 0) await wakeJobWorkers();
+  },
+});
+
+/** The fan-out of a month's reports, and the pruning of old messages. */
+export const monthlyReportsJob = defineJob<{ slot: string }>({
+  kind: "notifications.monthly-reports",
+  async run(db, payload) {
+    await enqueueMonthlyReports(db, reportedPeriod(payload.slot));
+    await wakeJobWorkers();
+    await db.$executeRaw`
+      DELETE FROM notifications WHERE status <> 'pending'
+        AND created_at < now() - make_interval(days => ${NOTIFICATION_RETENTION_DAYS})`;
+  },
+});
+
+/**
+ * On the 1st of each month at 06:00 UTC (after the daily scan at 02:00), the reports of the
+ * month that ended. Inngest runs it through the generic schedule function.
+ */
+export const monthlyReportSchedule = defineSchedule({
+  name: "monthly-report",
+  every: "month",
+  hourUtc: 6,
+  enqueue: (db, slot) => monthlyReportsJob.enqueue(db, { slot }, { dedupeKey: `monthly-reports:${slot}` }),
+});

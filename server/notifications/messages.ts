@@ -1,0 +1,49 @@
+import { Prisma } from "../db/client";
+import type { Queryable } from "../jobs/queue";
+import { portalLocale } from "../portal/locale";
+import { notificationSubject } from "./subjects";
+import type { NotificationContent } from "./types";
+
+/** The job that sends one message (defined in jobs.ts; queued here with the message). */
+export const SEND_NOTIFICATION_JOB = "notifications.send";
+/** Attempts per message: with the backoff of jobs.ts, the last is about two hours after the first. */
+export const SEND_ATTEMPTS = 8;
+
+export interface NewNotification {
+  customerId: string;
+  /** What caused the message; with the kind and the recipient it is unique (docs/notifications.md). */
+  cause: string;
+  /** The customer's locale code; the message is written in its locale as the portal reads it (portalLocale). */
+  localeCode: string;
+  recipients: readonly string[];
+  content: NotificationContent;
+}
+
+/**
+ * Writes one message per recipient and queues a send job for each, in the caller's
+ * transaction (the one that records the cause), in one statement: onboarding, the hot write
+ * path, pays one round trip for its welcome. A message that exists already for the same cause,
+ * kind and recipient is not written again: nothing is sent twice for one cause. `onlyIf` is a
+ * condition the rows are written under, checked in the same statement (the partner's switch).
+ * Returns the ids of the new messages.
+ */
+export async function queueNotification(tx: Queryable, message: NewNotification, onlyIf: Prisma.Sql = Prisma.sql`TRUE`): Promise<string[]> {
+  if (message.recipients.length === 0) return [];
+  const locale = portalLocale(message.localeCode);
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+    WITH message AS (
+      INSERT INTO notifications (customer_id, kind, cause, recipient, locale_code, subject, data, updated_at)
+      SELECT ${message.customerId}::uuid, ${message.content.kind}::notification_kind, ${message.cause}, recipient, ${locale},
+             ${notificationSubject(message.content, locale)}, ${JSON.stringify(message.content.data)}::jsonb, now()
+      FROM unnest(${[...new Set(message.recipients)]}::text[]) AS recipient
+      WHERE ${onlyIf}
+      ON CONFLICT (customer_id, kind, cause, recipient) DO NOTHING
+      RETURNING id
+    ), queued AS (
+      INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, updated_at)
+      SELECT ${SEND_NOTIFICATION_JOB}, jsonb_build_object('notificationId', id), 'notification:' || id, ${SEND_ATTEMPTS}, now()
+      FROM message
+    )
+    SELECT id::text FROM message`;
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,78 @@
+import type { Db, Prisma } from "../db/client";
+import type { NotificationStatus } from "../db/generated/enums";
+import { notFound } from "../errors";
+import { isUuid } from "../uuid";
+import { renderStoredNotification } from "./render";
+import type { NotificationKind } from "./types";
+
+export const MESSAGE_NOT_FOUND = "Message not found";
+
+/** Messages of one distributor's customers: the staff mail preview only ever sees these. */
+const ofDistributor = (distributorId: string) => ({ customer: { partner: { distributorId } } });
+
+const summaryFields = {
+  id: true,
+  kind: true,
+  recipient: true,
+  subject: true,
+  status: true,
+  attempts: true,
+  lastError: true,
+  createdAt: true,
+  sentAt: true,
+  customer: { select: { id: true, companyName: true, partner: { select: { name: true, replyToEmail: true } } } },
+} as const;
+
+/** The staff mail preview's list: newest first, optionally one kind or status. */
+export async function listNotifications(
+  db: Db,
+  distributorId: string,
+  query: { page: number; pageSize: number; kind?: NotificationKind; status?: NotificationStatus },
+) {
+  const where = { ...ofDistributor(distributorId), ...(query.kind ? { kind: query.kind } : {}), ...(query.status ? { status: query.status } : {}) };
+  const [totalCount, messages] = await Promise.all([
+    db.notification.count({ where }),
+    db.notification.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+      select: summaryFields,
+    }),
+  ]);
+  return { messages, totalCount };
+}
+
+/** One message as it is (or would be) sent: HTML and text, attachments, and its delivery state. */
+export async function previewNotification(db: Db, distributorId: string, id: string) {
+  const message = await findMessage(db, distributorId, id, { ...summaryFields, customerId: true, localeCode: true, data: true, providerMessageId: true });
+  const rendered = await renderStoredNotification(message);
+  const { data: _data, ...fields } = message;
+  return {
+    ...fields,
+    html: rendered.html,
+    text: rendered.text,
+    attachments: rendered.attachments.map((attachment) => ({ filename: attachment.filename, contentType: attachment.contentType, size: attachment.content.length })),
+  };
+}
+
+/** An attachment of a message (the monthly report's PDF), for the preview's download link. */
+export async function notificationAttachment(db: Db, distributorId: string, id: string, filename: string) {
+  const message = await findMessage(db, distributorId, id, {
+    kind: true,
+    customerId: true,
+    recipient: true,
+    localeCode: true,
+    data: true,
+    customer: { select: { partner: { select: { name: true, replyToEmail: true } } } },
+  });
+  const attachment = (await renderStoredNotification(message)).attachments.find((candidate) => candidate.filename === filename);
+  if (!attachment) throw notFound("Attachment not found");
+  return attachment;
+}
+
+async function findMessage<S extends Prisma.NotificationSelect>(db: Db, distributorId: string, id: string, select: S) {
+  const message = isUuid(id) ? await db.notification.findFirst({ where: { id, ...ofDistributor(distributorId) }, select }) : null;
+  if (!message) throw notFound(MESSAGE_NOT_FOUND);
+  return message;
+}

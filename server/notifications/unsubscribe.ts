@@ -1,0 +1,102 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { derivedAppKey } from "../app-key";
+import type { LocaleCode } from "../breaches/locales";
+import { config } from "../config";
+import type { Queryable } from "../jobs/queue";
+import { portalLocale } from "../portal/locale";
+import { NOTIFICATION_KINDS, type NotificationKind } from "./types";
+
+/** Whom an unsubscribe link stops: one recipient of one customer's messages of one kind. */
+export interface UnsubscribeTarget {
+  customerId: string;
+  kind: NotificationKind;
+  email: string;
+}
+
+const TOKEN_VERSION = "1";
+
+function signature(payload: string): Buffer {
+  return createHmac("sha256", derivedAppKey("unsubscribe-links")).update(payload).digest();
+}
+
+/**
+ * A link's token: the target in clear (base64url JSON) and an HMAC of it under a key derived
+ * from the app secret. It does not expire: an unsubscribe link must work as long as the e-mail
+ * is kept, and it can do nothing but turn messages off.
+ */
+export function unsubscribeToken(target: UnsubscribeTarget): string {
+  const payload = Buffer.from(JSON.stringify([TOKEN_VERSION, target.customerId, target.kind, target.email])).toString("base64url");
+  return `${payload}.${signature(payload).toString("base64url")}`;
+}
+
+export function readUnsubscribeToken(token: string): UnsubscribeTarget | undefined {
+  const [payload, signed, ...rest] = token.split(".");
+  if (!payload || !signed || rest.length > 0) return undefined;
+  const expected = signature(payload);
+  const given = Buffer.from(signed, "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const [version, customerId, kind, email] = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as unknown[];
+  if (version !== TOKEN_VERSION || typeof customerId !== "string" || typeof email !== "string") return undefined;
+  if (!NOTIFICATION_KINDS.includes(kind as NotificationKind)) return undefined;
+  return { customerId, kind: kind as NotificationKind, email };
+}
+
+/** The link in the message body: a page that asks before it unsubscribes (link scanners only GET). */
+export function unsubscribePageUrl(target: UnsubscribeTarget): string {
+  return `${config.appUrl()}/unsubscribe?token=${unsubscribeToken(target)}`;
+}
+
+/** The List-Unsubscribe header's URL: RFC 8058 one-click, a POST unsubscribes at once. */
+export function oneClickUnsubscribeUrl(target: UnsubscribeTarget): string {
+  return `${config.appUrl()}/api/unsubscribe?token=${unsubscribeToken(target)}`;
+}
+
+/**
+ * The kinds an unsubscribe link turns off: its own kind; the welcome message's link (a kind
+ * that is sent once) turns off every kind for that address.
+ */
+export function kindsStoppedBy(kind: NotificationKind): NotificationKind[] {
+  return kind === "welcome" ? [...NOTIFICATION_KINDS] : [kind];
+}
+
+/** Records the opt-outs (idempotent). */
+export async function optOut(db: Queryable, target: UnsubscribeTarget): Promise<NotificationKind[]> {
+  const kinds = kindsStoppedBy(target.kind);
+  await db.notificationOptOut.createMany({
+    data: kinds.map((kind) => ({ customerId: target.customerId, kind, email: target.email.toLowerCase() })),
+    skipDuplicates: true,
+  });
+  return kinds;
+}
+
+/** The recipients, minus those who turned this kind of the customer's messages off. */
+export async function recipientsWanting(db: Queryable, customerId: string, kind: NotificationKind, recipients: readonly string[]): Promise<string[]> {
+  if (recipients.length === 0) return [];
+  const optedOut = await db.notificationOptOut.findMany({
+    where: { customerId, kind, email: { in: recipients.map((email) => email.toLowerCase()) } },
+    select: { email: true },
+  });
+  const stopped = new Set(optedOut.map((row) => row.email));
+  return recipients.filter((email) => !stopped.has(email.toLowerCase()));
+}
+
+export type UnsubscribeStatus =
+  | { valid: false }
+  | { valid: true; locale: LocaleCode; kind: NotificationKind; email: string; companyName: string; unsubscribed: boolean };
+
+/** What the unsubscribe page shows for a token: whom it stops, and whether that is done already. */
+export async function unsubscribeStatus(db: Queryable, token: string): Promise<UnsubscribeStatus> {
+  const target = readUnsubscribeToken(token);
+  const customer = target && (await db.customer.findUnique({ where: { id: target.customerId }, select: { companyName: true, localeCode: true } }));
+  if (!target || !customer) return { valid: false };
+  const kinds = kindsStoppedBy(target.kind);
+  const stopped = await db.notificationOptOut.count({ where: { customerId: target.customerId, email: target.email.toLowerCase(), kind: { in: kinds } } });
+  return {
+    valid: true,
+    locale: portalLocale(customer.localeCode),
+    kind: target.kind,
+    email: target.email,
+    companyName: customer.companyName,
+    unsubscribed: stopped === kinds.length,
+  };
+}
