@@ -118,7 +118,7 @@ test("staff sign in, create a partner, issue and revoke its key, and follow a di
     await events.getByLabel("customer.created").check();
     await events.getByLabel("customer.deleted").check();
     await page.getByRole("button", { name: "Add endpoint" }).click();
-    const signingSecret = page.getByRole("region", { name: "Signing secret" });
+    const signingSecret = page.getByRole("region", { name: "Signing secret", exact: true });
     await expect(signingSecret).toBeVisible();
     receiver.useSecret((await signingSecret.getByTestId("one-time-secret").textContent())!);
     await expect(page.getByRole("link", { name: receiver.url })).toBeVisible();
@@ -164,7 +164,7 @@ test("staff sign in, create a partner, issue and revoke its key, and follow a di
 
     // Signing secrets: cycle (the previous one becomes the fallback), then deactivate the fallback.
     await navigateTo(page, "Webhooks");
-    const secrets = page.getByRole("region", { name: "Signing secrets" });
+    const secrets = page.getByRole("region", { name: "Signing secrets", exact: true });
     await page.getByRole("button", { name: "Cycle secret" }).click();
     await expect(page.getByRole("region", { name: "New signing secret" }).getByTestId("one-time-secret")).toHaveText(/^[0-9a-f-]{36}$/);
     await expect(secrets.getByRole("row").filter({ hasText: "fallback" })).toHaveCount(1);
