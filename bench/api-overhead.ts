@@ -2,14 +2,17 @@
  * Throughput of the REST stack against a bare Next.js route handler, on the production build,
  * in one run (issue: the authenticated GET should reach >= 50 % of the bare handler).
  *   npm run bench -- api-overhead        (or: npx tsx bench/api-overhead.ts)
- * Starts the service as `npm start` does on a fresh embedded database, then drives each URL
- * with autocannon from this process (loopback only) and prints requests/s, p50/p99 latency and
- * the ratio to the bare handler. Results also go to bench/results/.
+ * Starts the service as `npm start` does (on a fresh embedded database, or with
+ * `--postgres` on a fresh database of BENCH_DATABASE_URL's server, the production set-up), then
+ * drives each URL with autocannon from this process (loopback only) and prints requests/s,
+ * p50/p99 latency and the ratio to the bare handler. Results also go to bench/results/.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
+import { createDatabase, dropDatabase } from "../scripts/lib/scratch-database";
 import { startServiceProcess } from "../scripts/lib/service-process";
+import { BENCH_ADMIN_URL } from "./support/bench-kit";
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -22,9 +25,13 @@ async function measure(url: string, headers: Record<string, string> = {}) {
 }
 
 async function main() {
+  const postgres = process.argv.includes("--postgres");
+  const databaseName = `bench_api_${Date.now().toString(36)}`;
+  const databaseUrl = postgres ? await createDatabase(BENCH_ADMIN_URL, databaseName) : undefined;
   const service = await startServiceProcess({
     port: Number(process.env.BENCH_PORT ?? 3290),
     dataDir: path.resolve(".data-bench"),
+    databaseUrl,
     logFile: path.resolve("bench/results/server.log"),
     env: { LOG_LEVEL: "warn" },
   });
@@ -38,7 +45,7 @@ async function main() {
     const results = [];
     for (const target of targets) results.push({ name: target.name, ...(await measure(target.url, target.headers)) });
     const bare = results[0]!.requestsPerSecond;
-    console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, embedded database, production build\n`);
+    console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, ${postgres ? "PostgreSQL" : "embedded database"}, production build\n`);
     for (const r of results) {
       console.log(
         `${r.name.padEnd(44)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50Ms).padStart(4)} ms  p99 ${String(r.p99Ms).padStart(4)} ms  ${((100 * r.requestsPerSecond) / bare).toFixed(0).padStart(4)} % of bare`,
@@ -46,10 +53,14 @@ async function main() {
     }
     mkdirSync("bench/results", { recursive: true });
     const file = path.join("bench/results", `api-overhead-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-    writeFileSync(file, JSON.stringify({ connections: CONNECTIONS, durationSeconds: DURATION_S, results }, null, 2));
+    writeFileSync(file, JSON.stringify({ database: postgres ? "postgresql" : "embedded", connections: CONNECTIONS, durationSeconds: DURATION_S, results }, null, 2));
     console.log(`\nwritten to ${file}`);
   } finally {
     service.stop();
+    if (postgres) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await dropDatabase(BENCH_ADMIN_URL, databaseName);
+    }
   }
 }
 
