@@ -21,6 +21,7 @@ import autocannon from "autocannon";
 import { appRouter, createCaller } from "../server/api/root";
 import { createRestHandler } from "../server/api/rest/dispatcher";
 import { issueApiKey } from "../server/auth/api-keys";
+import { recountCustomerFigures } from "../server/customers/figures";
 import { openDatabase, type Db } from "../server/db/client";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
@@ -58,6 +59,11 @@ async function seed(db: Db, partnerId: string) {
     SELECT c.id, b.id, ARRAY['alice@' || split_part(c.contact_email, '@', 2)], b.name = 'Bench2', now()
     FROM customers c JOIN breaches b ON b.name IN ('Bench1', 'Bench2')
     WHERE right(c.reference, 1) IN ('0', '5')`;
+  // the rows above bypass the services, so the customers' stored figures are counted as the
+  // migration that added them does (its cost at this size is printed)
+  const counting = Date.now();
+  const counted = await recountCustomerFigures(db);
+  console.log(`counted the figures of ${counted} customers in ${((Date.now() - counting) / 1000).toFixed(1)} s`);
   // what autovacuum does on a live database: statistics, and the visibility map index-only scans need
   await db.$executeRawUnsafe("VACUUM ANALYZE");
 }
@@ -116,6 +122,10 @@ async function main() {
     };
     // warm-up: the server's code paths get compiled before anything is measured
     for (const path of Object.values(paths)) await autocannon({ url: base + path, headers, connections: 2, duration: 2 });
+
+    const analytics = (await (await fetch(base + paths.analytics, { headers })).json()) as { data: Record<string, number> };
+    console.log("analytics answer", analytics.data);
+    results.analyticsAnswer = analytics.data;
 
     for (const connections of [1, 4]) {
       await latency(`list page 1 (c=${connections})`, paths.page1, connections);

@@ -57,6 +57,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefin
         planId: plan.id,
         status: demo.status,
         assets: { create: { kind: "domain", value: demo.domain, domain: demo.domain } },
+        monitoredDomainCount: 1,
         portalUser: { create: { email: `it@${demo.domain}` } },
       },
       select: { id: true },

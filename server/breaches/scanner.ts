@@ -1,3 +1,4 @@
+import { recountCustomerFigures } from "../customers/figures";
 import type { Db } from "../db/client";
 import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
 import type { Queryable } from "../jobs/queue";
@@ -115,6 +116,7 @@ async function recordFindings(tx: Queryable, customerId: string, exposures: Expo
   await tx.$executeRaw`
     UPDATE customers SET last_scanned_at = now(), first_scanned_at = coalesce(first_scanned_at, now()), updated_at = now()
     WHERE id = ${customerId}::uuid`;
+  if (addedAssets.length > 0 || newInstances.length > 0) await recountCustomerFigures(tx, [customerId]);
   const threatScore = await refreshThreatScore(tx, customerId);
   return { customerId, scanned: true, discoveredEmails: addedAssets.length, newBreaches: newInstances.length, threatScore };
 }

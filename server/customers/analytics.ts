@@ -66,44 +66,35 @@ function emptyAnalytics(): PartnerAnalytics {
 
 /**
  * The figures of the partners whose id matches `partnerIdFilter` (an SQL condition on the
- * partner id), counted by the database (no rows are loaded): three aggregate queries grouped by
- * partner that run side by side on the pool's connections. Partners without customers are absent.
+ * partner id), counted by the database in one pass over the partners' customers: each customer
+ * row carries its asset and breach counts (server/customers/figures.ts), so no asset or breach
+ * row is read. Partners without customers are absent.
  */
 async function analyticsByPartner(db: Db, partnerIdFilter: Prisma.Sql, now: Date): Promise<Map<string, PartnerAnalytics>> {
   const since = new Date(now.getTime() - NEW_CUSTOMER_WINDOW_DAYS * 86_400_000);
-  const [customers, assets, breaches] = await Promise.all([
-    db.$queryRaw<Array<{ partnerId: string; total: bigint; active: bigint; recent: bigint }>>`
-      SELECT partner_id::text AS "partnerId",
-             count(*) AS total,
-             count(*) FILTER (WHERE status = 'active') AS active,
-             count(*) FILTER (WHERE created_at >= ${since}) AS recent
-      FROM customers WHERE partner_id ${partnerIdFilter}
-      GROUP BY partner_id`,
-    db.$queryRaw<Array<{ partnerId: string; domains: bigint; emails: bigint }>>`
-      SELECT c.partner_id::text AS "partnerId",
-             count(*) FILTER (WHERE a.kind = 'domain') AS domains,
-             count(*) FILTER (WHERE a.kind = 'email') AS emails
-      FROM customers c JOIN monitored_assets a ON a.customer_id = c.id
-      WHERE c.partner_id ${partnerIdFilter} AND c.status = 'active'
-      GROUP BY c.partner_id`,
-    db.$queryRaw<Array<{ partnerId: string; total: bigint }>>`
-      SELECT c.partner_id::text AS "partnerId", count(*) AS total
-      FROM customers c JOIN customer_breaches b ON b.customer_id = c.id
-      WHERE c.partner_id ${partnerIdFilter}
-      GROUP BY c.partner_id`,
-  ]);
-  const figures = new Map<string, PartnerAnalytics>();
-  const of = (partnerId: string) => figures.get(partnerId) ?? figures.set(partnerId, emptyAnalytics()).get(partnerId)!;
-  for (const row of customers) {
-    Object.assign(of(row.partnerId), {
-      totalCustomers: Number(row.total),
-      activeCustomers: Number(row.active),
-      newCustomerLast30Days: Number(row.recent),
-    });
-  }
-  for (const row of assets) {
-    Object.assign(of(row.partnerId), { totalMonitoredDomains: Number(row.domains), totalMonitoredEmails: Number(row.emails) });
-  }
-  for (const row of breaches) of(row.partnerId).totalBreachesDetected = Number(row.total);
-  return figures;
+  const rows = await db.$queryRaw<
+    Array<{ partnerId: string; total: bigint; active: bigint; recent: bigint; domains: bigint; emails: bigint; breaches: bigint }>
+  >`
+    SELECT partner_id::text AS "partnerId",
+           count(*) AS total,
+           count(*) FILTER (WHERE status = 'active') AS active,
+           count(*) FILTER (WHERE created_at >= ${since}) AS recent,
+           coalesce(sum(monitored_domain_count) FILTER (WHERE status = 'active'), 0) AS domains,
+           coalesce(sum(monitored_email_count) FILTER (WHERE status = 'active'), 0) AS emails,
+           coalesce(sum(breach_count), 0) AS breaches
+    FROM customers WHERE partner_id ${partnerIdFilter}
+    GROUP BY partner_id`;
+  return new Map(
+    rows.map((row) => [
+      row.partnerId,
+      {
+        totalCustomers: Number(row.total),
+        activeCustomers: Number(row.active),
+        newCustomerLast30Days: Number(row.recent),
+        totalMonitoredDomains: Number(row.domains),
+        totalMonitoredEmails: Number(row.emails),
+        totalBreachesDetected: Number(row.breaches),
+      },
+    ]),
+  );
 }

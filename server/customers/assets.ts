@@ -5,6 +5,7 @@ import { badRequest } from "../errors";
 import { customerRef, recordEvent, type AssetRef } from "../events/outbox";
 import type { Queryable } from "../jobs/queue";
 import { wakeJobWorkers } from "../jobs/wake";
+import { recountCustomerFigures } from "./figures";
 import { assetDomain, distinct, INVALID_DOMAIN, INVALID_EMAIL, normalizeDomain, normalizeEmail } from "./asset-values";
 import { foundOrNotFound, lockOwnedCustomer, ownedCustomerWhere } from "./ownership";
 
@@ -122,6 +123,7 @@ export async function updateCustomerAssets(
     }
     if (removed.length > 0) await tx.monitoredAsset.deleteMany({ where: { id: { in: removed.map((asset) => asset.id) } } });
     const added = await insertAssets(tx, customer.id, toAdd);
+    if (added.length > 0 || removed.length > 0) await recountCustomerFigures(tx, [customer.id]);
     const data = { customer: customerRef(customer) };
     if (added.length > 0) {
       await recordEvent(tx, { type: "customer.asset.added", partnerId, customerId: customer.id, data: { ...data, assets: toAssetRefs(added) } });

@@ -138,10 +138,11 @@ async function insertCustomer(
     WITH customer AS (
       INSERT INTO customers (partner_id, reference, company_name, contact_email, price, currency_code, billed_from_date,
                              plan_id, locale_code, status, enrol_type, send_monthly_report, should_receive_breach_alerts,
-                             alert_recipients, updated_at)
+                             alert_recipients, monitored_domain_count, monitored_email_count, updated_at)
       VALUES (${c.partnerId}::uuid, ${c.reference}, ${c.companyName}, ${c.contactEmail}, ${c.price}::numeric, ${c.currencyCode},
               ${c.billedFromDate}::timestamptz, ${c.planId}::uuid, ${c.localeCode}, ${c.status}::customer_status, ${c.enrolType},
-              ${c.sendMonthlyReport}, ${c.shouldReceiveBreachAlerts}::boolean, ${c.alertRecipients}::text[], now())
+              ${c.sendMonthlyReport}, ${c.shouldReceiveBreachAlerts}::boolean, ${c.alertRecipients}::text[],
+              ${assets.filter((a) => a.kind === "domain").length}::int, ${assets.filter((a) => a.kind === "email").length}::int, now())
       RETURNING id, company_name, reference, partner_id, plan_id, status),
     billing_period AS (
       INSERT INTO customer_billing_periods (customer_id, partner_id, plan_id, started_at)

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { importCatalogue, type HibpBreach } from "../../server/breaches/catalogue";
 import { insertExposures } from "../../server/breaches/exposures";
+import { recountCustomerFigures } from "../../server/customers/figures";
 import type { Db } from "../../server/db/client";
 
 /**
@@ -17,7 +18,7 @@ export async function createBreachTestCustomer(
 ) {
   const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
   const reference = `REF-${randomUUID().slice(0, 8)}`;
-  return db.customer.create({
+  const customer = await db.customer.create({
     data: {
       partnerId,
       reference,
@@ -34,6 +35,8 @@ export async function createBreachTestCustomer(
       },
     },
   });
+  await recountCustomerFigures(db, [customer.id]);
+  return customer;
 }
 
 /** A breach in the HIBP v3 model with sensible defaults. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../server/db/client";
+import { recountCustomerFigures } from "../../server/customers/figures";
 import { onboardCustomer, type OnboardInput } from "../../server/customers/onboard";
 
 /** A complete, valid onboarding request body (unique reference each call). */
@@ -52,8 +53,10 @@ export async function createTestBreach(db: Db, name = `Breach${randomUUID().slic
 
 /** Records that a breach was found for a customer, as the breach issue's scan does. */
 export async function addCustomerBreach(db: Db, customerId: string, breachId: string, options: { resolved?: boolean; emails?: string[] } = {}) {
-  return db.customerBreach.create({
+  const instance = await db.customerBreach.create({
     data: { customerId, breachId, emails: options.emails ?? ["ceo@acme.example"], resolved: options.resolved ?? false },
     select: { id: true },
   });
+  await recountCustomerFigures(db, [customerId]);
+  return instance;
 }
