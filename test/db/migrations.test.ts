@@ -6,7 +6,9 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/db/client";
 import { pendingMigrationNames } from "../../server/db/migration-status";
-import { diffMigrationsAgainstSchema, migrateDatabase, MIGRATIONS_DIR, SCHEMA_PATH } from "../../server/db/migrations";
+import { applyPendingMigrations, diffMigrationsAgainstSchema, migrateDatabase, MIGRATIONS_DIR, SCHEMA_PATH } from "../../server/db/migrations";
+import { prepareDatabase } from "../../server/db/prepare";
+import { CUSTOMER_FIGURES_MIGRATION } from "../../server/customers/figures";
 import { createDatabase, dropDatabase } from "../../scripts/lib/scratch-database";
 
 const tempDirs: string[] = [];
@@ -81,6 +83,42 @@ describe("applying migrations", { timeout: 180_000 }, () => {
       }
     },
   );
+});
+
+describe("upgrading a database with data", { timeout: 180_000 }, () => {
+  it("the start that adds the customers' stored figures counts them for the customers already there", async () => {
+    const earlier = await mkdtemp(path.join(os.tmpdir(), "upgrade-"));
+    tempDirs.push(earlier);
+    await cp(MIGRATIONS_DIR, earlier, { recursive: true });
+    await rm(path.join(earlier, CUSTOMER_FIGURES_MIGRATION), { recursive: true });
+    const database = await openDatabase({ pglite: new PGlite() });
+    try {
+      await database.withMigrationAccess((session, adapterFactory) => applyPendingMigrations(session, adapterFactory, earlier));
+      // written with SQL: the client of this build knows columns the earlier schema lacks
+      const [customer] = await database.prisma.$queryRaw<Array<{ id: string }>>`
+        WITH distributor AS (INSERT INTO distributors (name, updated_at) VALUES ('Upgrade', now()) RETURNING id),
+             partner AS (INSERT INTO partners (distributor_id, name, updated_at) SELECT id, 'Upgrade partner', now() FROM distributor RETURNING id),
+             plan AS (INSERT INTO plans (plan_type, display_name) VALUES ('upgrade', 'Upgrade plan') RETURNING id)
+        INSERT INTO customers (partner_id, reference, company_name, contact_email, currency_code, plan_id, status, updated_at)
+        SELECT partner.id, 'U-1', 'Upgrade Ltd', 'it@upgrade.example', 'GBP', plan.id, 'active', now() FROM partner, plan
+        RETURNING id::text`;
+      await database.prisma.$executeRaw`
+        INSERT INTO monitored_assets (customer_id, kind, value, domain) VALUES
+          (${customer!.id}::uuid, 'domain', 'upgrade.example', 'upgrade.example'),
+          (${customer!.id}::uuid, 'email', 'a@upgrade.example', 'upgrade.example'),
+          (${customer!.id}::uuid, 'email', 'b@upgrade.example', 'upgrade.example')`;
+
+      expect(await prepareDatabase(database)).toContain(CUSTOMER_FIGURES_MIGRATION);
+      expect(
+        await database.prisma.customer.findUniqueOrThrow({
+          where: { id: customer!.id },
+          select: { monitoredDomainCount: true, monitoredEmailCount: true, breachCount: true },
+        }),
+      ).toEqual({ monitoredDomainCount: 1, monitoredEmailCount: 2, breachCount: 0 });
+    } finally {
+      await database.close();
+    }
+  });
 });
 
 async function pendingMigrationNamesOfEmptyDb(migrationsDir: string): Promise<string[]> {
