@@ -88,9 +88,15 @@ async function main() {
     const started = performance.now();
     const dispatcher = startWebhookDispatcher(db);
     let delivered = 0;
+    let reported = { at: started, delivered: 0 };
     while (delivered < DELIVERIES) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       delivered = await db.webhookDelivery.count({ where: { status: "delivered" } });
+      if (performance.now() - reported.at >= 10_000) {
+        const rate = ((delivered - reported.delivered) * 1000) / (performance.now() - reported.at);
+        console.log(`  ${delivered} delivered, ${rate.toFixed(0)}/s over the last ${((performance.now() - reported.at) / 1000).toFixed(0)} s`);
+        reported = { at: performance.now(), delivered };
+      }
     }
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);

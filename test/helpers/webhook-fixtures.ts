@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { recountCustomerFigures } from "../../server/customers/figures";
 import type { Db } from "../../server/db/client";
 import { deliverDueBatch } from "../../server/webhooks/delivery";
 import { routePendingEvents } from "../../server/webhooks/routing";
@@ -39,6 +40,7 @@ export async function createTestCustomer(
     },
     select: { id: true, companyName: true, reference: true },
   });
+  await recountCustomerFigures(db, [customer.id]);
   return { id: customer.id, partnerId, ref: customerRef(customer) };
 }
 
