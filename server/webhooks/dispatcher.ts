@@ -4,6 +4,11 @@ import { log } from "../log";
 import { claimAttempts, DELIVERY_LEASE_MS, nextDeliveryDueAt, performAttempt, ResultWriter, sweepDeliveries, type StartedAttempt } from "./delivery";
 import { ROUTE_BATCH_SIZE, routePendingEvents } from "./routing";
 
+/** Freed request slots that wake the delivery loop at once to claim deliveries for them. */
+const CLAIM_BATCH = 8;
+/** The longest a freed slot waits for others before the loop claims for it. */
+const FINISHES_GATHERED_MS = 10;
+
 export interface WebhookDispatcher {
   wake(): void;
   /** Stops claiming and waits for the requests in flight to be recorded. */
@@ -24,8 +29,8 @@ export interface DispatcherOptions {
  * The in-process driver of webhook delivery (the default; with Inngest configured the Inngest
  * functions in inngest/webhooks.ts call the same engine instead). Two loops: one routes new
  * outbox events into deliveries; the other claims as many due deliveries as it has free request
- * slots and starts them without waiting. A finished request frees its slot and wakes the
- * delivery loop; a commit that recorded events wakes both (wakeJobWorkers). Between those they
+ * slots and starts them without waiting. Finished requests free their slots and wake the
+ * delivery loop (gathered, see CLAIM_BATCH); a commit that recorded events wakes both (wakeJobWorkers). Between those they
  * sleep until the next delivery is due, `pollMs` at the most, and every `sweepEveryMs` the
  * delivery loop recovers deliveries a dead worker left behind.
  */
@@ -43,12 +48,29 @@ export function startWebhookDispatcher(
   const inFlight = new Set<Promise<void>>();
   const writer = new ResultWriter(db);
 
+  // Claiming is one statement however many slots it fills, so finished requests are gathered:
+  // the delivery loop wakes once CLAIM_BATCH slots are free or FINISHES_GATHERED_MS after the
+  // first of them, whichever is sooner (one claim per finished request would cost the
+  // database a claim per delivery).
+  let freedSlots = 0;
+  let gatherTimer: NodeJS.Timeout | undefined;
+  const claimFreedSlots = () => {
+    clearTimeout(gatherTimer);
+    gatherTimer = undefined;
+    freedSlots = 0;
+    deliverer.wake();
+  };
+  const slotFreed = () => {
+    if (++freedSlots >= CLAIM_BATCH) claimFreedSlots();
+    else gatherTimer ??= setTimeout(claimFreedSlots, FINISHES_GATHERED_MS);
+  };
+
   const start = (attempt: StartedAttempt) => {
     const task: Promise<void> = performAttempt(db, writer, attempt)
       .catch((error: unknown) => log.error("webhook attempt could not be recorded; the sweep will recover it", { deliveryId: attempt.delivery.id, error }))
       .finally(() => {
         inFlight.delete(task);
-        deliverer.wake();
+        slotFreed();
       });
     inFlight.add(task);
   };
@@ -83,6 +105,7 @@ export function startWebhookDispatcher(
       wake();
       await Promise.all([routing, delivery]);
       await Promise.all(inFlight);
+      clearTimeout(gatherTimer);
     },
   };
 }
