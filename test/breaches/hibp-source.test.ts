@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkBreach } from "../../server/breaches/lookups";
 import { scanCustomer } from "../../server/breaches/scanner";
 import { configuredBreachSource } from "../../server/breaches/sources/source";
 import { HibpBreachSource } from "../../server/breaches/sources/hibp";
@@ -110,6 +112,17 @@ describe("HIBP breach source", () => {
   it("fails loudly when the API refuses the key", async () => {
     const wrongKey = new HibpBreachSource({ apiKey: "wrong", baseUrl: server.baseUrl, userAgent: USER_AGENT });
     await expect(wrongKey.exposuresOfEmails(testDb.db, ["ceo@acme.example"])).rejects.toThrow("missing hibp-api-key");
+  });
+
+  it("breach/check asks HIBP only for calls within the key's limit", async () => {
+    const caller = { partnerId: randomUUID(), apiKeyId: randomUUID() };
+    const asked = () => hibp.requests.filter((request) => request.path === "/breachedaccount/ceo%40acme.example").length;
+    const before = asked();
+    expect(await checkBreach(testDb.db, caller, { email: "ceo@acme.example" }, { limitPerMinute: 1, source })).toBe(true);
+    await expect(checkBreach(testDb.db, caller, { email: "ceo@acme.example" }, { limitPerMinute: 1, source })).rejects.toMatchObject({
+      code: "RATE_LIMITED",
+    });
+    expect(asked()).toBe(before + 1);
   });
 
   it("drives a scan behind the same interface as the local index", async () => {

@@ -29,6 +29,7 @@ export interface HibpOptions {
  */
 export class HibpBreachSource implements BreachSource {
   readonly name = "hibp";
+  readonly remote = true;
 
   constructor(private readonly options: HibpOptions) {}
 

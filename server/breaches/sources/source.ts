@@ -11,6 +11,8 @@ import { localBreachSource } from "./local";
  */
 export interface BreachSource {
   readonly name: string;
+  /** A lookup is a request to a third party (never made for a call that is refused). */
+  readonly remote: boolean;
   exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<Exposure[]>;
   /** Exposed addresses at the domains (domain-based e-mail discovery). */
   exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<Exposure[]>;
