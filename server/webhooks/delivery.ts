@@ -79,10 +79,14 @@ export async function claimAttempts(
   // entries it meets so the next claim skips them; a bitmap scan (the planner's choice while the
   // table's statistics lag behind a burst) revisits them all, and under a backlog of 100,000
   // deliveries made each claim 30 times dearer.
-  const rows = await db.$transaction(async (tx) => {
-    await tx.$executeRaw`SET LOCAL enable_bitmapscan = off`;
-    return claimRows(tx, { limit, perEndpoint, leaseMs });
-  });
+  const rows = await db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SET LOCAL enable_bitmapscan = off`;
+      return claimRows(tx, { limit, perEndpoint, leaseMs });
+    },
+    // a busy pool is a reason to wait for a connection, not to fail the claim
+    { maxWait: 30_000, timeout: 30_000 },
+  );
   const started: StartedAttempt[] = [];
   for (const { refusal, attemptId, secretCiphertext, activeCiphertext, fallbackCiphertext, ...delivery } of rows) {
     if (refusal !== null || attemptId === null) {

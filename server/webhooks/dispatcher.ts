@@ -30,9 +30,9 @@ export interface DispatcherOptions {
  * functions in inngest/webhooks.ts call the same engine instead). Two loops: one routes new
  * outbox events into deliveries; the other claims as many due deliveries as it has free request
  * slots and starts them without waiting. Finished requests free their slots and wake the
- * delivery loop (gathered, see CLAIM_BATCH); a commit that recorded events wakes both (wakeJobWorkers). Between those they
- * sleep until the next delivery is due, `pollMs` at the most, and every `sweepEveryMs` the
- * delivery loop recovers deliveries a dead worker left behind.
+ * delivery loop (gathered, see CLAIM_BATCH); a commit that recorded events wakes both
+ * (wakeJobWorkers). Between those they sleep until the next delivery is due, `pollMs` at the
+ * most, and every `sweepEveryMs` the delivery loop recovers deliveries a dead worker left behind.
  */
 export function startWebhookDispatcher(
   db: Db,
