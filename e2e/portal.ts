@@ -47,6 +47,9 @@ const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js")
 
 /** Runs axe-core's WCAG 2.2 A/AA rules on the page as it is now; lists what fails. */
 export async function expectAccessible(page: Page) {
+  // Next streams a page's metadata after its content (on client navigation too): the title
+  // arrives a moment after the heading; check the page once it has settled.
+  await expect(page).toHaveTitle(/\S/);
   await page.addScriptTag({ path: AXE_SCRIPT });
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<any> } }).axe;
