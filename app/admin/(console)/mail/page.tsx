@@ -4,6 +4,7 @@ import { NotificationStatus } from "@/server/db/generated/enums";
 import { NOTIFICATION_KINDS } from "@/server/notifications/types";
 import { Badge } from "../../_components/badge";
 import { DateTime } from "../../_components/date-time";
+import { FilterLinks } from "../../_components/filter-links";
 import { Pager } from "../../_components/pager";
 import { formatCount } from "../../_lib/format";
 import { adminApi, pageParam, textParam, type SearchParams } from "../../_lib/server";
@@ -30,28 +31,15 @@ export default async function MailPage({ searchParams }: { searchParams: SearchP
         The e-mails to your partners&apos; customers (welcome messages, breach alerts, monthly reports) as they were sent or will be. Without
         an SMTP server configured, nothing leaves the machine: each message is also written as an .eml file.
       </p>
-      <nav aria-label="Filter by kind" className="filters">
-        <ul>
-          {[undefined, ...NOTIFICATION_KINDS].map((option) => (
-            <li key={option ?? "all"}>
-              <Link href={href({ kind: option, status })} aria-current={option === kind ? "page" : undefined}>
-                {option ? KIND_LABELS[option] : "All kinds"}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <nav aria-label="Filter by status" className="filters">
-        <ul>
-          {[undefined, ...STATUSES].map((option) => (
-            <li key={option ?? "all"}>
-              <Link href={href({ kind, status: option })} aria-current={option === status ? "page" : undefined}>
-                {option ?? "All statuses"}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <FilterLinks
+        label="Filter by kind"
+        options={NOTIFICATION_KINDS}
+        current={kind}
+        href={(option) => href({ kind: option, status })}
+        allLabel="All kinds"
+        labelOf={(option) => KIND_LABELS[option]}
+      />
+      <FilterLinks label="Filter by status" options={STATUSES} current={status} href={(option) => href({ kind, status: option })} allLabel="All statuses" />
       <p className="muted" role="status">
         {pagination.totalCount === 0
           ? `No messages${kind || status ? " match these filters" : " yet"}.`

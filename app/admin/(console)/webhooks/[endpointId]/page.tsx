@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { EVENT_TYPES } from "@/server/events/outbox";
 import { Badge } from "../../../_components/badge";
+import { FilterLinks } from "../../../_components/filter-links";
 import { RefreshButton, RequeueButton, SendTestEvent } from "../../../_components/delivery-actions";
 import { Pager } from "../../../_components/pager";
 import { WebhookForm } from "../../../_components/webhook-form";
@@ -49,17 +50,12 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
           <h2 id="delivery-log">Delivery log</h2>
           <RefreshButton />
         </div>
-        <nav aria-label="Filter deliveries by status" className="filters">
-          <ul>
-            {[undefined, ...DELIVERY_STATUSES].map((option) => (
-              <li key={option ?? "all"}>
-                <Link href={option ? `${basePath}?status=${option}` : basePath} aria-current={option === status ? "page" : undefined}>
-                  {option ?? "All"}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <FilterLinks
+          label="Filter deliveries by status"
+          options={DELIVERY_STATUSES}
+          current={status}
+          href={(option) => (option ? `${basePath}?status=${option}` : basePath)}
+        />
         {deliveries.length === 0 ? (
           <p>No deliveries{status ? ` with status ${status}` : " yet"}.</p>
         ) : (

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CUSTOMER_STATUSES } from "@/server/customers/list";
 import { Badge } from "../../../../_components/badge";
+import { FilterLinks } from "../../../../_components/filter-links";
 import { Pager } from "../../../../_components/pager";
 import { formatCount } from "../../../../_lib/format";
 import { adminApi, foundOr404, pageParam, textParam, type SearchParams } from "../../../../_lib/server";
@@ -27,17 +28,12 @@ export default async function PartnerCustomersPage({ params, searchParams }: { p
       </p>
       <h1>Customers of {partner.name}</h1>
       <p className="muted">Read-only: the partner manages its customers over the partner API.</p>
-      <nav aria-label="Filter by status" className="filters">
-        <ul>
-          {[undefined, ...CUSTOMER_STATUSES].map((option) => (
-            <li key={option ?? "all"}>
-              <Link href={option ? `${basePath}?status=${option}` : basePath} aria-current={option === status ? "page" : undefined}>
-                {option ?? "All"}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <FilterLinks
+        label="Filter by status"
+        options={CUSTOMER_STATUSES}
+        current={status}
+        href={(option) => (option ? `${basePath}?status=${option}` : basePath)}
+      />
       <p className="muted" role="status">
         {formatCount(pagination.totalCount)} customer{pagination.totalCount === 1 ? "" : "s"}
         {status ? ` with status ${status}` : ""}.
