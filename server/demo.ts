@@ -5,6 +5,7 @@ import { DEMO_DOMAINS, importDemoBreachData } from "./breaches/demo";
 import { scanCustomer } from "./breaches/scanner";
 import { localBreachSource } from "./breaches/sources/local";
 import { syncBillingPeriod } from "./customers/billing-periods";
+import { recountCustomerFigures } from "./customers/figures";
 import type { Db } from "./db/client";
 import { createDistributor } from "./distributors/distributors";
 import { createPartner } from "./distributors/partners";
@@ -57,11 +58,11 @@ export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefin
         planId: plan.id,
         status: demo.status,
         assets: { create: { kind: "domain", value: demo.domain, domain: demo.domain } },
-        monitoredDomainCount: 1,
         portalUser: { create: { email: `it@${demo.domain}` } },
       },
       select: { id: true },
     });
+    await recountCustomerFigures(db, [customer.id]);
     await syncBillingPeriod(db, customer.id);
     await scanCustomer(db, customer.id, "onboard", localBreachSource);
     customers.push({ id: customer.id, companyName: demo.companyName, status: demo.status });

@@ -51,16 +51,8 @@ export function billingMonthOf(instant: Date): string {
   return instant.toISOString().slice(0, 7);
 }
 
-interface BillingRow {
-  partnerId: string;
-  partnerName: string;
-  accountReference: string | null;
-  planType: string;
-  planName: string;
-  billingCode: string | null;
-  unitPrice: Prisma.Decimal | null;
-  activeCustomers: number;
-}
+/** A line as the query returns it: the price still a Decimal, the amount not yet computed. */
+type BillingRow = Omit<BillingLine, "unitPrice" | "amount"> & { unitPrice: Prisma.Decimal | null };
 
 export async function getBillingOverview(db: Db, distributorId: string, month: string): Promise<BillingOverview> {
   const { from, to } = billingMonthRange(month);

@@ -27,6 +27,17 @@ describe("demo data on an empty database", () => {
       expect(await testDb.db.monitoredAsset.count({ where: { customerId: customer.id, source: "discovered" } })).toBeGreaterThan(0);
       // a portal user, so a magic link signs the demo customer into the portal
       expect(await testDb.db.portalUser.count({ where: { customerId: customer.id } })).toBe(1);
+      // the stored figures analytics sums match the rows
+      expect(
+        await testDb.db.customer.findUniqueOrThrow({
+          where: { id: customer.id },
+          select: { monitoredDomainCount: true, monitoredEmailCount: true, breachCount: true },
+        }),
+      ).toEqual({
+        monitoredDomainCount: await testDb.db.monitoredAsset.count({ where: { customerId: customer.id, kind: "domain" } }),
+        monitoredEmailCount: await testDb.db.monitoredAsset.count({ where: { customerId: customer.id, kind: "email" } }),
+        breachCount: await testDb.db.customerBreach.count({ where: { customerId: customer.id } }),
+      });
     }
     expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/magic-link`);
     expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/breaches`);
