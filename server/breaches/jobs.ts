@@ -1,6 +1,6 @@
 import type { Queryable } from "../jobs/queue";
 import { defineJob } from "../jobs/registry";
-import { defineSchedule, type Schedule } from "../jobs/schedules";
+import { scheduleJob, type Schedule } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { SCAN_CUSTOMER_JOB, type ScanReason } from "./scan-requests";
 import { scanCustomer } from "./scanner";
@@ -53,12 +53,11 @@ export const dailyScanJob = defineJob<{ slot: string }>({
  * The daily scan of active customers (prospects are never rescanned). With Inngest the
  * dedicated functions in inngest/breach-scans.ts drive it instead (fan-out by events).
  */
-export const dailyScanSchedule: Schedule = defineSchedule({
+export const dailyScanSchedule: Schedule = scheduleJob(dailyScanJob, {
   name: "daily-scan",
   every: "day",
   hourUtc: 2,
   dedicatedInngestFunction: true,
-  enqueue: (db, slot) => dailyScanJob.enqueue(db, { slot }, { dedupeKey: `daily-scan:${slot}` }),
 });
 
 /**

@@ -1,5 +1,5 @@
 import { defineJob } from "./registry";
-import { defineSchedule } from "./schedules";
+import { scheduleJob } from "./schedules";
 
 const FINISHED_JOB_RETENTION_DAYS = 7;
 const SCHEDULE_SLOT_RETENTION_DAYS = 400;
@@ -16,9 +16,8 @@ export const housekeepingJob = defineJob<{ slot: string }>({
   },
 });
 
-defineSchedule({
+scheduleJob(housekeepingJob, {
   name: "housekeeping",
   every: "day",
   hourUtc: 3,
-  enqueue: (db, slot) => housekeepingJob.enqueue(db, { slot }, { dedupeKey: `housekeeping:${slot}` }),
 });

@@ -24,6 +24,17 @@ export function defineSchedule(schedule: Schedule): Schedule {
   return schedule;
 }
 
+/**
+ * The usual schedule: each slot queues one job of `job` with the slot as its payload, deduplicated
+ * per slot (`<schedule name>:<slot>`).
+ */
+export function scheduleJob(
+  job: { enqueue(db: Queryable, payload: { slot: string }, options: { dedupeKey: string }): Promise<unknown> },
+  schedule: Omit<Schedule, "enqueue">,
+): Schedule {
+  return defineSchedule({ ...schedule, enqueue: (db, slot) => job.enqueue(db, { slot }, { dedupeKey: `${schedule.name}:${slot}` }) });
+}
+
 export function allSchedules(): readonly Schedule[] {
   return schedules;
 }

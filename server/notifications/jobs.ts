@@ -1,5 +1,5 @@
 import { defineJob } from "../jobs/registry";
-import { defineSchedule } from "../jobs/schedules";
+import { scheduleJob } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { deliverNotification } from "./delivery";
 import { SEND_ATTEMPTS, SEND_NOTIFICATION_JOB } from "./messages";
@@ -42,9 +42,8 @@ export const monthlyReportsJob = defineJob<{ slot: string }>({
  * On the 1st of each month at 06:00 UTC (after the daily scan at 02:00), the reports of the
  * month that ended. Inngest runs it through the generic schedule function.
  */
-export const monthlyReportSchedule = defineSchedule({
+export const monthlyReportSchedule = scheduleJob(monthlyReportsJob, {
   name: "monthly-report",
   every: "month",
   hourUtc: 6,
-  enqueue: (db, slot) => monthlyReportsJob.enqueue(db, { slot }, { dedupeKey: `monthly-reports:${slot}` }),
 });

@@ -1,6 +1,6 @@
 import type { Queryable } from "../jobs/queue";
 import { defineJob } from "../jobs/registry";
-import { defineSchedule } from "../jobs/schedules";
+import { scheduleJob } from "../jobs/schedules";
 
 /** Spent links and finished sessions are kept this long (for support questions), then deleted. */
 export const SIGN_IN_RECORD_RETENTION_DAYS = 30;
@@ -29,9 +29,8 @@ export const portalCleanupJob = defineJob<{ slot: string }>({
   },
 });
 
-defineSchedule({
+scheduleJob(portalCleanupJob, {
   name: "portal-cleanup",
   every: "day",
   hourUtc: 3,
-  enqueue: (db, slot) => portalCleanupJob.enqueue(db, { slot }, { dedupeKey: `portal-cleanup:${slot}` }),
 });

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { defineJob } from "../jobs/registry";
-import { defineSchedule } from "../jobs/schedules";
+import { scheduleJob } from "../jobs/schedules";
 
 /** How long finished deliveries (with their attempts) and routed outbox events are kept. */
 export const WEBHOOK_LOG_RETENTION_DAYS = 30;
@@ -42,9 +42,8 @@ export const webhookRetentionJob = defineJob<{ slot: string }>({
   },
 });
 
-defineSchedule({
+scheduleJob(webhookRetentionJob, {
   name: "webhook-retention",
   every: "day",
   hourUtc: 3,
-  enqueue: (db, slot) => webhookRetentionJob.enqueue(db, { slot }, { dedupeKey: `webhook-retention:${slot}` }),
 });
