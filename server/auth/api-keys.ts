@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db/client";
 import { notFound, unauthenticated } from "../errors";
 import { UUID_PATTERN } from "../uuid";
+import { API_KEY_REVOKED_CHANNEL, verifiedKeyCacheOf, type VerifiedKey } from "./verified-key-cache";
 
 export const MISSING_PARTNER_HEADERS = "Partner ID and API key are required in headers";
 export const MISSING_DISTRIBUTOR_HEADERS = "Distributor ID and API key are required in headers";
@@ -65,24 +66,41 @@ export async function listApiKeys(db: Db, owner: KeyOwner) {
   });
 }
 
-/** Revokes a key of the owner; revoking twice is harmless. Unknown or foreign ids are not found. */
+/**
+ * Revokes a key of the owner; revoking twice is harmless. Unknown or foreign ids are not found.
+ * Every process caching the key's verification is told in the same transaction (NOTIFY).
+ */
 export async function revokeApiKey(db: Db, owner: KeyOwner, id: string): Promise<void> {
   if (!UUID_PATTERN.test(id)) throw notFound("API key not found");
   const key = await db.apiKey.findFirst({ where: { id, ...owner }, select: { revokedAt: true } });
   if (!key) throw notFound("API key not found");
-  if (!key.revokedAt) await db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  if (!key.revokedAt) {
+    await db.$transaction([
+      db.apiKey.update({ where: { id }, data: { revokedAt: new Date() } }),
+      db.$executeRaw`SELECT pg_notify(${API_KEY_REVOKED_CHANNEL}, ${id})`,
+    ]);
+  }
+  verifiedKeyCacheOf(db)?.forget(id);
 }
 
-interface VerifiedKey {
-  id: string;
-  partnerId: string | null;
-  distributorId: string | null;
-  partnerDistributorId: string | null;
-}
-
-/** Runs on every authenticated request: one indexed lookup, written as SQL to keep it cheap. */
+/**
+ * Runs on every authenticated request: a key verified in the last VERIFIED_KEY_TTL_MS is taken
+ * from this process's cache (server/auth/verified-key-cache.ts), otherwise one indexed lookup.
+ */
 async function verifyKey(db: Db, apiKey: string): Promise<VerifiedKey | undefined> {
   if (!apiKey.startsWith(KEY_TAG) || apiKey.length !== KEY_TAG.length + RANDOM_LENGTH) return undefined;
+  const keyHash = hashApiKey(apiKey);
+  const cache = verifiedKeyCacheOf(db);
+  const cached = cache?.get(keyHash);
+  if (cached) return cached;
+  const readStartedAt = cache?.readStarted() ?? 0;
+  const verified = await readKey(db, apiKey, keyHash);
+  if (verified) cache?.remember(keyHash, verified, readStartedAt);
+  return verified;
+}
+
+/** The key's row, if it exists, is not revoked and matches the hash (compared in constant time); lastUsedAt kept. */
+async function readKey(db: Db, apiKey: string, keyHash: string): Promise<VerifiedKey | undefined> {
   const [row] = await db.$queryRaw<
     Array<{
       id: string;
@@ -97,7 +115,7 @@ async function verifyKey(db: Db, apiKey: string): Promise<VerifiedKey | undefine
     FROM api_keys k LEFT JOIN partners p ON p.id = k.partner_id
     WHERE k.prefix = ${apiKey.slice(0, PREFIX_LENGTH)} AND k.revoked_at IS NULL`;
   if (!row) return undefined;
-  const presented = Buffer.from(hashApiKey(apiKey), "hex");
+  const presented = Buffer.from(keyHash, "hex");
   const stored = Buffer.from(row.key_hash, "hex");
   if (presented.length !== stored.length || !timingSafeEqual(presented, stored)) return undefined;
   const now = Date.now();

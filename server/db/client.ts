@@ -10,6 +10,7 @@ import { log } from "../log";
 import { acquireEmbeddedLock } from "./embedded-lock";
 import { PrismaClient } from "./generated/client";
 import type { SqlSession } from "./migration-status";
+import { attachNotifications, pgliteNotifications, postgresNotifications, type NotificationSource } from "./notifications";
 
 export { Prisma, PrismaClient } from "./generated/client";
 export type Db = PrismaClient;
@@ -19,6 +20,8 @@ export interface Database {
   /** Where the data lives, for messages: a redacted URL or the PGlite directory. */
   location: string;
   embedded: boolean;
+  /** LISTEN/NOTIFY on this database (also reachable from `prisma` through notificationsOf). */
+  notifications: NotificationSource;
   /**
    * Runs `work` with one dedicated SQL session (for the migration advisory lock) and a factory
    * of the driver adapter that Prisma's schema engine needs (created only when asked for).
@@ -64,10 +67,13 @@ function openPostgres(url: string): Database {
   // while the pool is closing (a dropped test database, a restart) must not crash the process.
   pool.on("error", (error) => log.warn("idle database connection failed", { error: error.message }));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions });
+  const notifications = postgresNotifications(url);
+  attachNotifications(prisma, notifications);
   return {
     prisma,
     location: redactUrl(url),
     embedded: false,
+    notifications,
     async withMigrationAccess(work) {
       const sessionClient = new pg.Client({ connectionString: url });
       let enginePool: pg.Pool | undefined;
@@ -84,6 +90,7 @@ function openPostgres(url: string): Database {
       }
     },
     async close() {
+      await notifications.close();
       await prisma.$disconnect();
       await pool.end().catch(() => undefined);
     },
@@ -92,15 +99,19 @@ function openPostgres(url: string): Database {
 
 function openPglite(pglite: PGlite, location: string, releaseLock: () => void): Database {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions });
+  const notifications = pgliteNotifications(pglite);
+  attachNotifications(prisma, notifications);
   return {
     prisma,
     location,
     embedded: true,
+    notifications,
     withMigrationAccess(work) {
       const session: SqlSession = { query: async <T>(sql: string) => (await pglite.query<T>(sql)).rows };
       return work(session, () => new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory);
     },
     async close() {
+      await notifications.close();
       await prisma.$disconnect();
       if (!pglite.closed) await pglite.close();
       releaseLock();
