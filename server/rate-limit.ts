@@ -1,3 +1,5 @@
+import type { Db } from "./db/client";
+import { perDatabase } from "./db/notifications";
 import type { Queryable } from "./jobs/queue";
 
 export interface RateLimitDecision {
@@ -6,21 +8,92 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** At most this share of a window's allowance is taken by one process at a time (see rateLimitLeaseSize). */
+const LEASE_SHARE = 100;
+const MAX_LEASE = 100;
+const MAX_TRACKED_KEYS = 10_000;
+
 /**
- * A fixed-window counter in the database, so every process shares it: one atomic upsert per
- * request counts it and says whether it is within `limit` for the current window. The statement
- * turns synchronous_commit off for its own transaction: a counter may lose its last increments
- * in a crash, and no request waits for a WAL flush.
+ * How many calls a process takes from the shared counter at once: 1 below 200 calls per window
+ * (every call counts in the database, exact), then 1 % of the limit, at most 100. A process may so
+ * hold up to 1 % of a window's allowance unused that other processes cannot spend: the limit can
+ * be reached that much early, never late.
+ */
+export function rateLimitLeaseSize(limit: number): number {
+  return Math.max(1, Math.min(MAX_LEASE, Math.floor(limit / LEASE_SHARE)));
+}
+
+interface Lease {
+  remaining: number;
+  /** This process's clock when the database's window ends (the leased calls expire with it). */
+  windowEndsAt: number;
+  /** The query taking the next lease, shared by the calls that wait for it. */
+  refill?: Promise<RateLimitDecision>;
+}
+
+/**
+ * A fixed-window counter in the database, shared by every process: `limit` calls per key per
+ * window. A process takes calls from it in leases (rateLimitLeaseSize) with one atomic upsert and
+ * answers from the lease in memory until it is spent or the window ends, so a busy key costs one
+ * query per lease rather than per call. The upsert turns synchronous_commit off for its own
+ * transaction: a crash may lose a counter's last increments, and no call waits for a WAL flush.
  */
 export async function consumeRateLimit(db: Queryable, key: string, limit: number, windowSeconds = 60): Promise<RateLimitDecision> {
-  const rows = await db.$queryRaw<Array<{ count: number; retry_after: number }>>`
+  const leaseSize = rateLimitLeaseSize(limit);
+  if (leaseSize === 1) return takeFromCounter(db, key, limit, windowSeconds, 1).then(({ decision }) => decision);
+
+  const leases = perDatabase(db as Db, "exposure-monitor.rate-limit.leases", () => new Map<string, Lease>());
+  const leaseKey = `${key}\u0000${limit}\u0000${windowSeconds}`;
+  for (;;) {
+    const lease = leases.get(leaseKey);
+    const now = Date.now();
+    if (lease && lease.windowEndsAt > now && lease.remaining > 0) {
+      lease.remaining--;
+      return { allowed: true, retryAfterSeconds: Math.max(1, Math.ceil((lease.windowEndsAt - now) / 1000)) };
+    }
+    if (lease?.refill) {
+      await lease.refill;
+      continue;
+    }
+    const pending: Lease = { remaining: 0, windowEndsAt: 0 };
+    pending.refill = takeFromCounter(db, key, limit, windowSeconds, leaseSize).then(({ decision, granted, windowEndsAt }) => {
+      // This call takes one of the granted calls; the rest wait in memory for the next ones.
+      pending.remaining = Math.max(0, granted - 1);
+      pending.windowEndsAt = windowEndsAt;
+      return decision;
+    });
+    if (leases.size >= MAX_TRACKED_KEYS) pruneEnded(leases, now);
+    leases.set(leaseKey, pending);
+    try {
+      return await pending.refill;
+    } catch (error) {
+      leases.delete(leaseKey);
+      throw error;
+    } finally {
+      pending.refill = undefined;
+    }
+  }
+}
+
+/** Adds `take` calls to the key's counter in the current window; `granted` of them fit within the limit. */
+async function takeFromCounter(db: Queryable, key: string, limit: number, windowSeconds: number, take: number) {
+  const rows = await db.$queryRaw<Array<{ count: number; window_left_ms: number }>>`
     INSERT INTO rate_limit_counters AS c (key, window_start, count)
-    SELECT ${key}, now(), 1 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS without_flush
+    SELECT ${key}, now(), ${take}::int FROM (SELECT set_config('synchronous_commit', 'off', true)) AS without_flush
     ON CONFLICT (key) DO UPDATE SET
       window_start = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN now() ELSE c.window_start END,
-      count = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN 1 ELSE c.count + 1 END
+      count = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN ${take}::int ELSE c.count + ${take}::int END
     RETURNING count,
-      greatest(1, ceil(extract(epoch FROM c.window_start + make_interval(secs => ${windowSeconds}) - now())))::int AS retry_after`;
+      greatest(0, extract(epoch FROM c.window_start + make_interval(secs => ${windowSeconds}) - now()) * 1000)::float8 AS window_left_ms`;
   const row = rows[0]!;
-  return { allowed: row.count <= limit, retryAfterSeconds: row.retry_after };
+  const granted = Math.max(0, Math.min(take, limit - (row.count - take)));
+  return {
+    granted,
+    windowEndsAt: Date.now() + row.window_left_ms,
+    decision: { allowed: granted > 0, retryAfterSeconds: Math.max(1, Math.ceil(row.window_left_ms / 1000)) },
+  };
+}
+
+function pruneEnded(leases: Map<string, Lease>, now: number): void {
+  for (const [key, lease] of leases) if (!lease.refill && lease.windowEndsAt <= now) leases.delete(key);
 }

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../server/db/client";
+import { consumeRateLimit, rateLimitLeaseSize } from "../../server/rate-limit";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+
+let testDb: TestDatabase;
+let keyNumber = 0;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await testDb?.close();
+});
+
+const newKey = () => `test:${++keyNumber}:${Date.now()}`;
+const countedInDatabase = async (key: string) => (await testDb.db.rateLimitCounter.findUniqueOrThrow({ where: { key } })).count;
+
+describe("rateLimitLeaseSize", () => {
+  it.each([
+    [1, 1],
+    [60, 1],
+    [199, 1],
+    [200, 2],
+    [1_000, 10],
+    [10_000, 100],
+    [1_000_000, 100],
+  ])("limit %i -> %i calls per lease", (limit, lease) => expect(rateLimitLeaseSize(limit)).toBe(lease));
+});
+
+describe("consumeRateLimit", () => {
+  it("below 200 per window counts every call in the database and refuses past the limit", async () => {
+    const key = newKey();
+    const decisions = [];
+    for (let i = 0; i < 7; i++) decisions.push(await consumeRateLimit(testDb.db, key, 5));
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, true, false, false]);
+    expect(await countedInDatabase(key)).toBe(7);
+    const retryAfter = decisions[6]!.retryAfterSeconds;
+    expect(retryAfter >= 1 && retryAfter <= 60).toBe(true);
+  });
+
+  it("takes calls from the database a lease at a time, shared by concurrent calls", async () => {
+    const key = newKey();
+    const decisions = await Promise.all(Array.from({ length: 50 }, () => consumeRateLimit(testDb.db, key, 1_000)));
+    expect(decisions.every((decision) => decision.allowed)).toBe(true);
+    expect(await countedInDatabase(key)).toBe(50); // five leases of 10, not 50 leases
+    await consumeRateLimit(testDb.db, key, 1_000);
+    expect(await countedInDatabase(key)).toBe(60);
+  });
+
+  it("allows exactly the limit in a window, then again in the next", async () => {
+    const key = newKey();
+    const allowedIn = async (calls: number) => {
+      let allowed = 0;
+      for (let i = 0; i < calls; i++) if ((await consumeRateLimit(testDb.db, key, 200, 1)).allowed) allowed++;
+      return allowed;
+    };
+    expect(await allowedIn(230)).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await allowedIn(10)).toBe(10);
+  });
+});
+
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("consumeRateLimit across processes (two connection pools)", () => {
+  let other: Database;
+
+  beforeAll(async () => {
+    other = await openDatabase({ url: testDb.url! });
+  });
+
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  it("shares one limit: never more than the limit, at most a lease per process short of it", async () => {
+    const key = newKey();
+    const limit = 1_000;
+    let allowed = 0;
+    for (let i = 0; i < 1_200; i++) {
+      const db = i % 3 === 0 ? other.prisma : testDb.db;
+      if ((await consumeRateLimit(db, key, limit)).allowed) allowed++;
+    }
+    expect(allowed).toBeLessThanOrEqual(limit);
+    expect(allowed).toBeGreaterThanOrEqual(limit - 2 * (rateLimitLeaseSize(limit) - 1));
+  });
+});
