@@ -1,0 +1,65 @@
+/**
+ * A steady-rate load test (the rate of "p99 < N ms at R req/s"): requests are sent every 1/R
+ * seconds from a separate process and each is timed from when it was due (open-loop-client.ts).
+ *
+ * autocannon is not used for this: its rate option lets each connection send its share of a
+ * second's requests back to back as soon as the second starts and then pause, so "500 req/s"
+ * over 20 connections is a burst of 20 concurrent streams each second; and it records every
+ * answer slower than 1 ms as a run of extra samples (its coordinated-omission correction
+ * computes the expected interval as ceil(1 / rate) milliseconds), which makes up the tail.
+ */
+import { fork } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export interface OpenLoopRequest {
+  method: "GET" | "POST";
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface OpenLoopOptions {
+  baseUrl: string;
+  requests: OpenLoopRequest[];
+  rate: number;
+  seconds: number;
+  /** Keep-alive connections the client may open (a slow answer holds one; later requests use others). */
+  connections: number;
+}
+
+export interface OpenLoopRun {
+  requests: number;
+  achievedRate: number;
+  non2xx: number;
+  errors: number;
+  firstError?: string;
+  latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number };
+}
+
+/** Runs one steady-rate load from a child process; also reports how busy the machine's CPUs were. */
+export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRun & { machineCpuBusyPercent?: number }> {
+  const child = fork(fileURLToPath(new URL("./open-loop-client.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"] });
+  const cpuBefore = machineCpuTimes();
+  const result = await new Promise<OpenLoopRun>((resolve, reject) => {
+    child.once("message", (message) => resolve(message as OpenLoopRun));
+    child.once("exit", (code) => reject(new Error(`the load generator exited with code ${code}`)));
+    child.send(options);
+  });
+  const cpuAfter = machineCpuTimes();
+  const machineCpuBusyPercent =
+    cpuBefore && cpuAfter ? Math.round((100 * (cpuAfter.busy - cpuBefore.busy)) / (cpuAfter.total - cpuBefore.total)) : undefined;
+  return { ...result, machineCpuBusyPercent };
+}
+
+/** Busy and total CPU time of the whole machine (Linux /proc/stat), undefined elsewhere. */
+function machineCpuTimes(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    const idle = fields[3]! + (fields[4] ?? 0); // idle + iowait
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
