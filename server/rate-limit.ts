@@ -56,22 +56,23 @@ export async function consumeRateLimit(db: Queryable, key: string, limit: number
       continue;
     }
     const pending: Lease = { remaining: 0, windowEndsAt: 0 };
-    pending.refill = takeFromCounter(db, key, limit, windowSeconds, leaseSize).then(({ decision, granted, windowEndsAt }) => {
-      // This call takes one of the granted calls; the rest wait in memory for the next ones.
-      pending.remaining = Math.max(0, granted - 1);
-      pending.windowEndsAt = windowEndsAt;
-      return decision;
-    });
+    const refill = takeFromCounter(db, key, limit, windowSeconds, leaseSize).then(
+      ({ decision, granted, windowEndsAt }) => {
+        // This call takes one of the granted calls; the rest wait in memory for the next ones.
+        pending.remaining = Math.max(0, granted - 1);
+        pending.windowEndsAt = windowEndsAt;
+        pending.refill = undefined;
+        return decision;
+      },
+      (error: unknown) => {
+        if (leases.get(leaseKey) === pending) leases.delete(leaseKey);
+        throw error;
+      },
+    );
+    pending.refill = refill;
     if (leases.size >= MAX_TRACKED_KEYS) pruneEnded(leases, now);
     leases.set(leaseKey, pending);
-    try {
-      return await pending.refill;
-    } catch (error) {
-      leases.delete(leaseKey);
-      throw error;
-    } finally {
-      pending.refill = undefined;
-    }
+    return refill;
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db/client";
 import { notFound, unauthenticated } from "../errors";
 import { UUID_PATTERN } from "../uuid";
-import { API_KEY_REVOKED_CHANNEL, verifiedKeyCacheOf, type VerifiedKey } from "./verified-key-cache";
+import { API_KEY_REVOKED_CHANNEL, forgetVerifiedKey, verifiedKeyCacheOf, type VerifiedKey } from "./verified-key-cache";
 
 export const MISSING_PARTNER_HEADERS = "Partner ID and API key are required in headers";
 export const MISSING_DISTRIBUTOR_HEADERS = "Distributor ID and API key are required in headers";
@@ -80,7 +80,7 @@ export async function revokeApiKey(db: Db, owner: KeyOwner, id: string): Promise
       db.$executeRaw`SELECT pg_notify(${API_KEY_REVOKED_CHANNEL}, ${id})`,
     ]);
   }
-  verifiedKeyCacheOf(db)?.forget(id);
+  forgetVerifiedKey(db, id);
 }
 
 /**

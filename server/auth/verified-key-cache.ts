@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { notificationsOf, perDatabase, type NotificationSource } from "../db/notifications";
+import { existingPerDatabase, notificationsOf, perDatabase, type NotificationSource } from "../db/notifications";
 import { log } from "../log";
 
 /** NOTIFY channel on which a revoked key's id is announced to every process (payload: the key id). */
@@ -7,6 +7,7 @@ export const API_KEY_REVOKED_CHANNEL = "api_key_revoked";
 /** A cached verification is re-read from the database after this long (and lastUsedAt written then). */
 export const VERIFIED_KEY_TTL_MS = 30_000;
 const MAX_ENTRIES = 10_000;
+const CACHE_NAME = "exposure-monitor.auth.verified-key-cache";
 
 export interface VerifiedKey {
   id: string;
@@ -82,7 +83,7 @@ export class VerifiedKeyCache {
 export function verifiedKeyCacheOf(db: Db): VerifiedKeyCache | undefined {
   const notifications = notificationsOf(db);
   if (!notifications) return undefined;
-  return perDatabase(db, "exposure-monitor.auth.verified-key-cache", () => {
+  return perDatabase(db, CACHE_NAME, () => {
     const cache = new VerifiedKeyCache(notifications);
     cache.listen().catch((error: unknown) =>
       log.warn("API key revocations cannot be received; keys are checked in the database on every request until they can", {
@@ -91,4 +92,9 @@ export function verifiedKeyCacheOf(db: Db): VerifiedKeyCache | undefined {
     );
     return cache;
   });
+}
+
+/** Evicts a revoked key from this process's cache, if the process has one (announcing it to others is the revoker's NOTIFY). */
+export function forgetVerifiedKey(db: Db, keyId: string): void {
+  existingPerDatabase<VerifiedKeyCache>(db, CACHE_NAME)?.forget(keyId);
 }

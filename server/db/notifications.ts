@@ -59,7 +59,7 @@ export function postgresNotifications(url: string): NotificationSource {
 
   function connect(): Promise<void> {
     connecting ??= (async () => {
-      const next = new pg.Client({ connectionString: url, keepAlive: true });
+      const next = new pg.Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
       next.on("notification", (message) => {
         for (const handlers of subscribers.get(message.channel) ?? []) handlers.onMessage(message.payload ?? "");
       });
@@ -137,7 +137,11 @@ export function notificationsOf(db: Db): NotificationSource | undefined {
 
 /** State kept per database handle under `Symbol.for(name)`, created on first use. */
 export function perDatabase<T>(db: Db, name: string, create: () => T): T {
-  const slot = Symbol.for(name);
   const holder = db as unknown as Record<symbol, T | undefined>;
-  return (holder[slot] ??= create());
+  return (holder[Symbol.for(name)] ??= create());
+}
+
+/** The handle's state of that name if it was created, without creating it. */
+export function existingPerDatabase<T>(db: Db, name: string): T | undefined {
+  return (db as unknown as Record<symbol, T | undefined>)[Symbol.for(name)];
 }
