@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { authenticatePartner, INVALID_API_KEY, issueApiKey, revokeApiKey } from "../../server/auth/api-keys";
 import { API_KEY_REVOKED_CHANNEL, VERIFIED_KEY_TTL_MS, VerifiedKeyCache } from "../../server/auth/verified-key-cache";
 import { openDatabase, type Database } from "../../server/db/client";
@@ -31,17 +31,8 @@ async function revokeSilently(keyId: string): Promise<void> {
 
 const authenticate = (db: TestDatabase["db"], headers: Headers) => authenticatePartner(db, headers, { allowDistributorKey: false });
 
-async function eventually(check: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
+/** Retries `check` until it passes (vitest's waitFor, every 25 ms). */
+const eventually = (check: () => Promise<unknown>, timeout = 5_000) => vi.waitFor(check, { timeout, interval: 25 });
 
 describe("verified API keys in the process", () => {
   it("are served from the cache: a key revoked without notification still passes here until a NOTIFY names it", async () => {
