@@ -34,7 +34,7 @@ const { values } = parseArgs({
 const rate = Number(values.rate);
 const exposureCount = Number(values.exposures);
 const inProcess = values["in-process"];
-// The highest allowed limit: the limiter still counts every request, none is refused.
+// The highest allowed limit: none is refused, and the limiter still runs (one counter query per lease of 100 calls).
 const RATE_LIMIT = "1000000";
 
 async function main() {
@@ -51,7 +51,7 @@ async function main() {
       if (batch.length === 20_000 || i === exposureCount - 1) await insertExposures(db, batch.splice(0));
     }
     // Settle the import as a running database would have (vacuumed, written out), so that the
-    // autovacuum and checkpoint it triggers do not land inside the measured minute.
+    // autovacuum and checkpoint it triggers do not land inside the measured run.
     await db.$executeRawUnsafe("VACUUM (ANALYZE) breach_exposures");
     await db.$executeRawUnsafe("CHECKPOINT");
     let baseUrl: string;
