@@ -1,5 +1,5 @@
 import type { Db } from "./db/client";
-import { perDatabase } from "./db/notifications";
+import { perDatabase } from "./db/per-database";
 import type { Queryable } from "./jobs/queue";
 
 export interface RateLimitDecision {

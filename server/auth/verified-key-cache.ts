@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
-import { existingPerDatabase, notificationsOf, perDatabase, type NotificationSource } from "../db/notifications";
+import { notificationsOf, type NotificationSource } from "../db/notifications";
+import { existingPerDatabase, perDatabase } from "../db/per-database";
 import { log } from "../log";
 
 /** NOTIFY channel on which a revoked key's id is announced to every process (payload: the key id). */

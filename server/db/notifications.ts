@@ -2,6 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { log } from "../log";
 import type { Db } from "./client";
+import { existingPerDatabase, setPerDatabase } from "./per-database";
 
 export interface ChannelHandlers {
   /** A NOTIFY payload sent on the channel by any session, in this process or another. */
@@ -120,28 +121,12 @@ export function pgliteNotifications(pglite: PGlite): NotificationSource {
   };
 }
 
-/**
- * A database handle's notifications and the per-handle state built on them (such as the
- * verified-key cache) are kept on the handle under global symbols, not in module variables:
- * Next.js may load a module once per server bundle, while the handle is one per process.
- */
-const NOTIFICATIONS = Symbol.for("exposure-monitor.db.notifications");
+const NOTIFICATIONS = "exposure-monitor.db.notifications";
 
 export function attachNotifications(db: Db, source: NotificationSource): void {
-  (db as unknown as Record<symbol, NotificationSource>)[NOTIFICATIONS] = source;
+  setPerDatabase(db, NOTIFICATIONS, source);
 }
 
 export function notificationsOf(db: Db): NotificationSource | undefined {
-  return (db as unknown as Record<symbol, NotificationSource | undefined>)[NOTIFICATIONS];
-}
-
-/** State kept per database handle under `Symbol.for(name)`, created on first use. */
-export function perDatabase<T>(db: Db, name: string, create: () => T): T {
-  const holder = db as unknown as Record<symbol, T | undefined>;
-  return (holder[Symbol.for(name)] ??= create());
-}
-
-/** The handle's state of that name if it was created, without creating it. */
-export function existingPerDatabase<T>(db: Db, name: string): T | undefined {
-  return (db as unknown as Record<symbol, T | undefined>)[Symbol.for(name)];
+  return existingPerDatabase<NotificationSource>(db, NOTIFICATIONS);
 }

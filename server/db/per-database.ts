@@ -1,0 +1,24 @@
+import type { Db } from "./client";
+
+/**
+ * State kept on a database handle under `Symbol.for(name)`, not in module variables: Next.js may
+ * load a module once per server bundle, while the handle is one per process, so every bundle
+ * finds the same state through it.
+ */
+function slots(db: Db): Record<symbol, unknown> {
+  return db as unknown as Record<symbol, unknown>;
+}
+
+/** The handle's state of that name, created on first use. */
+export function perDatabase<T>(db: Db, name: string, create: () => T): T {
+  return (slots(db)[Symbol.for(name)] ??= create()) as T;
+}
+
+/** The handle's state of that name if it was created, without creating it. */
+export function existingPerDatabase<T>(db: Db, name: string): T | undefined {
+  return slots(db)[Symbol.for(name)] as T | undefined;
+}
+
+export function setPerDatabase<T>(db: Db, name: string, value: T): void {
+  slots(db)[Symbol.for(name)] = value;
+}
