@@ -100,7 +100,7 @@ async function main() {
     await runOpenLoop({ ...load, seconds: 5 }); // warm-up at the same rate
     const result = await runOpenLoop({ ...load, seconds: Number(values.seconds) });
     reportResult("breach-check", {
-      server: inProcess ? "REST dispatcher in the bench process" : "production build (next start)",
+      server: inProcess ? "REST dispatcher in the bench process" : "production server (npm start)",
       exposures: exposureCount,
       targetRate: rate,
       ...result,

@@ -3,7 +3,8 @@
  * 1. builds the app when there is no build or the sources are newer than it (not in dev);
  * 2. prepares the database in a child process: pending migrations, system rows, and on an empty
  *    embedded database the demo organization (scripts/db-migrate.ts);
- * 3. runs `next start` (or `next dev`) on PORT, passing signals through.
+ * 3. runs the production server, Next.js with the REST API served directly (scripts/serve.ts), or
+ *    `next dev`, on PORT, passing signals through.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -66,9 +67,11 @@ if (!dev && buildIsStale()) {
 
 runOrExit([tsxCli, path.join(root, "scripts", "db-migrate.ts"), "--demo"], "Database preparation");
 
-const server = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "--port", process.env.PORT], {
-  stdio: "inherit",
-  env: process.env,
-});
+const server = dev
+  ? spawn(process.execPath, [nextBin, "dev", "--port", process.env.PORT], { stdio: "inherit", env: process.env })
+  : spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "serve.ts")], {
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? "production" },
+    });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -158,6 +158,24 @@ describe("request bodies", () => {
     expect(res.status).toBe(413);
     expect(res.body.success).toBe(false);
   });
+
+  it("stops reading a body without a declared length once it passes the limit", async () => {
+    const handler = createRestHandler({ router: testRouter, createCaller: createCallerFactory(testRouter), getDb: () => testDb.db });
+    const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await handler(
+      new Request("http://localhost/api/v1/integrations/test/echo", { method: "POST", body: endless, duplex: "half" } as RequestInit),
+    );
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ success: false, error: "Request body too large (limit 1000000 bytes)" });
+    expect(pulled).toBeLessThan(40);
+  });
 });
 
 describe("validation messages", () => {
@@ -208,6 +226,23 @@ describe("failures", () => {
       const logged = stderr.mock.calls.map((call) => String(call[0])).join("");
       expect(logged).toContain("hunter2");
       expect(logged).toContain(res.headers.get("x-request-id"));
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it("answers with the endpoint's failure message when the database cannot be opened", async () => {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const unopenable = createRestHandler({
+        router: testRouter,
+        createCaller: createCallerFactory(testRouter),
+        getDb: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432")),
+      });
+      const response = await unopenable(new Request("http://localhost/api/v1/integrations/test/echo", { method: "POST" }));
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ success: false, error: "Failed to echo" });
+      expect(stderr.mock.calls.map((call) => String(call[0])).join("")).toContain("ECONNREFUSED");
     } finally {
       stderr.mockRestore();
     }

@@ -1,20 +1,19 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sendFetchResponse, toFetchRequest } from "../../server/http/fetch-bridge";
+import { MAX_REST_BODY_BYTES, type FetchHandler } from "../../server/http/rest-fast-path";
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+export type { FetchHandler };
 
 /**
- * Serves a fetch-style handler on a real HTTP server at 127.0.0.1 (an ephemeral port), so
- * tests exercise the REST layer over the wire as clients do.
+ * Serves a fetch-style handler on a real HTTP server at 127.0.0.1 (an ephemeral port), through
+ * the same Node bridge as the production server (server/http/fetch-bridge.ts), so tests exercise
+ * the REST layer over the wire as clients do.
  */
 export async function serveOnLoopback(handler: FetchHandler): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
     try {
-      const response = await handler(await toRequest(req));
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, key) => (headers[key] = value));
-      res.writeHead(response.status, headers);
-      res.end(Buffer.from(await response.arrayBuffer()));
+      await sendFetchResponse(req, res, await handler(await toFetchRequest(req, MAX_REST_BODY_BYTES)));
     } catch (error) {
       res.writeHead(599, { "content-type": "text/plain" });
       res.end(`test server: handler threw: ${String(error)}`);
@@ -26,22 +25,6 @@ export async function serveOnLoopback(handler: FetchHandler): Promise<{ baseUrl:
     baseUrl: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
-}
-
-async function toRequest(req: IncomingMessage): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
-    else if (value !== undefined) headers.set(key, value);
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
-    method: req.method,
-    headers,
-    body: hasBody ? Buffer.concat(chunks) : undefined,
-  });
 }
 
 export interface ApiResponse<T = any> {

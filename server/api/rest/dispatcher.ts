@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { AnyTRPCRouter } from "@trpc/server";
 import { forEachOpenApiProcedure } from "trpc-to-openapi";
 import type { Db } from "../../db/client";
+import { MAX_REST_BODY_BYTES } from "../../http/rest-fast-path";
 import { log } from "../../log";
 import { createContext, type Context } from "../context";
 import type { AppMeta, EndpointErrors } from "../meta";
 import { toHttpError, type HttpError } from "./errors";
 
-const MAX_BODY_BYTES = 1_000_000;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 /** The unversioned prefix that integrations written against the described product still call. */
 const LEGACY_PREFIX = "/api/integrations/";
@@ -61,8 +61,9 @@ export function createRestHandler(options: {
       input = { ...queryObject(url.searchParams), ...params };
     }
 
-    const ctx = createContext(await options.getDb(), request.headers, requestId);
+    let ctx: Context | undefined;
     try {
+      ctx = createContext(await options.getDb(), request.headers, requestId);
       const caller = options.createCaller(ctx);
       const procedure = route.procedurePath
         .split(".")
@@ -83,7 +84,7 @@ export function createRestHandler(options: {
           error: httpError.unexpected,
         });
       }
-      return errorResponse({ ...httpError, headers: { ...ctx.response.headers, ...httpError.headers } }, requestId);
+      return errorResponse({ ...httpError, headers: { ...ctx?.response.headers, ...httpError.headers } }, requestId);
     }
   };
 }
@@ -161,9 +162,10 @@ async function readJsonBody(
   invalidJsonMessage: string,
 ): Promise<{ value: Record<string, unknown> } | { error: HttpError }> {
   const declaredLength = Number(request.headers.get("content-length") ?? 0);
-  if (declaredLength > MAX_BODY_BYTES) return { error: tooLarge() };
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return { error: tooLarge() };
+  if (declaredLength > MAX_REST_BODY_BYTES) return { error: tooLarge() };
+  const bytes = await readAtMost(request, MAX_REST_BODY_BYTES);
+  if (bytes === undefined) return { error: tooLarge() };
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return { value: {} };
   let value: unknown;
   try {
@@ -177,8 +179,26 @@ async function readJsonBody(
   return { value: value as Record<string, unknown> };
 }
 
+/** The body's bytes, or undefined as soon as there are more than `limit` (the rest is not read). */
+async function readAtMost(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+}
+
 function tooLarge(): HttpError {
-  return { status: 413, message: `Request body too large (limit ${MAX_BODY_BYTES} bytes)`, headers: {} };
+  return { status: 413, message: `Request body too large (limit ${MAX_REST_BODY_BYTES} bytes)`, headers: {} };
 }
 
 function jsonHeaders(requestId: string): Record<string, string> {

@@ -1,0 +1,33 @@
+/**
+ * How the production server (scripts/serve.ts) reaches the REST handler without Next.js's request
+ * pipeline: the route module that Next.js loads publishes its handler here, in a process-wide
+ * slot, and the server calls it directly from then on. The server never imports the handler
+ * itself, so there is one copy of the service's modules in the process: Next.js's.
+ */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+const SLOT = Symbol.for("exposure-monitor.rest-handler");
+const slot = globalThis as unknown as { [SLOT]?: FetchHandler };
+
+/** The largest request body the REST API reads (a larger one is answered 413). */
+export const MAX_REST_BODY_BYTES = 1_000_000;
+
+/** The paths the REST handler answers in full: the versioned API and the unversioned legacy one. */
+const REST_PREFIXES = ["/api/v1/", "/api/integrations/"];
+
+export function publishRestHandler(handler: FetchHandler): void {
+  slot[SLOT] = handler;
+}
+
+export function publishedRestHandler(): FetchHandler | undefined {
+  return slot[SLOT];
+}
+
+/**
+ * Whether a request path is the REST API's in plain form. Paths Next.js would rewrite first
+ * (percent-encoded, dot segments, backslashes, a trailing slash it redirects) stay with Next.js.
+ */
+export function isPlainRestPath(path: string): boolean {
+  if (/[%\\]|\/\.|\/$/.test(path)) return false;
+  return REST_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
