@@ -1,6 +1,8 @@
 /**
  * Throughput of the REST stack against a bare Next.js route handler, on the production build,
- * in one run (issue: the authenticated GET should reach >= 50 % of the bare handler).
+ * in one run (issue: the authenticated GET should reach >= 50 % of the bare handler). The bare
+ * handler (/api/live) goes through Next.js's request pipeline; REST calls, once the REST route is
+ * loaded, do not (scripts/serve.ts), so they can run faster than the "bare" handler.
  *   npm run bench -- api-overhead        (or: npx tsx bench/api-overhead.ts)
  * Starts the service as `npm start` does (on a fresh embedded database, or with
  * `--postgres` on a fresh database of BENCH_DATABASE_URL's server, the production set-up), then

@@ -1,6 +1,6 @@
 /**
  * breach/check latency (issue 4 measure: p99 < 10 ms at 500 req/s). Starts the service as
- * `npm start` does (production build, `next start`) on a fresh PostgreSQL database holding
+ * `npm start` does (production build, scripts/serve.ts) on a fresh PostgreSQL database holding
  * EXPOSURES exposures, then sends breach/check at a steady RATE from a separate process for
  * SECONDS (after a warm-up), addresses that are and are not exposed, and times every answer from
  * when it was due (bench/support/open-loop.ts). With --in-process the REST dispatcher is served

@@ -22,7 +22,7 @@ export interface ServiceProcess {
 
 /**
  * Starts the service the way `npm start` does (scripts/start.ts: build if stale, migrate,
- * demo data, next start), waits until it is healthy, and reads the demo credentials it printed.
+ * demo data, the production server), waits until it is healthy, and reads the demo credentials it printed.
  * On a fresh embedded database in `dataDir`, or, with `databaseUrl`, on that (empty) PostgreSQL
  * database with the demo seeded explicitly (SEED_DEMO), where the admin CLI can run alongside.
  * Used by the e2e suites and the benchmarks.
