@@ -2,7 +2,7 @@
  * The production HTTP server, started by `npm start` (scripts/start.ts) once the build is current
  * and the database migrated. Next.js serves every request, except REST API requests once Next.js
  * has loaded the REST route: those go straight to its handler (server/http/rest-fast-path.ts),
- * with the headers next.config.js adds (read from the build's routes manifest) and the same
+ * with the headers next.config.js adds (read from the build's manifests) and the same
  * compression. Behind Next.js's request pipeline the REST route costs more server time than the
  * service's own work; served this way the same handler answers about twice as many calls per core
  * (docs/measures.md). Everything else is `next start`'s: instrumentation (background work), pages,
@@ -14,7 +14,7 @@ import path from "node:path";
 import next from "next";
 import { sendFetchResponse, toFetchRequest, UnreadableRequestError } from "../server/http/fetch-bridge";
 import { isPlainRestPath, MAX_REST_BODY_BYTES, publishedRestHandler, type FetchHandler } from "../server/http/rest-fast-path";
-import { headerResolverFromManifest, type HeaderResolver, type RoutesManifest } from "../server/http/route-headers";
+import { headerResolverFromBuild, type HeaderResolver } from "../server/http/route-headers";
 import { log } from "../server/log";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -22,8 +22,12 @@ const app = next({ dev: false, dir: process.cwd(), port });
 await app.prepare();
 const handleWithNext = app.getRequestHandler();
 
-const manifest = JSON.parse(readFileSync(path.join(process.cwd(), ".next", "routes-manifest.json"), "utf8")) as RoutesManifest;
-const resolver = headerResolverFromManifest(manifest);
+const readBuildFile = (...parts: string[]) => JSON.parse(readFileSync(path.join(process.cwd(), ".next", ...parts), "utf8"));
+const resolver = headerResolverFromBuild({
+  routes: readBuildFile("routes-manifest.json"),
+  middleware: readBuildFile("server", "middleware-manifest.json"),
+  functions: readBuildFile("server", "functions-config-manifest.json"),
+});
 const configHeaders: HeaderResolver | undefined = typeof resolver === "function" ? resolver : undefined;
 if (typeof resolver !== "function") {
   log.warn("the REST API is served through Next.js's request pipeline", { reason: resolver.unsupported });

@@ -1,34 +1,16 @@
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
+import { rawRequest } from "../../test/helpers/raw-http";
 import { partnerHeaders } from "../demo";
 
 /**
  * The production server answers REST calls without Next.js's request pipeline once the REST route
  * is loaded (scripts/serve.ts). What clients see must not change: the config's headers, gzip,
- * HEAD, Next.js's own redirects, the size limit. node:http is the client, so nothing is
- * decompressed or added behind the test's back.
+ * HEAD, Next.js's own redirects, the size limit.
  */
-function send(
-  baseURL: string,
-  options: { method?: string; path: string; headers?: Record<string, string>; chunks?: Buffer[] },
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  const { hostname, port } = new URL(baseURL);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, method: options.method ?? "GET", path: options.path, headers: options.headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on("data", (part: Buffer) => parts.push(part));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) }));
-    });
-    req.on("error", reject);
-    for (const chunk of options.chunks ?? []) req.write(chunk);
-    req.end();
-  });
-}
-
 test("REST answers carry the config's security headers and none of Next.js's page-routing ones", async ({ baseURL }) => {
-  await send(baseURL!, { path: "/api/v1/health" }); // the first call may load the route through Next.js
-  const response = await send(baseURL!, { path: "/api/v1/health" });
+  await rawRequest(baseURL!, { path: "/api/v1/health" }); // the first call may load the route through Next.js
+  const response = await rawRequest(baseURL!, { path: "/api/v1/health" });
   expect(response.status).toBe(200);
   expect(JSON.parse(response.body.toString())).toEqual({ success: true, status: "ok", database: "ok" });
   expect(response.headers["x-content-type-options"]).toBe("nosniff");
@@ -40,8 +22,8 @@ test("REST answers carry the config's security headers and none of Next.js's pag
 
 test("large REST answers are gzipped for clients that accept it", async ({ baseURL }) => {
   const path = "/api/v1/integrations/partner/plans";
-  const plain = await send(baseURL!, { path, headers: partnerHeaders() });
-  const zipped = await send(baseURL!, { path, headers: { ...partnerHeaders(), "accept-encoding": "gzip" } });
+  const plain = await rawRequest(baseURL!, { path, headers: partnerHeaders() });
+  const zipped = await rawRequest(baseURL!, { path, headers: { ...partnerHeaders(), "accept-encoding": "gzip" } });
   expect(plain.body.length).toBeGreaterThanOrEqual(1024);
   expect(plain.headers["content-encoding"]).toBeUndefined();
   expect(zipped.headers["content-encoding"]).toBe("gzip");
@@ -50,17 +32,17 @@ test("large REST answers are gzipped for clients that accept it", async ({ baseU
 });
 
 test("HEAD answers without a body; a trailing slash is still redirected by Next.js", async ({ baseURL }) => {
-  const head = await send(baseURL!, { method: "HEAD", path: "/api/v1/health" });
+  const head = await rawRequest(baseURL!, { method: "HEAD", path: "/api/v1/health" });
   expect(head.status).toBe(200);
   expect(head.body.length).toBe(0);
-  const slash = await send(baseURL!, { path: "/api/v1/health/" });
+  const slash = await rawRequest(baseURL!, { path: "/api/v1/health/" });
   expect(slash.status).toBe(308);
   expect(slash.headers.location).toBe("/api/v1/health");
 });
 
 test("a body over the limit sent without a length is refused with 413 in the envelope", async ({ baseURL }) => {
   const chunks = Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, " "));
-  const response = await send(baseURL!, {
+  const response = await rawRequest(baseURL!, {
     method: "POST",
     path: "/api/v1/integrations/breach/check",
     headers: { ...partnerHeaders(), "content-type": "application/json", "transfer-encoding": "chunked" },

@@ -1,6 +1,6 @@
 /**
- * The response headers next.config.js adds to a path, read from the build's routes manifest
- * (.next/routes-manifest.json), for the REST answers the production server sends without Next.js.
+ * The response headers next.config.js adds to a path, read from the build's manifests (.next/),
+ * for the REST answers the production server sends without Next.js.
  */
 interface HeaderRule {
   source: string;
@@ -17,14 +17,26 @@ export interface RoutesManifest {
   rewrites?: unknown[] | { beforeFiles?: unknown[]; afterFiles?: unknown[]; fallback?: unknown[] };
 }
 
+/** What `next build` wrote: routes-manifest.json, server/middleware-manifest.json, server/functions-config-manifest.json. */
+export interface BuildManifests {
+  routes: RoutesManifest;
+  middleware?: { middleware?: Record<string, unknown> };
+  functions?: { functions?: Record<string, unknown> };
+}
+
 export type HeaderResolver = (path: string) => Record<string, string>;
 
 /**
- * A function giving a path's headers (names in lower case), rules applied in order (a later rule's value wins, as in
- * Next.js), or the reason the config does more than add headers, which only Next.js can follow
- * (a base path, rewrites, redirects of its own, conditional headers): then Next.js serves all.
+ * A function giving a path's headers (names in lower case), rules applied in order (a later
+ * rule's value wins, as in Next.js), or the reason the build does more than add headers, which
+ * only Next.js can follow (a middleware or proxy, a base path, rewrites, redirects of its own,
+ * conditional headers): then Next.js serves all.
  */
-export function headerResolverFromManifest(manifest: RoutesManifest): HeaderResolver | { unsupported: string } {
+export function headerResolverFromBuild(build: BuildManifests): HeaderResolver | { unsupported: string } {
+  if (Object.keys(build.middleware?.middleware ?? {}).length > 0 || build.functions?.functions?.["/_middleware"]) {
+    return { unsupported: "a middleware (proxy) runs on requests" };
+  }
+  const manifest = build.routes;
   if (manifest.basePath) return { unsupported: "basePath is set" };
   const rewrites = Array.isArray(manifest.rewrites)
     ? manifest.rewrites

@@ -1,8 +1,9 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendFetchResponse, toFetchRequest, UnreadableRequestError } from "../../server/http/fetch-bridge";
+import { rawRequest } from "../helpers/raw-http";
 
 const BODY_LIMIT = 1000;
 
@@ -41,27 +42,7 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-/** node:http as the client: nothing is decompressed or added behind the test's back. */
-function send(options: {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string | string[]>;
-  chunks?: Buffer[];
-}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: "127.0.0.1", port, method: options.method ?? "GET", path: options.path ?? "/", headers: options.headers },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on("data", (part: Buffer) => parts.push(part));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) }));
-      },
-    );
-    req.on("error", reject);
-    for (const chunk of options.chunks ?? []) req.write(chunk);
-    req.end();
-  });
-}
+const send = (options: Parameters<typeof rawRequest>[1]) => rawRequest(`http://127.0.0.1:${port}`, options);
 
 describe("toFetchRequest", () => {
   it("passes method, path, query and every header value through", async () => {

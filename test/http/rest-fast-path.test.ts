@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isPlainRestPath } from "../../server/http/rest-fast-path";
-import { headerResolverFromManifest, type RoutesManifest } from "../../server/http/route-headers";
+import { headerResolverFromBuild, type RoutesManifest } from "../../server/http/route-headers";
 
 /** The parts of .next/routes-manifest.json that `next build` (16.x) wrote for this next.config.js. */
 const BUILT_MANIFEST: RoutesManifest = {
@@ -25,9 +25,12 @@ const BUILT_MANIFEST: RoutesManifest = {
   rewrites: { beforeFiles: [], afterFiles: [], fallback: [] },
 };
 
-describe("headers from the routes manifest", () => {
+/** The other two manifests as `next build` wrote them: no middleware (proxy). */
+const NO_MIDDLEWARE = { middleware: { middleware: {} }, functions: { functions: {} } };
+
+describe("headers from the build's manifests", () => {
   it("gives a path every matching rule's headers, the later rule winning", () => {
-    const headersFor = headerResolverFromManifest(BUILT_MANIFEST);
+    const headersFor = headerResolverFromBuild({ routes: BUILT_MANIFEST, ...NO_MIDDLEWARE });
     if (typeof headersFor !== "function") throw new Error(headersFor.unsupported);
     expect(headersFor("/api/v1/integrations/breach/check")).toEqual({
       "x-content-type-options": "nosniff",
@@ -49,8 +52,16 @@ describe("headers from the routes manifest", () => {
       ],
     ];
     for (const [change, reason] of cases) {
-      expect(headerResolverFromManifest({ ...BUILT_MANIFEST, ...change })).toEqual({ unsupported: reason });
+      expect(headerResolverFromBuild({ routes: { ...BUILT_MANIFEST, ...change }, ...NO_MIDDLEWARE })).toEqual({ unsupported: reason });
     }
+  });
+
+  it("leaves the REST API to Next.js when a middleware or proxy runs on requests", () => {
+    const unsupported = { unsupported: "a middleware (proxy) runs on requests" };
+    const edgeMiddleware = { middleware: { middleware: { "/": { name: "middleware" } } } };
+    expect(headerResolverFromBuild({ routes: BUILT_MANIFEST, ...NO_MIDDLEWARE, ...edgeMiddleware })).toEqual(unsupported);
+    const nodeProxy = { functions: { functions: { "/_middleware": { runtime: "nodejs" } } } };
+    expect(headerResolverFromBuild({ routes: BUILT_MANIFEST, ...NO_MIDDLEWARE, ...nodeProxy })).toEqual(unsupported);
   });
 });
 
