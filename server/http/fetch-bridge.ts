@@ -61,6 +61,11 @@ export async function sendFetchResponse(
   const setCookies = response.headers.getSetCookie();
   if (setCookies.length > 0) headers["set-cookie"] = setCookies;
 
+  if (response.status === 204 || response.status === 304) {
+    res.writeHead(response.status, headers); // no body, and so no Content-Length (RFC 9110 8.6)
+    res.end();
+    return;
+  }
   let body: Buffer = Buffer.from(await response.arrayBuffer());
   if (body.length >= COMPRESS_FROM_BYTES && !headers["content-encoding"]) {
     headers["vary"] = headers["vary"] ? `${headers["vary"]}, Accept-Encoding` : "Accept-Encoding";

@@ -127,6 +127,15 @@ describe("sendFetchResponse", () => {
     expect(response.headers["set-cookie"]).toEqual(["a=1; Path=/", "b=2; Path=/"]);
   });
 
+  it("sends no body and no Content-Length with 204", async () => {
+    answer = () => new Response(null, { status: 204, headers: { allow: "GET, POST" } });
+    const response = await send({ method: "OPTIONS" });
+    expect(response.status).toBe(204);
+    expect(response.headers.allow).toBe("GET, POST");
+    expect(response.headers["content-length"]).toBeUndefined();
+    expect(response.body.length).toBe(0);
+  });
+
   it("answers HEAD with the headers and no body", async () => {
     answer = () => new Response("twelve bytes");
     const response = await send({ method: "HEAD" });
