@@ -8,7 +8,7 @@
  * (docs/measures.md). Everything else is `next start`'s: instrumentation (background work), pages,
  * the admin UI, /api/trpc, /api/auth, /api/inngest.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
@@ -22,11 +22,13 @@ const app = next({ dev: false, dir: process.cwd(), port });
 await app.prepare();
 const handleWithNext = app.getRequestHandler();
 
-const readBuildFile = (...parts: string[]) => JSON.parse(readFileSync(path.join(process.cwd(), ".next", ...parts), "utf8"));
+const buildFile = (...parts: string[]) => path.join(process.cwd(), ".next", ...parts);
+const readBuildFile = (file: string) => JSON.parse(readFileSync(file, "utf8"));
+const readOptionalBuildFile = (file: string) => (existsSync(file) ? readBuildFile(file) : undefined);
 const resolver = headerResolverFromBuild({
-  routes: readBuildFile("routes-manifest.json"),
-  middleware: readBuildFile("server", "middleware-manifest.json"),
-  functions: readBuildFile("server", "functions-config-manifest.json"),
+  routes: readBuildFile(buildFile("routes-manifest.json")),
+  middleware: readOptionalBuildFile(buildFile("server", "middleware-manifest.json")),
+  functions: readOptionalBuildFile(buildFile("server", "functions-config-manifest.json")),
 });
 const configHeaders: HeaderResolver | undefined = typeof resolver === "function" ? resolver : undefined;
 if (typeof resolver !== "function") {

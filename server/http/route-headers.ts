@@ -20,8 +20,9 @@ export interface RoutesManifest {
 /** What `next build` wrote: routes-manifest.json, server/middleware-manifest.json, server/functions-config-manifest.json. */
 export interface BuildManifests {
   routes: RoutesManifest;
-  middleware?: { middleware?: Record<string, unknown> };
-  functions?: { functions?: Record<string, unknown> };
+  /** Undefined when the build has no such file: then whether a middleware runs is unknown. */
+  middleware: { middleware?: Record<string, unknown> } | undefined;
+  functions: { functions?: Record<string, unknown> } | undefined;
 }
 
 export type HeaderResolver = (path: string) => Record<string, string>;
@@ -33,7 +34,8 @@ export type HeaderResolver = (path: string) => Record<string, string>;
  * conditional headers): then Next.js serves all.
  */
 export function headerResolverFromBuild(build: BuildManifests): HeaderResolver | { unsupported: string } {
-  if (Object.keys(build.middleware?.middleware ?? {}).length > 0 || build.functions?.functions?.["/_middleware"]) {
+  if (!build.middleware || !build.functions) return { unsupported: "the build has no middleware or functions manifest" };
+  if (Object.keys(build.middleware.middleware ?? {}).length > 0 || build.functions.functions?.["/_middleware"]) {
     return { unsupported: "a middleware (proxy) runs on requests" };
   }
   const manifest = build.routes;

@@ -63,6 +63,12 @@ describe("headers from the build's manifests", () => {
     const nodeProxy = { functions: { functions: { "/_middleware": { runtime: "nodejs" } } } };
     expect(headerResolverFromBuild({ routes: BUILT_MANIFEST, ...NO_MIDDLEWARE, ...nodeProxy })).toEqual(unsupported);
   });
+
+  it("leaves the REST API to Next.js when the build does not say whether a middleware runs", () => {
+    const unknown = { unsupported: "the build has no middleware or functions manifest" };
+    expect(headerResolverFromBuild({ routes: BUILT_MANIFEST, ...NO_MIDDLEWARE, middleware: undefined })).toEqual(unknown);
+    expect(headerResolverFromBuild({ routes: BUILT_MANIFEST, ...NO_MIDDLEWARE, functions: undefined })).toEqual(unknown);
+  });
 });
 
 describe("which paths the production server hands to the REST handler itself", () => {
