@@ -13,8 +13,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import path from "node:path";
 import next from "next";
 import { sendFetchResponse, toFetchRequest, UnreadableRequestError } from "../server/http/fetch-bridge";
-import { isPlainRestPath, MAX_REST_BODY_BYTES, publishedRestHandler, type FetchHandler } from "../server/http/rest-fast-path";
-import { headerResolverFromBuild, type HeaderResolver } from "../server/http/route-headers";
+import { MAX_REST_BODY_BYTES } from "../server/api/rest/limits";
+import { isPlainRestPath, publishedRestHandler, type FetchHandler } from "../server/http/rest-fast-path";
+import { headerResolverFromBuild } from "../server/http/route-headers";
 import { log } from "../server/log";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -25,22 +26,21 @@ const handleWithNext = app.getRequestHandler();
 const buildFile = (...parts: string[]) => path.join(process.cwd(), ".next", ...parts);
 const readBuildFile = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const readOptionalBuildFile = (file: string) => (existsSync(file) ? readBuildFile(file) : undefined);
-const resolver = headerResolverFromBuild({
+const configHeaders = headerResolverFromBuild({
   routes: readBuildFile(buildFile("routes-manifest.json")),
   middleware: readOptionalBuildFile(buildFile("server", "middleware-manifest.json")),
   functions: readOptionalBuildFile(buildFile("server", "functions-config-manifest.json")),
 });
-const configHeaders: HeaderResolver | undefined = typeof resolver === "function" ? resolver : undefined;
-if (typeof resolver !== "function") {
-  log.warn("the REST API is served through Next.js's request pipeline", { reason: resolver.unsupported });
+if (typeof configHeaders !== "function") {
+  log.warn("the REST API is served through Next.js's request pipeline", { reason: configHeaders.unsupported });
 }
 
 const server = createServer((req, res) => {
   const target = req.url ?? "/";
   const queryAt = target.indexOf("?");
   const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
-  const restHandler = configHeaders && isPlainRestPath(pathname) ? publishedRestHandler() : undefined;
-  if (restHandler) void serveRest(restHandler, req, res, configHeaders!(pathname));
+  const restHandler = isPlainRestPath(pathname) ? publishedRestHandler() : undefined;
+  if (restHandler && typeof configHeaders === "function") void serveRest(restHandler, req, res, configHeaders(pathname));
   else void handleWithNext(req, res);
 });
 

@@ -9,9 +9,6 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 const SLOT = Symbol.for("exposure-monitor.rest-handler");
 const slot = globalThis as unknown as { [SLOT]?: FetchHandler };
 
-/** The largest request body the REST API reads (a larger one is answered 413). */
-export const MAX_REST_BODY_BYTES = 1_000_000;
-
 /** The paths the REST handler answers in full: the versioned API and the unversioned legacy one. */
 const REST_PREFIXES = ["/api/v1/", "/api/integrations/"];
 

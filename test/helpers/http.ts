@@ -1,9 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sendFetchResponse, toFetchRequest } from "../../server/http/fetch-bridge";
-import { MAX_REST_BODY_BYTES, type FetchHandler } from "../../server/http/rest-fast-path";
-
-export type { FetchHandler };
+import { MAX_REST_BODY_BYTES } from "../../server/api/rest/limits";
+import type { FetchHandler } from "../../server/http/rest-fast-path";
 
 /**
  * Serves a fetch-style handler on a real HTTP server at 127.0.0.1 (an ephemeral port), through

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { AnyTRPCRouter } from "@trpc/server";
 import { forEachOpenApiProcedure } from "trpc-to-openapi";
 import type { Db } from "../../db/client";
-import { MAX_REST_BODY_BYTES } from "../../http/rest-fast-path";
 import { log } from "../../log";
 import { createContext, type Context } from "../context";
 import type { AppMeta, EndpointErrors } from "../meta";
 import { toHttpError, type HttpError } from "./errors";
+import { MAX_REST_BODY_BYTES } from "./limits";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 /** The unversioned prefix that integrations written against the described product still call. */
