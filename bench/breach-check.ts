@@ -10,7 +10,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { appRouter, createCaller } from "../server/api/root";
-import { createRestHandler } from "../server/api/rest/dispatcher";
+import { createRestDispatcher } from "../server/api/rest/dispatcher";
 import { issueApiKey } from "../server/auth/api-keys";
 import { importCatalogue } from "../server/breaches/catalogue";
 import { BUNDLED_CATALOGUE, seededRandom } from "../server/breaches/demo";
@@ -18,7 +18,7 @@ import { insertExposures, type Exposure } from "../server/breaches/exposures";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { startServiceProcess } from "../scripts/lib/service-process";
-import { serveOnLoopback } from "../test/helpers/http";
+import { serveRestOnLoopback } from "../test/helpers/http";
 import { readFile } from "node:fs/promises";
 import { createBenchDatabase, reportResult } from "./support/bench-kit";
 import { runOpenLoop, type OpenLoopRequest } from "./support/open-loop";
@@ -61,7 +61,7 @@ async function main() {
       const distributor = await createDistributor(db, { name: "Bench distributor" });
       const { id } = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
       partner = { id, apiKey: (await issueApiKey(db, { partnerId: id })).apiKey };
-      const server = await serveOnLoopback(createRestHandler({ router: appRouter, createCaller, getDb: () => db }));
+      const server = await serveRestOnLoopback(createRestDispatcher({ router: appRouter, createCaller, getDb: () => db }));
       baseUrl = server.baseUrl;
       stopServer = () => server.close();
     } else {

@@ -19,12 +19,13 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { appRouter, createCaller } from "../server/api/root";
-import { createRestHandler } from "../server/api/rest/dispatcher";
+import { createRestDispatcher } from "../server/api/rest/dispatcher";
 import { issueApiKey } from "../server/auth/api-keys";
 import { recountCustomerFigures } from "../server/customers/figures";
 import { openDatabase, type Db } from "../server/db/client";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
+import { serveRestRequest } from "../server/http/rest-node";
 import { createBenchDatabase } from "./support/bench-kit";
 
 // one info line per onboarded customer would drown the figures
@@ -200,22 +201,10 @@ async function main() {
  */
 async function serve(databaseUrl: string) {
   const database = await openDatabase({ url: databaseUrl });
-  const handle = createRestHandler({ router: appRouter, createCaller, getDb: () => database.prisma });
+  const dispatch = createRestDispatcher({ router: appRouter, createCaller, getDb: () => database.prisma });
   const inFlight = new Set<Promise<void>>();
   const server = createServer((req, res) => {
-    const work = (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const response = await handle(
-        new Request(`http://127.0.0.1${req.url}`, {
-          method: req.method,
-          headers: req.headers as Record<string, string>,
-          body: req.method === "GET" ? undefined : Buffer.concat(chunks),
-        }),
-      );
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    })();
+    const work = serveRestRequest(dispatch, req, res);
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
   });

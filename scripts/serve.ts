@@ -9,12 +9,11 @@
  * the admin UI, /api/trpc, /api/auth, /api/inngest.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
-import { sendFetchResponse, toFetchRequest, UnreadableRequestError } from "../server/http/fetch-bridge";
-import { MAX_REST_BODY_BYTES } from "../server/api/rest/limits";
-import { isPlainRestPath, publishedRestHandler, type FetchHandler } from "../server/http/rest-fast-path";
+import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
+import { serveRestRequest } from "../server/http/rest-node";
 import { headerResolverFromBuild } from "../server/http/route-headers";
 import { log } from "../server/log";
 
@@ -39,26 +38,10 @@ const server = createServer((req, res) => {
   const target = req.url ?? "/";
   const queryAt = target.indexOf("?");
   const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
-  const restHandler = isPlainRestPath(pathname) ? publishedRestHandler() : undefined;
-  if (restHandler && typeof configHeaders === "function") void serveRest(restHandler, req, res, configHeaders(pathname));
+  const dispatchRest = isPlainRestPath(pathname) ? publishedRestDispatcher() : undefined;
+  if (dispatchRest && typeof configHeaders === "function") void serveRestRequest(dispatchRest, req, res, configHeaders(pathname));
   else void handleWithNext(req, res);
 });
-
-async function serveRest(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>) {
-  try {
-    const response = await handler(await toFetchRequest(req, MAX_REST_BODY_BYTES));
-    await sendFetchResponse(req, res, response, headers);
-  } catch (error) {
-    if (res.headersSent || req.socket.destroyed) {
-      res.destroy();
-      return;
-    }
-    const unreadable = error instanceof UnreadableRequestError;
-    if (!unreadable) log.error("REST request failed outside the handler", { method: req.method, error });
-    res.writeHead(unreadable ? 400 : 500, { ...headers, "content-type": "application/json; charset=utf-8" });
-    res.end(JSON.stringify({ success: false, error: unreadable ? "Bad request" : "Internal server error" }));
-  }
-}
 
 server.listen(port, () => console.log(`Ready on http://localhost:${port}`));
 

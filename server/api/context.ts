@@ -1,5 +1,6 @@
 import type { UiSession } from "../auth/ui-session";
 import type { Db } from "../db/client";
+import type { HeaderSource } from "../http/headers";
 
 /**
  * What a request carries into a procedure. `response` is shared by reference with the REST
@@ -7,13 +8,13 @@ import type { Db } from "../db/client";
  */
 export interface Context {
   db: Db;
-  headers: Headers;
+  headers: HeaderSource;
   requestId: string;
   response: { status?: number; headers: Record<string, string> };
   /** The signed-in UI user (admin UI and portal calls through /api/trpc); absent on the REST API. */
   session?: UiSession;
 }
 
-export function createContext(db: Db, headers: Headers, requestId: string, session?: UiSession): Context {
+export function createContext(db: Db, headers: HeaderSource, requestId: string, session?: UiSession): Context {
   return { db, headers, requestId, response: { headers: {} }, session };
 }

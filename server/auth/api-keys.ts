@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db/client";
+import type { HeaderSource } from "../http/headers";
 import { notFound, unauthenticated } from "../errors";
 import { UUID_PATTERN } from "../uuid";
 import { API_KEY_REVOKED_CHANNEL, forgetVerifiedKey, verifiedKeyCacheOf, type VerifiedKey } from "./verified-key-cache";
@@ -136,7 +137,7 @@ async function readKey(db: Db, apiKey: string, keyHash: string): Promise<Verifie
  */
 export async function authenticatePartner(
   db: Db,
-  headers: Headers,
+  headers: HeaderSource,
   { allowDistributorKey }: { allowDistributorKey: boolean },
 ): Promise<PartnerCaller> {
   const partnerId = headers.get("sw-partner-id")?.trim();
@@ -161,7 +162,7 @@ export async function authenticatePartner(
 }
 
 /** Checks SW-DISTRIBUTOR-ID + SW-API-KEY: the key must be one of that distributor's. */
-export async function authenticateDistributor(db: Db, headers: Headers): Promise<DistributorCaller> {
+export async function authenticateDistributor(db: Db, headers: HeaderSource): Promise<DistributorCaller> {
   const distributorId = headers.get("sw-distributor-id")?.trim();
   const apiKey = headers.get("sw-api-key")?.trim();
   if (!distributorId || !apiKey) throw unauthenticated(MISSING_DISTRIBUTOR_HEADERS);

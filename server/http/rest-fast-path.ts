@@ -1,22 +1,23 @@
 /**
- * How the production server (scripts/serve.ts) reaches the REST handler without Next.js's request
- * pipeline: the route module that Next.js loads publishes its handler here, in a process-wide
- * slot, and the server calls it directly from then on. The server never imports the handler
- * itself, so there is one copy of the service's modules in the process: Next.js's.
+ * How the production server (scripts/serve.ts) reaches the REST dispatcher without Next.js's
+ * request pipeline: the route module that Next.js loads publishes its dispatcher here, in a
+ * process-wide slot, and the server calls it directly from then on (rest-node.ts). The server
+ * never imports the dispatcher itself, so there is one copy of the service's modules in the
+ * process: Next.js's.
  */
-export type FetchHandler = (request: Request) => Promise<Response>;
+import type { RestDispatcher } from "../api/rest/dispatcher";
 
-const SLOT = Symbol.for("exposure-monitor.rest-handler");
-const slot = globalThis as unknown as { [SLOT]?: FetchHandler };
+const SLOT = Symbol.for("exposure-monitor.rest-dispatcher");
+const slot = globalThis as unknown as { [SLOT]?: RestDispatcher };
 
 /** The paths the REST handler answers in full: the versioned API and the unversioned legacy one. */
 const REST_PREFIXES = ["/api/v1/", "/api/integrations/"];
 
-export function publishRestHandler(handler: FetchHandler): void {
-  slot[SLOT] = handler;
+export function publishRestDispatcher(dispatch: RestDispatcher): void {
+  slot[SLOT] = dispatch;
 }
 
-export function publishedRestHandler(): FetchHandler | undefined {
+export function publishedRestDispatcher(): RestDispatcher | undefined {
   return slot[SLOT];
 }
 

@@ -1,12 +1,12 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appRouter, createCaller } from "../../server/api/root";
-import { createRestHandler } from "../../server/api/rest/dispatcher";
+import { createRestDispatcher } from "../../server/api/rest/dispatcher";
 import { openDatabase } from "../../server/db/client";
 import { SYSTEM_PLANS } from "../../server/db/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { apiClient, serveOnLoopback } from "../helpers/http";
+import { apiClient, serveRestOnLoopback } from "../helpers/http";
 import { startRestServer } from "../helpers/rest";
 
 let testDb: TestDatabase;
@@ -33,8 +33,7 @@ describe("GET /api/v1/health", () => {
   it("answers 503 in the envelope when the database is unreachable", async () => {
     const broken = await openDatabase({ pglite: new PGlite() });
     await broken.close();
-    const handler = createRestHandler({ router: appRouter, createCaller, getDb: () => broken.prisma });
-    const brokenServer = await serveOnLoopback(handler);
+    const brokenServer = await serveRestOnLoopback(createRestDispatcher({ router: appRouter, createCaller, getDb: () => broken.prisma }));
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
       const res = await apiClient(brokenServer.baseUrl).get("/api/v1/health");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { createRestHandler } from "../../server/api/rest/dispatcher";
+import { createRestDispatcher, fetchRestHandler, type RestDispatcher } from "../../server/api/rest/dispatcher";
 import {
   createCallerFactory,
   distributorProcedure,
@@ -12,7 +12,8 @@ import {
 import { AppError } from "../../server/errors";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { apiClient, serveOnLoopback } from "../helpers/http";
+import { apiClient, serveOnLoopback, serveRestOnLoopback, type LoopbackServer } from "../helpers/http";
+import { rawRequest } from "../helpers/raw-http";
 
 const echo = publicProcedure
   .meta({
@@ -97,70 +98,220 @@ const distributorOnly = distributorProcedure
 const testRouter = router({ echo, pathParam, fieldStyle, throwing, badOutput, legacyOnly, currentOnly, partnerOnly, onBehalf, distributorOnly });
 
 let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof serveOnLoopback>>;
+let dispatch: RestDispatcher;
+let servers: LoopbackServer[] = [];
+const apis = new Map<Transport, ReturnType<typeof apiClient>>();
 let api: ReturnType<typeof apiClient>;
 let org: TestOrg;
 let otherOrg: TestOrg;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  const handler = createRestHandler({ router: testRouter, createCaller: createCallerFactory(testRouter), getDb: () => testDb.db });
-  server = await serveOnLoopback(handler);
-  api = apiClient(server.baseUrl);
+  dispatch = createRestDispatcher({ router: testRouter, createCaller: createCallerFactory(testRouter), getDb: () => testDb.db });
+  // The production server's own path for plain REST paths, and the Next.js route's (fetch) for the rest.
+  const node = await serveRestOnLoopback(dispatch);
+  const fetch = await serveOnLoopback(fetchRestHandler(dispatch));
+  servers = [node, fetch];
+  apis.set("node", apiClient(node.baseUrl)).set("fetch", apiClient(fetch.baseUrl));
   org = await createTestOrg(testDb.db);
   otherOrg = await createTestOrg(testDb.db);
 });
 afterAll(async () => {
-  await server?.close();
+  await Promise.all(servers.map((server) => server.close()));
   await testDb?.close();
 });
 
-describe("request bodies", () => {
-  it("passes JSON values through without coercion", async () => {
-    const res = await api.post("/api/v1/integrations/test/echo", { name: "a", count: 3, flag: false });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, input: { name: "a", count: 3, flag: false } });
+type Transport = "node" | "fetch";
+
+describe.each<Transport>(["node", "fetch"])("through the %s transport", (transport) => {
+  beforeAll(() => {
+    api = apis.get(transport)!;
   });
 
-  it("refuses a string where a boolean belongs instead of reading 'false' as true", async () => {
-    const res = await api.post("/api/v1/integrations/test/echo", { flag: "false" });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "Validation failed: flag: Invalid input: expected boolean, received string" });
+  describe("request bodies", () => {
+    it("passes JSON values through without coercion", async () => {
+      const res = await api.post("/api/v1/integrations/test/echo", { name: "a", count: 3, flag: false });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, input: { name: "a", count: 3, flag: false } });
+    });
+
+    it("refuses a string where a boolean belongs instead of reading 'false' as true", async () => {
+      const res = await api.post("/api/v1/integrations/test/echo", { flag: "false" });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, error: "Validation failed: flag: Invalid input: expected boolean, received string" });
+    });
+
+    it("answers invalid JSON with the endpoint's own message", async () => {
+      const res = await api.post("/api/v1/integrations/test/echo", "{not json");
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, error: "Request body must be valid JSON" });
+    });
+
+    it("uses the default invalid-JSON message where the endpoint has none", async () => {
+      const res = await api.post("/api/v1/integrations/test/throw", "[1,");
+      expect(res.body).toEqual({ success: false, error: "Invalid JSON in request body" });
+    });
+
+    it("treats a missing body as an empty object, with or without a Content-Type", async () => {
+      const withType = await api.call("POST", "/api/v1/integrations/test/echo", { headers: { "content-type": "application/json" } });
+      expect(withType.status).toBe(200);
+      expect(withType.body).toEqual({ success: true, input: {} });
+      const without = await api.call("POST", "/api/v1/integrations/test/echo");
+      expect(without.status).toBe(200);
+    });
+
+    it("refuses a JSON body that is not an object", async () => {
+      const res = await api.post("/api/v1/integrations/test/echo", "[1,2]");
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, error: "Request body must be a JSON object" });
+    });
+
+    it("refuses a body over the size limit with 413", async () => {
+      const res = await api.post("/api/v1/integrations/test/echo", { name: "x".repeat(1_100_000) });
+      expect(res.status).toBe(413);
+      expect(res.body.success).toBe(false);
+    });
+
   });
 
-  it("answers invalid JSON with the endpoint's own message", async () => {
-    const res = await api.post("/api/v1/integrations/test/echo", "{not json");
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "Request body must be valid JSON" });
+  describe("validation messages", () => {
+    it("formats 'Validation failed: field: message' by default", async () => {
+      const res = await api.post("/api/v1/integrations/test/echo", { name: "" });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("Validation failed: name: Too small: expected string to have >=1 characters");
+    });
+
+    it("uses the endpoint's prefix style", async () => {
+      const res = await api.get("/api/v1/integrations/test/items/abc");
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, error: "Invalid route parameters: Item ID must be a number" });
+    });
+
+    it("uses the field style for query parameters", async () => {
+      const res = await api.get("/api/v1/integrations/test/pages?page=0");
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, error: "page: Too small: expected number to be >=1" });
+      expect((await api.get("/api/v1/integrations/test/pages?page=3")).body).toEqual({ success: true, page: 3 });
+    });
   });
 
-  it("uses the default invalid-JSON message where the endpoint has none", async () => {
-    const res = await api.post("/api/v1/integrations/test/throw", "[1,");
-    expect(res.body).toEqual({ success: false, error: "Invalid JSON in request body" });
+  describe("failures", () => {
+    it.each([
+      ["conflict", 409, "Thing is already done"],
+      ["unprocessable", 422, "Thing cannot be done: wrong state"],
+      ["not-found", 404, "Thing not found"],
+      ["rate", 429, "Too many requests"],
+    ])("maps AppError %s to %i", async (kind, status, message) => {
+      const res = await api.post("/api/v1/integrations/test/throw", { kind });
+      expect(res.status).toBe(status);
+      expect(res.body).toEqual({ success: false, error: message });
+    });
+
+    it("carries AppError headers such as Retry-After", async () => {
+      const res = await api.post("/api/v1/integrations/test/throw", { kind: "rate" });
+      expect(res.headers.get("retry-after")).toBe("7");
+    });
+
+    it("turns an unexpected error into a 500 with the endpoint's message, details only in the log", async () => {
+      const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+      try {
+        const res = await api.post("/api/v1/integrations/test/throw", { kind: "boom" });
+        expect(res.status).toBe(500);
+        expect(res.body).toEqual({ success: false, error: "Failed to do the thing" });
+        expect(JSON.stringify(res.body)).not.toContain("hunter2");
+        const logged = stderr.mock.calls.map((call) => String(call[0])).join("");
+        expect(logged).toContain("hunter2");
+        expect(logged).toContain(res.headers.get("x-request-id"));
+      } finally {
+        stderr.mockRestore();
+      }
+    });
+
+    it("treats an output that breaks its schema as a server error", async () => {
+      const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+      try {
+        const res = await api.get("/api/v1/integrations/test/bad-output");
+        expect(res.status).toBe(500);
+        expect(res.body).toEqual({ success: false, error: "Failed to produce" });
+      } finally {
+        stderr.mockRestore();
+      }
+    });
+
+    it("lets a procedure set the success status and headers", async () => {
+      const res = await api.post("/api/v1/integrations/test/throw", { kind: "status" });
+      expect(res.status).toBe(201);
+      expect(res.headers.get("x-extra")).toBe("yes");
+    });
   });
 
-  it("treats a missing body as an empty object, with or without a Content-Type", async () => {
-    const withType = await api.call("POST", "/api/v1/integrations/test/echo", { headers: { "content-type": "application/json" } });
-    expect(withType.status).toBe(200);
-    expect(withType.body).toEqual({ success: true, input: {} });
-    const without = await api.call("POST", "/api/v1/integrations/test/echo");
-    expect(without.status).toBe(200);
+  describe("routing", () => {
+    it("answers an unknown path with 404 in the envelope", async () => {
+      const res = await api.get("/api/v1/integrations/nothing-here");
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, error: "Not found" });
+    });
+
+    it("answers a known path with the wrong method with 405 and Allow", async () => {
+      const res = await api.call("DELETE", "/api/v1/integrations/test/echo");
+      expect(res.status).toBe(405);
+      expect(res.body).toEqual({ success: false, error: "Method not allowed" });
+      expect(res.headers.get("allow")).toBe("POST");
+    });
+
+    it("serves the unversioned prefix as an alias of /api/v1, unless it has its own procedure", async () => {
+      const alias = await api.post("/api/integrations/test/echo", { name: "x" });
+      expect(alias.status).toBe(200);
+      expect(alias.body.input).toEqual({ name: "x" });
+      expect((await api.get("/api/integrations/test/legacy")).body.surface).toBe("legacy");
+      expect((await api.get("/api/v1/integrations/test/legacy")).body.surface).toBe("current");
+    });
+
+    it("ignores a trailing slash", async () => {
+      expect((await api.get("/api/v1/integrations/test/pages/")).status).toBe(200);
+    });
   });
 
-  it("refuses a JSON body that is not an object", async () => {
-    const res = await api.post("/api/v1/integrations/test/echo", "[1,2]");
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "Request body must be a JSON object" });
-  });
+  describe("procedure types decide who may call", () => {
+    it("partnerProcedure: the partner's key only", async () => {
+      expect((await api.get("/api/v1/integrations/test/partner-only", org.partner.headers)).body.caller).toMatchObject({
+        partnerId: org.partner.id,
+        distributorId: org.distributor.id,
+        keyOwner: "partner",
+      });
+      const res = await api.get("/api/v1/integrations/test/partner-only", org.onBehalfHeaders);
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe("Failed to verify org API key");
+    });
 
-  it("refuses a body over the size limit with 413", async () => {
-    const res = await api.post("/api/v1/integrations/test/echo", { name: "x".repeat(1_100_000) });
-    expect(res.status).toBe(413);
-    expect(res.body.success).toBe(false);
-  });
+    it("partnerOrDistributorProcedure: the partner's key, or its own distributor's key on its behalf", async () => {
+      expect((await api.get("/api/v1/integrations/test/on-behalf", org.partner.headers)).status).toBe(200);
+      const res = await api.get("/api/v1/integrations/test/on-behalf", org.onBehalfHeaders);
+      expect(res.status).toBe(200);
+      expect(res.body.caller).toMatchObject({ partnerId: org.partner.id, distributorId: org.distributor.id, keyOwner: "distributor" });
+    });
 
-  it("stops reading a body without a declared length once it passes the limit", async () => {
-    const handler = createRestHandler({ router: testRouter, createCaller: createCallerFactory(testRouter), getDb: () => testDb.db });
+    it("partnerOrDistributorProcedure: refuses a distributor key for another distributor's partner", async () => {
+      const res = await api.get("/api/v1/integrations/test/on-behalf", {
+        "SW-PARTNER-ID": otherOrg.partner.id,
+        "SW-API-KEY": org.distributor.apiKey,
+      });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ success: false, error: "Failed to verify org API key" });
+    });
+
+    it("distributorProcedure: the distributor's key only", async () => {
+      expect((await api.get("/api/v1/distributors/test", org.distributor.headers)).body.caller).toMatchObject({
+        distributorId: org.distributor.id,
+      });
+      expect((await api.get("/api/v1/distributors/test", org.partner.headers)).status).toBe(401);
+    });
+  });
+});
+
+describe("the transports' own handling", () => {
+  it("fetch: stops reading a body without a declared length once it passes the limit", async () => {
+    const handler = fetchRestHandler(dispatch);
     const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
     let pulled = 0;
     const endless = new ReadableStream<Uint8Array>({
@@ -176,155 +327,38 @@ describe("request bodies", () => {
     expect(await response.json()).toEqual({ success: false, error: "Request body too large (limit 1000000 bytes)" });
     expect(pulled).toBeLessThan(40);
   });
-});
 
-describe("validation messages", () => {
-  it("formats 'Validation failed: field: message' by default", async () => {
-    const res = await api.post("/api/v1/integrations/test/echo", { name: "" });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe("Validation failed: name: Too small: expected string to have >=1 characters");
+  it("node: refuses a chunked body without a declared length once it passes the limit, and still serves the next call", async () => {
+    const node = servers[0]!;
+    const chunks = Array.from({ length: 20 }, () => Buffer.from(" ".repeat(64 * 1024)));
+    const res = await rawRequest(node.baseUrl, { method: "POST", path: "/api/v1/integrations/test/echo", chunks });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body.toString())).toEqual({ success: false, error: "Request body too large (limit 1000000 bytes)" });
+    expect((await apis.get("node")!.post("/api/v1/integrations/test/echo", { name: "after" })).body.input).toEqual({ name: "after" });
   });
 
-  it("uses the endpoint's prefix style", async () => {
-    const res = await api.get("/api/v1/integrations/test/items/abc");
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "Invalid route parameters: Item ID must be a number" });
-  });
-
-  it("uses the field style for query parameters", async () => {
-    const res = await api.get("/api/v1/integrations/test/pages?page=0");
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "page: Too small: expected number to be >=1" });
-    expect((await api.get("/api/v1/integrations/test/pages?page=3")).body).toEqual({ success: true, page: 3 });
-  });
-});
-
-describe("failures", () => {
-  it.each([
-    ["conflict", 409, "Thing is already done"],
-    ["unprocessable", 422, "Thing cannot be done: wrong state"],
-    ["not-found", 404, "Thing not found"],
-    ["rate", 429, "Too many requests"],
-  ])("maps AppError %s to %i", async (kind, status, message) => {
-    const res = await api.post("/api/v1/integrations/test/throw", { kind });
-    expect(res.status).toBe(status);
-    expect(res.body).toEqual({ success: false, error: message });
-  });
-
-  it("carries AppError headers such as Retry-After", async () => {
-    const res = await api.post("/api/v1/integrations/test/throw", { kind: "rate" });
-    expect(res.headers.get("retry-after")).toBe("7");
-  });
-
-  it("turns an unexpected error into a 500 with the endpoint's message, details only in the log", async () => {
-    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    try {
-      const res = await api.post("/api/v1/integrations/test/throw", { kind: "boom" });
-      expect(res.status).toBe(500);
-      expect(res.body).toEqual({ success: false, error: "Failed to do the thing" });
-      expect(JSON.stringify(res.body)).not.toContain("hunter2");
-      const logged = stderr.mock.calls.map((call) => String(call[0])).join("");
-      expect(logged).toContain("hunter2");
-      expect(logged).toContain(res.headers.get("x-request-id"));
-    } finally {
-      stderr.mockRestore();
-    }
+  it("node: joins a repeated header as fetch does, so a doubled key is refused rather than half-read", async () => {
+    const res = await rawRequest(servers[0]!.baseUrl, {
+      path: "/api/v1/integrations/test/partner-only",
+      headers: { "sw-partner-id": org.partner.id, "sw-api-key": [org.partner.headers["SW-API-KEY"]!, "sk_live_other"] },
+    });
+    expect(res.status).toBe(401);
   });
 
   it("answers with the endpoint's failure message when the database cannot be opened", async () => {
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
-      const unopenable = createRestHandler({
+      const unopenable = createRestDispatcher({
         router: testRouter,
         createCaller: createCallerFactory(testRouter),
         getDb: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432")),
       });
-      const response = await unopenable(new Request("http://localhost/api/v1/integrations/test/echo", { method: "POST" }));
+      const response = await unopenable({ method: "POST", path: "/api/v1/integrations/test/echo", search: "", headers: new Headers(), readBody: async () => new Uint8Array() });
       expect(response.status).toBe(500);
-      expect(await response.json()).toEqual({ success: false, error: "Failed to echo" });
+      expect(JSON.parse(response.body!)).toEqual({ success: false, error: "Failed to echo" });
       expect(stderr.mock.calls.map((call) => String(call[0])).join("")).toContain("ECONNREFUSED");
     } finally {
       stderr.mockRestore();
     }
-  });
-
-  it("treats an output that breaks its schema as a server error", async () => {
-    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    try {
-      const res = await api.get("/api/v1/integrations/test/bad-output");
-      expect(res.status).toBe(500);
-      expect(res.body).toEqual({ success: false, error: "Failed to produce" });
-    } finally {
-      stderr.mockRestore();
-    }
-  });
-
-  it("lets a procedure set the success status and headers", async () => {
-    const res = await api.post("/api/v1/integrations/test/throw", { kind: "status" });
-    expect(res.status).toBe(201);
-    expect(res.headers.get("x-extra")).toBe("yes");
-  });
-});
-
-describe("routing", () => {
-  it("answers an unknown path with 404 in the envelope", async () => {
-    const res = await api.get("/api/v1/integrations/nothing-here");
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, error: "Not found" });
-  });
-
-  it("answers a known path with the wrong method with 405 and Allow", async () => {
-    const res = await api.call("DELETE", "/api/v1/integrations/test/echo");
-    expect(res.status).toBe(405);
-    expect(res.body).toEqual({ success: false, error: "Method not allowed" });
-    expect(res.headers.get("allow")).toBe("POST");
-  });
-
-  it("serves the unversioned prefix as an alias of /api/v1, unless it has its own procedure", async () => {
-    const alias = await api.post("/api/integrations/test/echo", { name: "x" });
-    expect(alias.status).toBe(200);
-    expect(alias.body.input).toEqual({ name: "x" });
-    expect((await api.get("/api/integrations/test/legacy")).body.surface).toBe("legacy");
-    expect((await api.get("/api/v1/integrations/test/legacy")).body.surface).toBe("current");
-  });
-
-  it("ignores a trailing slash", async () => {
-    expect((await api.get("/api/v1/integrations/test/pages/")).status).toBe(200);
-  });
-});
-
-describe("procedure types decide who may call", () => {
-  it("partnerProcedure: the partner's key only", async () => {
-    expect((await api.get("/api/v1/integrations/test/partner-only", org.partner.headers)).body.caller).toMatchObject({
-      partnerId: org.partner.id,
-      distributorId: org.distributor.id,
-      keyOwner: "partner",
-    });
-    const res = await api.get("/api/v1/integrations/test/partner-only", org.onBehalfHeaders);
-    expect(res.status).toBe(401);
-    expect(res.body.error).toBe("Failed to verify org API key");
-  });
-
-  it("partnerOrDistributorProcedure: the partner's key, or its own distributor's key on its behalf", async () => {
-    expect((await api.get("/api/v1/integrations/test/on-behalf", org.partner.headers)).status).toBe(200);
-    const res = await api.get("/api/v1/integrations/test/on-behalf", org.onBehalfHeaders);
-    expect(res.status).toBe(200);
-    expect(res.body.caller).toMatchObject({ partnerId: org.partner.id, distributorId: org.distributor.id, keyOwner: "distributor" });
-  });
-
-  it("partnerOrDistributorProcedure: refuses a distributor key for another distributor's partner", async () => {
-    const res = await api.get("/api/v1/integrations/test/on-behalf", {
-      "SW-PARTNER-ID": otherOrg.partner.id,
-      "SW-API-KEY": org.distributor.apiKey,
-    });
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual({ success: false, error: "Failed to verify org API key" });
-  });
-
-  it("distributorProcedure: the distributor's key only", async () => {
-    expect((await api.get("/api/v1/distributors/test", org.distributor.headers)).body.caller).toMatchObject({
-      distributorId: org.distributor.id,
-    });
-    expect((await api.get("/api/v1/distributors/test", org.partner.headers)).status).toBe(401);
   });
 });

@@ -1,18 +1,39 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { sendFetchResponse, toFetchRequest } from "../../server/http/fetch-bridge";
+import type { RestDispatcher } from "../../server/api/rest/dispatcher";
 import { MAX_REST_BODY_BYTES } from "../../server/api/rest/limits";
-import type { FetchHandler } from "../../server/http/rest-fast-path";
+import { sendFetchResponse, toFetchRequest } from "../../server/http/fetch-bridge";
+import { serveRestRequest } from "../../server/http/rest-node";
+
+type FetchHandler = (request: Request) => Promise<Response>;
 
 /**
- * Serves a fetch-style handler on a real HTTP server at 127.0.0.1 (an ephemeral port), through
- * the same Node bridge as the production server (server/http/fetch-bridge.ts), so tests exercise
- * the REST layer over the wire as clients do.
+ * Serves a fetch-style handler (the Next.js route handlers' shape) on a real HTTP server at
+ * 127.0.0.1, an ephemeral port, through server/http/fetch-bridge.ts.
  */
-export async function serveOnLoopback(handler: FetchHandler): Promise<{ baseUrl: string; close(): Promise<void> }> {
+export function serveOnLoopback(handler: FetchHandler): Promise<LoopbackServer> {
+  return listenOnLoopback(async (req, res) => {
+    await sendFetchResponse(req, res, await handler(await toFetchRequest(req, MAX_REST_BODY_BYTES)));
+  });
+}
+
+/**
+ * Serves the REST dispatcher as the production server serves plain REST paths (scripts/serve.ts,
+ * server/http/rest-node.ts), so tests exercise the REST layer over the wire as clients reach it.
+ */
+export function serveRestOnLoopback(dispatch: RestDispatcher): Promise<LoopbackServer> {
+  return listenOnLoopback((req, res) => serveRestRequest(dispatch, req, res));
+}
+
+export interface LoopbackServer {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+async function listenOnLoopback(serve: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Promise<LoopbackServer> {
   const server: Server = createServer(async (req, res) => {
     try {
-      await sendFetchResponse(req, res, await handler(await toFetchRequest(req, MAX_REST_BODY_BYTES)));
+      await serve(req, res);
     } catch (error) {
       res.writeHead(599, { "content-type": "text/plain" });
       res.end(`test server: handler threw: ${String(error)}`);

@@ -1,11 +1,10 @@
 import { createCaller, appRouter } from "../../server/api/root";
-import { createRestHandler } from "../../server/api/rest/dispatcher";
+import { createRestDispatcher } from "../../server/api/rest/dispatcher";
 import type { Db } from "../../server/db/client";
-import { apiClient, serveOnLoopback } from "./http";
+import { apiClient, serveRestOnLoopback } from "./http";
 
-/** The service's REST API over real HTTP on 127.0.0.1, backed by the given database. */
+/** The service's REST API over real HTTP on 127.0.0.1 (as the production server serves it), backed by the given database. */
 export async function startRestServer(db: Db) {
-  const handler = createRestHandler({ router: appRouter, createCaller, getDb: () => db });
-  const server = await serveOnLoopback(handler);
+  const server = await serveRestOnLoopback(createRestDispatcher({ router: appRouter, createCaller, getDb: () => db }));
   return { ...server, api: apiClient(server.baseUrl) };
 }

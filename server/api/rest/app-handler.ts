@@ -1,10 +1,12 @@
 import { getAppDb } from "../../db/instance";
-import { publishRestHandler } from "../../http/rest-fast-path";
+import { publishRestDispatcher } from "../../http/rest-fast-path";
 import { appRouter, createCaller } from "../root";
-import { createRestHandler } from "./dispatcher";
+import { createRestDispatcher, fetchRestHandler } from "./dispatcher";
+
+const dispatchRest = createRestDispatcher({ router: appRouter, createCaller, getDb: getAppDb });
 
 /** The REST handler of the running server (app/api/[...path]/route.ts), on the app's database. */
-export const handleRestRequest = createRestHandler({ router: appRouter, createCaller, getDb: getAppDb });
+export const handleRestRequest = fetchRestHandler(dispatchRest);
 
-// From here on the production server (scripts/serve.ts) calls it without Next.js's request pipeline.
-publishRestHandler(handleRestRequest);
+// From here on the production server (scripts/serve.ts) calls the dispatcher without Next.js's request pipeline.
+publishRestDispatcher(dispatchRest);

@@ -3,6 +3,7 @@ import type { AnyTRPCRouter } from "@trpc/server";
 import { forEachOpenApiProcedure } from "trpc-to-openapi";
 import type { Db } from "../../db/client";
 import { log } from "../../log";
+import type { HeaderSource } from "../../http/headers";
 import { createContext, type Context } from "../context";
 import type { AppMeta, EndpointErrors } from "../meta";
 import { toHttpError, type HttpError } from "./errors";
@@ -25,6 +26,26 @@ export interface Route {
 
 type CallerFactory = (ctx: Context) => unknown;
 
+/** A REST call as the dispatcher needs it, whichever server received it (see fetchRestHandler, server/http/rest-node.ts). */
+export interface RestRequest {
+  method: string;
+  /** The URL's path, already normalized (no dot segments); segments may be percent-encoded. */
+  path: string;
+  /** The query string, with or without its leading "?". */
+  search: string;
+  headers: HeaderSource;
+  /** The body's bytes, or undefined as soon as there are more than `limit` (the rest is not kept). */
+  readBody(limit: number): Promise<Uint8Array | undefined>;
+}
+
+export interface RestResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+export type RestDispatcher = (request: RestRequest) => Promise<RestResponse>;
+
 /**
  * Serves every procedure that has OpenAPI meta as a REST endpoint. trpc-to-openapi supplies
  * the meta and the document; this dispatcher replaces its HTTP handler, which coerces every
@@ -32,22 +53,21 @@ type CallerFactory = (ctx: Context) => unknown;
  * empty POST without a Content-Type, and reshapes messages. Here bodies are taken as JSON,
  * failures get exactly `{success:false, error}`, and statuses come from AppError codes.
  */
-export function createRestHandler(options: {
+export function createRestDispatcher(options: {
   router: AnyTRPCRouter;
   createCaller: CallerFactory;
   getDb: () => Db | Promise<Db>;
-}) {
+}): RestDispatcher {
   const routes = buildRouteTable(options.router);
 
-  return async function handle(request: Request): Promise<Response> {
+  return async function dispatch(request: RestRequest): Promise<RestResponse> {
     const requestId = randomUUID();
-    const url = new URL(request.url);
     const method = request.method.toUpperCase();
-    const resolved = resolveRoute(routes, method, url.pathname);
+    const resolved = resolveRoute(routes, method, request.path);
     if (resolved.kind === "none") return errorResponse({ status: 404, message: NOT_FOUND, headers: {} }, requestId);
     if (resolved.kind === "method") {
       const allow = resolved.allowed.join(", ");
-      if (method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: allow } });
+      if (method === "OPTIONS") return { status: 204, headers: { Allow: allow }, body: null };
       return errorResponse({ status: 405, message: "Method not allowed", headers: { Allow: allow } }, requestId);
     }
     const { route, params } = resolved;
@@ -58,7 +78,7 @@ export function createRestHandler(options: {
       if ("error" in body) return errorResponse(body.error, requestId);
       input = { ...body.value, ...params };
     } else {
-      input = { ...queryObject(url.searchParams), ...params };
+      input = { ...queryObject(new URLSearchParams(request.search)), ...params };
     }
 
     let ctx: Context | undefined;
@@ -69,10 +89,11 @@ export function createRestHandler(options: {
         .split(".")
         .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (input: unknown) => Promise<unknown>;
       const data = await procedure(input);
-      return new Response(JSON.stringify(data), {
+      return {
         status: ctx.response.status ?? route.meta.successStatus ?? 200,
         headers: { ...jsonHeaders(requestId), ...ctx.response.headers },
-      });
+        body: JSON.stringify(data),
+      };
     } catch (error) {
       const httpError = toHttpError(error, route.errors);
       if (httpError.unexpected !== undefined) {
@@ -87,6 +108,26 @@ export function createRestHandler(options: {
       return errorResponse({ ...httpError, headers: { ...ctx?.response.headers, ...httpError.headers } }, requestId);
     }
   };
+}
+
+/** The dispatcher as a fetch handler: the REST route of the Next.js app (app/api/[...path]/route.ts). */
+export function fetchRestHandler(dispatch: RestDispatcher): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const url = new URL(request.url);
+    const answer = await dispatch({
+      method: request.method,
+      path: url.pathname,
+      search: url.search,
+      headers: request.headers,
+      readBody: (limit) => readAtMost(request, limit),
+    });
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  };
+}
+
+/** createRestDispatcher served as a fetch handler. */
+export function createRestHandler(options: Parameters<typeof createRestDispatcher>[0]): (request: Request) => Promise<Response> {
+  return fetchRestHandler(createRestDispatcher(options));
 }
 
 export function buildRouteTable(router: AnyTRPCRouter): Route[] {
@@ -158,12 +199,12 @@ function queryObject(searchParams: URLSearchParams): Record<string, string | str
 
 /** A missing or blank body is an empty object (DECISIONS.md), whatever the Content-Type says. */
 async function readJsonBody(
-  request: Request,
+  request: RestRequest,
   invalidJsonMessage: string,
 ): Promise<{ value: Record<string, unknown> } | { error: HttpError }> {
   const declaredLength = Number(request.headers.get("content-length") ?? 0);
   if (declaredLength > MAX_REST_BODY_BYTES) return { error: tooLarge() };
-  const bytes = await readAtMost(request, MAX_REST_BODY_BYTES);
+  const bytes = await request.readBody(MAX_REST_BODY_BYTES);
   if (bytes === undefined) return { error: tooLarge() };
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return { value: {} };
@@ -205,9 +246,10 @@ function jsonHeaders(requestId: string): Record<string, string> {
   return { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId };
 }
 
-function errorResponse(error: HttpError, requestId: string): Response {
-  return new Response(JSON.stringify({ success: false, error: error.message }), {
+function errorResponse(error: HttpError, requestId: string): RestResponse {
+  return {
     status: error.status,
     headers: { ...jsonHeaders(requestId), ...error.headers },
-  });
+    body: JSON.stringify({ success: false, error: error.message }),
+  };
 }

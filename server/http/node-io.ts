@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+
+const gzipAsync = promisify(gzip);
+
+/** Bodies below this size go out uncompressed (the threshold Next.js's compression uses). */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * A Node request's body, at most `maxBodyBytes + 1` bytes of it: what lies beyond is drained and
+ * dropped, so a handler that checks the size still sees that the body was too large without the
+ * process holding all of it.
+ */
+export async function readBodyAtMost(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    if (kept > maxBodyBytes) continue;
+    const part = chunk.length > maxBodyBytes + 1 - kept ? chunk.subarray(0, maxBodyBytes + 1 - kept) : chunk;
+    chunks.push(part);
+    kept += part.length;
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/**
+ * Writes an answer to a Node response (header names lower-case, a Set-Cookie as a list),
+ * gzip-compressed when the client accepts it and the body is worth it. 204 and 304 go out
+ * without a body or Content-Length; Node leaves the body out of answers to HEAD by itself.
+ */
+export async function sendNodeResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | string[]>,
+  body: Buffer | null,
+): Promise<void> {
+  if (status === 204 || status === 304 || body === null) {
+    res.writeHead(status, headers); // no body, and so no Content-Length (RFC 9110 8.6)
+    res.end();
+    return;
+  }
+  if (body.length >= COMPRESS_FROM_BYTES && !headers["content-encoding"]) {
+    headers["vary"] = headers["vary"] ? `${headers["vary"]}, Accept-Encoding` : "Accept-Encoding";
+    if (acceptsGzip(req.headers["accept-encoding"])) {
+      body = await gzipAsync(body);
+      headers["content-encoding"] = "gzip";
+    }
+  }
+  headers["content-length"] = String(body.length);
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  return acceptEncoding.split(",").some((entry) => {
+    const [coding, ...params] = entry.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") return false;
+    const quality = params.map((param) => param.trim()).find((param) => param.startsWith("q="));
+    return quality === undefined || Number(quality.slice(2)) > 0;
+  });
+}

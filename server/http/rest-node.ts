@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RestDispatcher, RestRequest } from "../api/rest/dispatcher";
+import { log } from "../log";
+import { nodeHeaderSource } from "./headers";
+import { readBodyAtMost, sendNodeResponse } from "./node-io";
+
+/**
+ * Serves one REST call from a Node server straight through the dispatcher, with no fetch
+ * `Request`/`Response` in between (the production server's shortcut, scripts/serve.ts, and the
+ * tests' REST servers). `extraHeaders` go out first; the dispatcher's own win. The target must be
+ * a plain path (isPlainRestPath): nothing here decodes or normalizes it.
+ */
+export async function serveRestRequest(
+  dispatch: RestDispatcher,
+  req: IncomingMessage,
+  res: ServerResponse,
+  extraHeaders: Record<string, string> = {},
+): Promise<void> {
+  const target = req.url ?? "/";
+  const queryAt = target.indexOf("?");
+  const request: RestRequest = {
+    method: req.method ?? "GET",
+    path: queryAt === -1 ? target : target.slice(0, queryAt),
+    search: queryAt === -1 ? "" : target.slice(queryAt),
+    headers: nodeHeaderSource(req.headers),
+    readBody: async (limit) => {
+      const body = await readBodyAtMost(req, limit);
+      return body.length > limit ? undefined : body;
+    },
+  };
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
+  try {
+    const answer = await dispatch(request);
+    for (const [name, value] of Object.entries(answer.headers)) headers[name.toLowerCase()] = value;
+    req.resume(); // a body the call did not need is drained, so the connection can serve the next one
+    await sendNodeResponse(req, res, answer.status, headers, answer.body === null ? null : Buffer.from(answer.body));
+  } catch (error) {
+    if (res.headersSent || req.socket.destroyed) {
+      res.destroy();
+      return;
+    }
+    log.error("REST request failed outside the handler", { method: req.method, error });
+    headers["content-type"] = "application/json; charset=utf-8";
+    await sendNodeResponse(req, res, 500, headers, Buffer.from(JSON.stringify({ success: false, error: "Internal server error" })));
+  }
+}
