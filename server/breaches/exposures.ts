@@ -1,3 +1,4 @@
+import { readRows } from "../db/direct-read";
 import type { Queryable } from "../jobs/queue";
 
 /** The WHATWG (HTML) e-mail grammar, applied to the lower-cased address. */
@@ -52,11 +53,14 @@ export async function exposuresOfEmails(db: Queryable, emails: readonly string[]
   const found: Exposure[] = [];
   for (const batch of chunks([...new Set(emails)], LOOKUP_BATCH)) {
     found.push(
-      ...(await db.$queryRaw<Exposure[]>`
-        SELECT e.email, e.breach_id::text AS "breachId"
-        FROM unnest(${batch}::text[], ${batch.map(domainOf)}::text[]) AS q(email, domain)
-        JOIN breach_exposures e ON e.domain = q.domain AND e.email = q.email
-        JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired`),
+      ...(await readRows<Exposure>(
+        db,
+        `SELECT e.email, e.breach_id::text AS "breachId"
+         FROM unnest($1::text[], $2::text[]) AS q(email, domain)
+         JOIN breach_exposures e ON e.domain = q.domain AND e.email = q.email
+         JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired`,
+        [batch, batch.map(domainOf)],
+      )),
     );
   }
   return found;

@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { config } from "../config";
 import { log } from "../log";
+import { registerDriverQuery } from "./direct-read";
 import { acquireEmbeddedLock } from "./embedded-lock";
 import { PrismaClient } from "./generated/client";
 import type { SqlSession } from "./migration-status";
@@ -67,6 +68,7 @@ function openPostgres(url: string): Database {
   // while the pool is closing (a dropped test database, a restart) must not crash the process.
   pool.on("error", (error) => log.warn("idle database connection failed", { error: error.message }));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions });
+  registerDriverQuery(prisma, async (sql, params) => (await pool.query(sql, params)).rows);
   const notifications = postgresNotifications(url);
   attachNotifications(prisma, notifications);
   return {
@@ -99,6 +101,7 @@ function openPostgres(url: string): Database {
 
 function openPglite(pglite: PGlite, location: string, releaseLock: () => void): Database {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions });
+  registerDriverQuery(prisma, async <T>(sql: string, params: unknown[]) => (await pglite.query<T>(sql, params)).rows);
   const notifications = pgliteNotifications(pglite);
   attachNotifications(prisma, notifications);
   return {

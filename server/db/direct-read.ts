@@ -1,0 +1,37 @@
+import type { Queryable } from "../jobs/queue";
+import type { Db } from "./client";
+import { existingPerDatabase, setPerDatabase } from "./per-database";
+
+/** Runs one parameterized statement ($1, $2, ...) on the database's driver and returns its rows. */
+export type DriverQuery = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+const SLOT = "exposure-monitor.direct-read";
+
+interface Registration {
+  owner: Db;
+  query: DriverQuery;
+}
+
+/** Lets readRows send statements on this handle straight to its driver (server/db/client.ts, on open). */
+export function registerDriverQuery(db: Db, query: DriverQuery): void {
+  setPerDatabase<Registration>(db, SLOT, { owner: db, query });
+}
+
+/**
+ * A read on a hot path, with its rows as the driver gives them (text as strings: cast in SQL
+ * what needs casting). On the handle itself it goes to the driver directly: Prisma's raw-query
+ * pipeline costs about twice what the driver does for a one-row lookup (docs/measures.md). In a
+ * transaction, or on a handle opened elsewhere, it goes through Prisma (same SQL, same rows), so
+ * it always sees what the caller's transaction sees.
+ */
+export function readRows<T>(db: Queryable, sql: string, params: unknown[]): Promise<T[]> {
+  const driverQuery = driverQueryOf(db);
+  return driverQuery ? driverQuery<T>(sql, params) : db.$queryRawUnsafe<T[]>(sql, ...params);
+}
+
+/** The driver query registered on exactly this handle, if any. */
+export function driverQueryOf(db: Queryable): DriverQuery | undefined {
+  const registration = existingPerDatabase<Registration>(db as Db, SLOT);
+  // Identity, not presence: a transaction client may reach the handle's slots through a proxy.
+  return registration?.owner === db ? registration.query : undefined;
+}

@@ -1,0 +1,61 @@
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database, type Db } from "../../server/db/client";
+import { driverQueryOf, readRows, registerDriverQuery } from "../../server/db/direct-read";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+
+const LOOKUP = `SELECT q.email, q.n::int AS n FROM unnest($1::text[], $2::int[]) AS q(email, n) ORDER BY q.n`;
+
+describe.each(["the test database", "embedded PGlite"] as const)("readRows on %s", (target) => {
+  let testDb: TestDatabase | undefined;
+  let database: Database;
+  let db: Db;
+
+  beforeAll(async () => {
+    if (target === "embedded PGlite") database = await openDatabase({ pglite: new PGlite() });
+    else database = (testDb = await createTestDatabase()).database;
+    db = database.prisma;
+    await db.$executeRawUnsafe("CREATE TABLE direct_read_probe (email text NOT NULL)");
+  });
+  afterAll(async () => {
+    if (testDb) await testDb.close();
+    else await database?.close();
+  });
+
+  it("binds array parameters and returns the driver's rows, the same as through Prisma", async () => {
+    const params = [["b@x.example", "a@y.example"], [2, 1]];
+    const direct = await readRows(db, LOOKUP, params);
+    expect(direct).toEqual([
+      { email: "a@y.example", n: 1 },
+      { email: "b@x.example", n: 2 },
+    ]);
+    const throughPrisma = await db.$transaction((tx) => readRows(tx, LOOKUP, params));
+    expect(throughPrisma).toEqual(direct);
+  });
+
+  it("reads inside a transaction what the transaction has written", async () => {
+    const seen = await db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("INSERT INTO direct_read_probe (email) VALUES ('inside@x.example')");
+      return readRows<{ email: string }>(tx, "SELECT email FROM direct_read_probe WHERE email = $1", ["inside@x.example"]);
+    });
+    expect(seen).toEqual([{ email: "inside@x.example" }]);
+  });
+
+  it("goes to the registered driver on the handle itself, never from a transaction", async () => {
+    const driverQuery = driverQueryOf(db)!;
+    expect(driverQuery).toBeDefined();
+    const sent: string[] = [];
+    registerDriverQuery(db, (sql, params) => {
+      sent.push(sql);
+      return driverQuery(sql, params);
+    });
+    try {
+      expect(await readRows(db, LOOKUP, [["a@y.example"], [1]])).toEqual([{ email: "a@y.example", n: 1 }]);
+      await db.$transaction((tx) => readRows(tx, "SELECT 1 AS one", []));
+      expect(sent).toEqual([LOOKUP]);
+    } finally {
+      registerDriverQuery(db, driverQuery);
+    }
+  });
+
+});
