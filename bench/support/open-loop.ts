@@ -38,7 +38,7 @@ export interface OpenLoopRun {
 }
 
 /** Runs one steady-rate load from a child process; also reports how busy the machine's CPUs were. */
-export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRun & { machineCpuBusyPercent?: number }> {
+export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRun & { machineCpuBusyPercent?: number; machineCpuStealPercent?: number }> {
   const child = fork(fileURLToPath(new URL("./open-loop-client.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"] });
   const cpuBefore = machineCpuTimes();
   const result = await new Promise<OpenLoopRun>((resolve, reject) => {
@@ -47,18 +47,21 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRun
     child.send(options);
   });
   const cpuAfter = machineCpuTimes();
-  const machineCpuBusyPercent =
-    cpuBefore && cpuAfter ? Math.round((100 * (cpuAfter.busy - cpuBefore.busy)) / (cpuAfter.total - cpuBefore.total)) : undefined;
-  return { ...result, machineCpuBusyPercent };
+  const share = (part: "busy" | "steal") =>
+    cpuBefore && cpuAfter ? Math.round((100 * (cpuAfter[part] - cpuBefore[part])) / (cpuAfter.total - cpuBefore.total)) : undefined;
+  return { ...result, machineCpuBusyPercent: share("busy"), machineCpuStealPercent: share("steal") };
 }
 
-/** Busy and total CPU time of the whole machine (Linux /proc/stat), undefined elsewhere. */
-function machineCpuTimes(): { busy: number; total: number } | undefined {
+/**
+ * Busy, stolen and total CPU time of the whole machine (Linux /proc/stat), undefined elsewhere.
+ * Steal is time a virtual CPU wanted to run and the hypervisor ran something else.
+ */
+function machineCpuTimes(): { busy: number; steal: number; total: number } | undefined {
   try {
     const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
     const total = fields.reduce((sum, value) => sum + value, 0);
     const idle = fields[3]! + (fields[4] ?? 0); // idle + iowait
-    return { busy: total - idle, total };
+    return { busy: total - idle, steal: fields[7] ?? 0, total };
   } catch {
     return undefined;
   }
