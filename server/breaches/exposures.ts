@@ -60,6 +60,7 @@ export async function exposuresOfEmails(db: Queryable, emails: readonly string[]
          JOIN breach_exposures e ON e.domain = q.domain AND e.email = q.email
          JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired`,
         [batch, batch.map(domainOf)],
+        { preparedAs: "exposures-of-emails" },
       )),
     );
   }

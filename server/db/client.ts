@@ -68,7 +68,7 @@ function openPostgres(url: string): Database {
   // while the pool is closing (a dropped test database, a restart) must not crash the process.
   pool.on("error", (error) => log.warn("idle database connection failed", { error: error.message }));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions });
-  registerDriverQuery(prisma, async (sql, params) => (await pool.query(sql, params)).rows);
+  registerDriverQuery(prisma, async (sql, params, preparedAs) => (await pool.query({ text: sql, values: params, name: preparedAs })).rows);
   const notifications = postgresNotifications(url);
   attachNotifications(prisma, notifications);
   return {

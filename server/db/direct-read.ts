@@ -2,8 +2,12 @@ import type { Queryable } from "../jobs/queue";
 import type { Db } from "./client";
 import { existingPerDatabase, setPerDatabase } from "./per-database";
 
-/** Runs one parameterized statement ($1, $2, ...) on the database's driver and returns its rows. */
-export type DriverQuery = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+/**
+ * Runs one parameterized statement ($1, $2, ...) on the database's driver and returns its rows.
+ * With `preparedAs`, a driver that can keeps the statement prepared under that name on each
+ * connection, so the server parses and plans it once per connection instead of on every call.
+ */
+export type DriverQuery = <T>(sql: string, params: unknown[], preparedAs?: string) => Promise<T[]>;
 
 const SLOT = "exposure-monitor.direct-read";
 
@@ -24,9 +28,9 @@ export function registerDriverQuery(db: Db, query: DriverQuery): void {
  * transaction, or on a handle opened elsewhere, it goes through Prisma (same SQL, same rows), so
  * it always sees what the caller's transaction sees.
  */
-export function readRows<T>(db: Queryable, sql: string, params: unknown[]): Promise<T[]> {
+export function readRows<T>(db: Queryable, sql: string, params: unknown[], { preparedAs }: { preparedAs?: string } = {}): Promise<T[]> {
   const driverQuery = driverQueryOf(db);
-  return driverQuery ? driverQuery<T>(sql, params) : db.$queryRawUnsafe<T[]>(sql, ...params);
+  return driverQuery ? driverQuery<T>(sql, params, preparedAs) : db.$queryRawUnsafe<T[]>(sql, ...params);
 }
 
 /** The driver query registered on exactly this handle, if any. */

@@ -41,6 +41,14 @@ describe.each(["the test database", "embedded PGlite"] as const)("readRows on %s
     expect(seen).toEqual([{ email: "inside@x.example" }]);
   });
 
+  it("keeps a statement prepared under its name on PostgreSQL, and simply runs it elsewhere", async () => {
+    const listing = "SELECT name FROM pg_prepared_statements WHERE name = $1";
+    for (let call = 0; call < 3; call++) {
+      const rows = await readRows<{ name: string }>(db, listing, ["direct-read-probe"], { preparedAs: "direct-read-probe" });
+      expect(rows).toEqual(target === "the test database" ? [{ name: "direct-read-probe" }] : []);
+    }
+  });
+
   it("goes to the registered driver on the handle itself, never from a transaction", async () => {
     const driverQuery = driverQueryOf(db)!;
     expect(driverQuery).toBeDefined();
