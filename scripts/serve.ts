@@ -1,11 +1,11 @@
 /**
  * The production HTTP server, started by `npm start` (scripts/start.ts) once the build is current
  * and the database migrated. Next.js serves every request, except REST API requests once Next.js
- * has loaded the REST route: those go straight to its handler (server/http/rest-fast-path.ts),
- * with the headers next.config.js adds (read from the build's manifests) and the same
- * compression. Behind Next.js's request pipeline the REST route costs more server time than the
- * service's own work; served this way the same handler answers about twice as many calls per core
- * (docs/measures.md). Everything else is `next start`'s: instrumentation (background work), pages,
+ * has loaded the REST route: those go straight to its dispatcher (server/http/rest-fast-path.ts,
+ * rest-node.ts), with the headers next.config.js adds (read from the build's manifests) and the
+ * same compression. Behind Next.js's request pipeline the REST route costs more server time than
+ * the service's own work; served this way the same dispatcher answers about twice as many calls
+ * per core (docs/measures.md). Everything else is `next start`'s: instrumentation (background work), pages,
  * the admin UI, /api/trpc, /api/auth, /api/inngest.
  */
 import { existsSync, readFileSync } from "node:fs";

@@ -125,11 +125,6 @@ export function fetchRestHandler(dispatch: RestDispatcher): (request: Request) =
   };
 }
 
-/** createRestDispatcher served as a fetch handler. */
-export function createRestHandler(options: Parameters<typeof createRestDispatcher>[0]): (request: Request) => Promise<Response> {
-  return fetchRestHandler(createRestDispatcher(options));
-}
-
 export function buildRouteTable(router: AnyTRPCRouter): Route[] {
   const routes: Route[] = [];
   forEachOpenApiProcedure(router._def.procedures, ({ path: procedurePath, meta }) => {
