@@ -13,7 +13,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
 import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
-import { serveRestRequest } from "../server/http/rest-node";
+import { serveRestRequest, splitTarget } from "../server/http/rest-node";
 import { headerResolverFromBuild } from "../server/http/route-headers";
 import { log } from "../server/log";
 
@@ -35,9 +35,7 @@ if (typeof configHeaders !== "function") {
 }
 
 const server = createServer((req, res) => {
-  const target = req.url ?? "/";
-  const queryAt = target.indexOf("?");
-  const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
+  const { path: pathname } = splitTarget(req.url);
   const dispatchRest = isPlainRestPath(pathname) ? publishedRestDispatcher() : undefined;
   if (dispatchRest && typeof configHeaders === "function") void serveRestRequest(dispatchRest, req, res, configHeaders(pathname));
   else void handleWithNext(req, res);

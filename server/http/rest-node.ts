@@ -16,12 +16,9 @@ export async function serveRestRequest(
   res: ServerResponse,
   extraHeaders: Record<string, string> = {},
 ): Promise<void> {
-  const target = req.url ?? "/";
-  const queryAt = target.indexOf("?");
   const request: RestRequest = {
     method: req.method ?? "GET",
-    path: queryAt === -1 ? target : target.slice(0, queryAt),
-    search: queryAt === -1 ? "" : target.slice(queryAt),
+    ...splitTarget(req.url),
     headers: nodeHeaderSource(req.headers),
     readBody: async (limit) => {
       const body = await readBodyAtMost(req, limit);
@@ -44,4 +41,10 @@ export async function serveRestRequest(
     headers["content-type"] = "application/json; charset=utf-8";
     await sendNodeResponse(req, res, 500, headers, Buffer.from(JSON.stringify({ success: false, error: "Internal server error" })));
   }
+}
+
+/** A request target's path and query string (with its "?"), as they stand: nothing decoded or normalized. */
+export function splitTarget(target = "/"): { path: string; search: string } {
+  const queryAt = target.indexOf("?");
+  return queryAt === -1 ? { path: target, search: "" } : { path: target.slice(0, queryAt), search: target.slice(queryAt) };
 }

@@ -2,14 +2,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { RestDispatcher } from "../../server/api/rest/dispatcher";
 import { MAX_REST_BODY_BYTES } from "../../server/api/rest/limits";
-import { sendFetchResponse, toFetchRequest } from "../../server/http/fetch-bridge";
+import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
 import { serveRestRequest } from "../../server/http/rest-node";
 
 type FetchHandler = (request: Request) => Promise<Response>;
 
 /**
  * Serves a fetch-style handler (the Next.js route handlers' shape) on a real HTTP server at
- * 127.0.0.1, an ephemeral port, through server/http/fetch-bridge.ts.
+ * 127.0.0.1, an ephemeral port, through ./fetch-bridge.ts.
  */
 export function serveOnLoopback(handler: FetchHandler): Promise<LoopbackServer> {
   return listenOnLoopback(async (req, res) => {

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendFetchResponse, toFetchRequest, UnreadableRequestError } from "../../server/http/fetch-bridge";
+import { sendFetchResponse, toFetchRequest, UnreadableRequestError } from "../helpers/fetch-bridge";
 import { rawRequest } from "../helpers/raw-http";
 
 const BODY_LIMIT = 1000;

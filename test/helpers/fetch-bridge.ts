@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBodyAtMost, sendNodeResponse } from "./node-io";
+import { readBodyAtMost, sendNodeResponse } from "../../server/http/node-io";
 
 export class UnreadableRequestError extends Error {}
 
 /**
  * A Node request as a fetch `Request` with its body read into memory, at most `maxBodyBytes + 1`
- * bytes of it (readBodyAtMost). For fetch-style handlers served on a Node server (the tests'
- * HTTP servers); the production server hands REST calls to the dispatcher without it (rest-node.ts).
+ * bytes of it (readBodyAtMost). For the fetch-style handlers the tests serve on a Node server; the
+ * production server hands REST calls to the dispatcher without fetch objects (server/http/rest-node.ts).
  */
 export async function toFetchRequest(req: IncomingMessage, maxBodyBytes: number): Promise<Request> {
   const headers = new Headers();
