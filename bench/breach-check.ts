@@ -96,9 +96,7 @@ async function main() {
       sequential.push(performance.now() - started);
     }
     sequential.sort((a, b) => a - b);
-    const load = { baseUrl, requests, rate, connections: 64 };
-    await runOpenLoop({ ...load, seconds: 5 }); // warm-up at the same rate
-    const result = await runOpenLoop({ ...load, seconds: Number(values.seconds) });
+    const result = await runOpenLoop({ baseUrl, requests, rate, connections: 64, warmUpSeconds: 5, seconds: Number(values.seconds) });
     reportResult("breach-check", {
       server: inProcess ? "REST dispatcher in the bench process" : "production server (npm start)",
       exposures: exposureCount,

@@ -26,6 +26,8 @@ export interface OpenLoopOptions {
   seconds: number;
   /** Keep-alive connections the client may open (a slow answer holds one; later requests use others). */
   connections: number;
+  /** Sent first at the same rate and not counted (the server's and the client's warm-up). */
+  warmUpSeconds?: number;
 }
 
 export interface OpenLoopRun {
@@ -35,14 +37,25 @@ export interface OpenLoopRun {
   errors: number;
   firstError?: string;
   latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number };
+  /**
+   * How late the load generator's own event loop ran during the measured part: time in which it
+   * could neither send nor read, counted in the latencies above although the server was not the cause.
+   */
+  loadGeneratorDelayMs: { p99: number; max: number };
 }
 
-/** Runs one steady-rate load from a child process; also reports how busy the machine's CPUs were. */
+/**
+ * Runs one steady-rate load from a child process; also reports how busy the machine's CPUs were
+ * while the measured part ran.
+ */
 export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRun & { machineCpuBusyPercent?: number; machineCpuStealPercent?: number }> {
   const child = fork(fileURLToPath(new URL("./open-loop-client.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"] });
-  const cpuBefore = machineCpuTimes();
+  let cpuBefore = machineCpuTimes();
   const result = await new Promise<OpenLoopRun>((resolve, reject) => {
-    child.once("message", (message) => resolve(message as OpenLoopRun));
+    child.on("message", (message: OpenLoopRun | { measuring: true }) => {
+      if ("measuring" in message) cpuBefore = machineCpuTimes();
+      else resolve(message);
+    });
     child.once("exit", (code) => reject(new Error(`the load generator exited with code ${code}`)));
     child.send(options);
   });
