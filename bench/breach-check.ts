@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { appRouter, createCaller } from "../server/api/root";
+import { appRouter } from "../server/api/root";
 import { createRestDispatcher } from "../server/api/rest/dispatcher";
 import { issueApiKey } from "../server/auth/api-keys";
 import { importCatalogue } from "../server/breaches/catalogue";
@@ -61,7 +61,7 @@ async function main() {
       const distributor = await createDistributor(db, { name: "Bench distributor" });
       const { id } = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
       partner = { id, apiKey: (await issueApiKey(db, { partnerId: id })).apiKey };
-      const server = await serveRestOnLoopback(createRestDispatcher({ router: appRouter, createCaller, getDb: () => db }));
+      const server = await serveRestOnLoopback(createRestDispatcher({ router: appRouter, getDb: () => db }));
       baseUrl = server.baseUrl;
       stopServer = () => server.close();
     } else {

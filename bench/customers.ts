@@ -18,7 +18,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { appRouter, createCaller } from "../server/api/root";
+import { appRouter } from "../server/api/root";
 import { createRestDispatcher } from "../server/api/rest/dispatcher";
 import { issueApiKey } from "../server/auth/api-keys";
 import { recountCustomerFigures } from "../server/customers/figures";
@@ -201,7 +201,7 @@ async function main() {
  */
 async function serve(databaseUrl: string) {
   const database = await openDatabase({ url: databaseUrl });
-  const dispatch = createRestDispatcher({ router: appRouter, createCaller, getDb: () => database.prisma });
+  const dispatch = createRestDispatcher({ router: appRouter, getDb: () => database.prisma });
   const inFlight = new Set<Promise<void>>();
   const server = createServer((req, res) => {
     const work = serveRestRequest(dispatch, req, res);

@@ -46,7 +46,7 @@ import { retryDelivery } from "./procedures/webhooks/retry-delivery";
 import { sendTest } from "./procedures/webhooks/send-test";
 import { distributorSurface, legacySurface, partnerSurface, type WebhookSurface } from "./procedures/webhooks/surfaces";
 import { updateEndpoint } from "./procedures/webhooks/update-endpoint";
-import { createCallerFactory, router } from "./trpc";
+import { router } from "./trpc";
 
 /** Deleting an endpoint and its delivery log: the same operations on every webhook surface. */
 function deliveryLogProcedures(surface: WebhookSurface) {
@@ -128,4 +128,3 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
-export const createCaller = createCallerFactory(appRouter);

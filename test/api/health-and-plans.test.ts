@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { appRouter, createCaller } from "../../server/api/root";
+import { appRouter } from "../../server/api/root";
 import { createRestDispatcher } from "../../server/api/rest/dispatcher";
 import { openDatabase } from "../../server/db/client";
 import { SYSTEM_PLANS } from "../../server/db/seed";
@@ -33,7 +33,7 @@ describe("GET /api/v1/health", () => {
   it("answers 503 in the envelope when the database is unreachable", async () => {
     const broken = await openDatabase({ pglite: new PGlite() });
     await broken.close();
-    const brokenServer = await serveRestOnLoopback(createRestDispatcher({ router: appRouter, createCaller, getDb: () => broken.prisma }));
+    const brokenServer = await serveRestOnLoopback(createRestDispatcher({ router: appRouter, getDb: () => broken.prisma }));
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
       const res = await apiClient(brokenServer.baseUrl).get("/api/v1/health");

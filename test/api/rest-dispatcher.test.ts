@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createRestDispatcher, fetchRestHandler, type RestDispatcher } from "../../server/api/rest/dispatcher";
 import {
-  createCallerFactory,
   distributorProcedure,
   partnerOrDistributorProcedure,
   partnerProcedure,
@@ -107,7 +106,7 @@ let otherOrg: TestOrg;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  dispatch = createRestDispatcher({ router: testRouter, createCaller: createCallerFactory(testRouter), getDb: () => testDb.db });
+  dispatch = createRestDispatcher({ router: testRouter, getDb: () => testDb.db });
   // The production server's own path for plain REST paths, and the Next.js route's (fetch) for the rest.
   const node = await serveRestOnLoopback(dispatch);
   const fetch = await serveOnLoopback(fetchRestHandler(dispatch));
@@ -350,7 +349,6 @@ describe("the transports' own handling", () => {
     try {
       const unopenable = createRestDispatcher({
         router: testRouter,
-        createCaller: createCallerFactory(testRouter),
         getDb: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432")),
       });
       const response = await unopenable({ method: "POST", path: "/api/v1/integrations/test/echo", search: "", headers: new Headers(), readBody: async () => new Uint8Array() });

@@ -1,9 +1,9 @@
 import { getAppDb } from "../../db/instance";
 import { publishRestDispatcher } from "../../http/rest-fast-path";
-import { appRouter, createCaller } from "../root";
+import { appRouter } from "../root";
 import { createRestDispatcher, fetchRestHandler } from "./dispatcher";
 
-const dispatchRest = createRestDispatcher({ router: appRouter, createCaller, getDb: getAppDb });
+const dispatchRest = createRestDispatcher({ router: appRouter, getDb: getAppDb });
 
 /** The REST handler of the running server (app/api/[...path]/route.ts), on the app's database. */
 export const handleRestRequest = fetchRestHandler(dispatchRest);

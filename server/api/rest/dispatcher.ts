@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AnyTRPCRouter } from "@trpc/server";
+import { callTRPCProcedure, type AnyTRPCRouter, type TRPCProcedureType } from "@trpc/server";
 import { forEachOpenApiProcedure } from "trpc-to-openapi";
 import type { Db } from "../../db/client";
 import { log } from "../../log";
@@ -20,11 +20,10 @@ export interface Route {
   pathTemplate: string;
   pattern: RegExp;
   procedurePath: string;
+  procedureType: TRPCProcedureType;
   meta: AppMeta;
   errors: EndpointErrors;
 }
-
-type CallerFactory = (ctx: Context) => unknown;
 
 /** A REST call as the dispatcher needs it, whichever server received it (see fetchRestHandler, server/http/rest-node.ts). */
 export interface RestRequest {
@@ -53,11 +52,7 @@ export type RestDispatcher = (request: RestRequest) => Promise<RestResponse>;
  * empty POST without a Content-Type, and reshapes messages. Here bodies are taken as JSON,
  * failures get exactly `{success:false, error}`, and statuses come from AppError codes.
  */
-export function createRestDispatcher(options: {
-  router: AnyTRPCRouter;
-  createCaller: CallerFactory;
-  getDb: () => Db | Promise<Db>;
-}): RestDispatcher {
+export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: () => Db | Promise<Db> }): RestDispatcher {
   const routes = buildRouteTable(options.router);
 
   return async function dispatch(request: RestRequest): Promise<RestResponse> {
@@ -84,11 +79,16 @@ export function createRestDispatcher(options: {
     let ctx: Context | undefined;
     try {
       ctx = createContext(await options.getDb(), request.headers, requestId);
-      const caller = options.createCaller(ctx);
-      const procedure = route.procedurePath
-        .split(".")
-        .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (input: unknown) => Promise<unknown>;
-      const data = await procedure(input);
+      // What a server-side caller does for one call (tRPC's createCaller), without building its proxies per request.
+      const data = await callTRPCProcedure({
+        router: options.router,
+        path: route.procedurePath,
+        type: route.procedureType,
+        ctx,
+        getRawInput: async () => input,
+        signal: undefined,
+        batchIndex: 0,
+      });
       return {
         status: ctx.response.status ?? route.meta.successStatus ?? 200,
         headers: { ...jsonHeaders(requestId), ...ctx.response.headers },
@@ -127,7 +127,7 @@ export function fetchRestHandler(dispatch: RestDispatcher): (request: Request) =
 
 export function buildRouteTable(router: AnyTRPCRouter): Route[] {
   const routes: Route[] = [];
-  forEachOpenApiProcedure(router._def.procedures, ({ path: procedurePath, meta }) => {
+  forEachOpenApiProcedure(router._def.procedures, ({ path: procedurePath, type: procedureType, meta }) => {
     const appMeta = meta as AppMeta;
     const openapi = appMeta.openapi!;
     if (!appMeta.errors?.failure) {
@@ -137,7 +137,7 @@ export function buildRouteTable(router: AnyTRPCRouter): Route[] {
     const pattern = new RegExp(
       "^" + pathTemplate.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)") + "$",
     );
-    routes.push({ method: openapi.method, pathTemplate, pattern, procedurePath, meta: appMeta, errors: appMeta.errors });
+    routes.push({ method: openapi.method, pathTemplate, pattern, procedurePath, procedureType, meta: appMeta, errors: appMeta.errors });
   });
   // Literal segments win over parameters: /webhooks/secrets before /webhooks/{id}.
   routes.sort((a, b) => literalWeight(b.pathTemplate) - literalWeight(a.pathTemplate));
