@@ -40,7 +40,7 @@ export const publicProcedure = t.procedure.meta({ auth: "none" });
 /** Partner API: SW-PARTNER-ID + a key of that partner. A distributor key is refused. */
 export const partnerProcedure = t.procedure.meta({ auth: "partner" }).use(async ({ ctx, next }) => {
   const caller = await authenticatePartner(ctx.db, ctx.headers, { allowDistributorKey: false });
-  return next({ ctx: { ...ctx, caller } });
+  return next({ ctx: { caller } });
 });
 
 /**
@@ -51,13 +51,13 @@ export const partnerOrDistributorProcedure = t.procedure
   .meta({ auth: "partnerOrDistributor" })
   .use(async ({ ctx, next }) => {
     const caller = await authenticatePartner(ctx.db, ctx.headers, { allowDistributorKey: true });
-    return next({ ctx: { ...ctx, caller } });
+    return next({ ctx: { caller } });
   });
 
 /** Distributor API: SW-DISTRIBUTOR-ID + a key of that distributor. */
 export const distributorProcedure = t.procedure.meta({ auth: "distributor" }).use(async ({ ctx, next }) => {
   const caller = await authenticateDistributor(ctx.db, ctx.headers);
-  return next({ ctx: { ...ctx, caller } });
+  return next({ ctx: { caller } });
 });
 
 /**
@@ -67,7 +67,7 @@ export const distributorProcedure = t.procedure.meta({ auth: "distributor" }).us
 export const staffProcedure = t.procedure.meta({ auth: "none" }).use(async ({ ctx, next }) => {
   const session = ctx.session;
   if (session?.kind !== "staff") throw new AppError("UNAUTHENTICATED", "Sign in to continue");
-  return next({ ctx: { ...ctx, staff: { id: session.staffId, distributorId: session.distributorId, email: session.email } } });
+  return next({ ctx: { staff: { id: session.staffId, distributorId: session.distributorId, email: session.email } } });
 });
 
 /**
@@ -80,5 +80,5 @@ export const customerProcedure = t.procedure.meta({ auth: "none" }).use(async ({
   if (session?.kind !== "customer") throw new AppError("UNAUTHENTICATED", "Sign in to continue");
   if (isAccessExpired(session.accessExpiresAt)) throw new AppError("UNAUTHENTICATED", PORTAL_SESSION_EXPIRED);
   const customer = { id: session.customerId, portalUserId: session.portalUserId, email: session.email, accessExpiresAt: session.accessExpiresAt };
-  return next({ ctx: { ...ctx, customer } });
+  return next({ ctx: { customer } });
 });

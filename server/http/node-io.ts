@@ -10,18 +10,31 @@ const COMPRESS_FROM_BYTES = 1024;
 /**
  * A Node request's body, at most `maxBodyBytes + 1` bytes of it: what lies beyond is drained and
  * dropped, so a handler that checks the size still sees that the body was too large without the
- * process holding all of it.
+ * process holding all of it. Rejects when the request ends early (the client went away).
+ * Read from the stream's events: an async iterator over the request costs several times as much
+ * for the small bodies the API takes.
  */
-export async function readBodyAtMost(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (kept > maxBodyBytes) continue;
-    const part = chunk.length > maxBodyBytes + 1 - kept ? chunk.subarray(0, maxBodyBytes + 1 - kept) : chunk;
-    chunks.push(part);
-    kept += part.length;
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+export function readBodyAtMost(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    const onData = (chunk: Buffer) => {
+      if (kept > maxBodyBytes) return;
+      const part = chunk.length > maxBodyBytes + 1 - kept ? chunk.subarray(0, maxBodyBytes + 1 - kept) : chunk;
+      chunks.push(part);
+      kept += part.length;
+    };
+    const settle = (error?: Error) => {
+      req.off("data", onData).off("end", onEnd).off("error", settle).off("close", onClose);
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onEnd = () => settle();
+    const onClose = () => settle(new Error("the request closed before its body ended"));
+    if (req.readableEnded) return settle();
+    if (req.destroyed) return settle(new Error("the request closed before its body ended"));
+    req.on("data", onData).once("end", onEnd).once("error", settle).once("close", onClose);
+  });
 }
 
 /**
