@@ -27,7 +27,7 @@ const DEMO_CUSTOMERS = [
 ] as const;
 
 /**
- * On an empty embedded database (a first `npm start`), a demo distributor and partner so the
+ * On an empty database (a first `npm start` on the embedded one, or with SEED_DEMO), a demo distributor and partner so the
  * API can be tried at once, a staff account of the distributor for the admin UI (with a random
  * password, printed once), the bundled breach catalogue with deterministic demo exposures, and
  * three demo customers (two active, one prospect) already scanned, so breach endpoints show
@@ -79,7 +79,7 @@ export function describeDemoCredentials(demo: DemoCredentials, appUrl: string): 
   const auth = `-H "SW-PARTNER-ID: ${demo.partner.id}" -H "SW-API-KEY: ${demo.partner.apiKey}"`;
   return [
     "",
-    "Demo data created on the empty embedded database. The keys are shown this once:",
+    "Demo data created on the empty database. The keys are shown this once:",
     `  Distributor  SW-DISTRIBUTOR-ID: ${demo.distributor.id}`,
     `               SW-API-KEY:        ${demo.distributor.apiKey}`,
     `  Partner      SW-PARTNER-ID:     ${demo.partner.id}`,
