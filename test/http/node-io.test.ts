@@ -13,15 +13,20 @@ let baseUrl: string;
 /** Settles with what readBodyAtMost gave the next request the server receives. */
 let nextOutcome: Promise<Outcome>;
 let reportOutcome: (outcome: Outcome) => void;
+/** Settles when the next request's headers have reached the handler. */
+let nextArrival: Promise<void>;
+let reportArrival: () => void;
 /** How the handler reads; set per test. */
 let read: (req: IncomingMessage) => Promise<Buffer> = (req) => readBodyAtMost(req, BODY_LIMIT);
 
 function expectRequest() {
   nextOutcome = new Promise((resolve) => (reportOutcome = resolve));
+  nextArrival = new Promise((resolve) => (reportArrival = resolve));
 }
 
 beforeAll(async () => {
   server = createServer(async (req, res) => {
+    reportArrival();
     try {
       const body = await read(req);
       reportOutcome({ body });
@@ -68,8 +73,7 @@ describe("readBodyAtMost", () => {
     const socket = connect(Number(new URL(baseUrl).port), "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
     socket.write("POST /x HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{\"email\":");
-    // The server has the headers and part of the body when the client disconnects.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await nextArrival; // the server is reading the body when the client disconnects
     socket.destroy();
     const outcome = await nextOutcome;
     // Node reports it as an "aborted" error; the reader passes that on.
