@@ -5,8 +5,8 @@
  * rest-node.ts), with the headers next.config.js adds (read from the build's manifests) and the
  * same compression. Behind Next.js's request pipeline the REST route costs more server time than
  * the service's own work; served this way the same dispatcher answers about twice as many calls
- * per core (docs/measures.md). Everything else is `next start`'s: instrumentation (background work), pages,
- * the admin UI, /api/trpc, /api/auth, /api/inngest.
+ * per core (docs/measures.md). Everything else is `next start`'s: instrumentation (background
+ * work), pages, the admin UI, /api/trpc, /api/auth, /api/inngest.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -25,19 +25,20 @@ const handleWithNext = app.getRequestHandler();
 const buildFile = (...parts: string[]) => path.join(process.cwd(), ".next", ...parts);
 const readBuildFile = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const readOptionalBuildFile = (file: string) => (existsSync(file) ? readBuildFile(file) : undefined);
-const configHeaders = headerResolverFromBuild({
+const headerResolution = headerResolverFromBuild({
   routes: readBuildFile(buildFile("routes-manifest.json")),
   middleware: readOptionalBuildFile(buildFile("server", "middleware-manifest.json")),
   functions: readOptionalBuildFile(buildFile("server", "functions-config-manifest.json")),
 });
-if (typeof configHeaders !== "function") {
-  log.warn("the REST API is served through Next.js's request pipeline", { reason: configHeaders.unsupported });
+const configHeaders = typeof headerResolution === "function" ? headerResolution : undefined;
+if (typeof headerResolution !== "function") {
+  log.warn("the REST API is served through Next.js's request pipeline", { reason: headerResolution.unsupported });
 }
 
 const server = createServer((req, res) => {
   const { path: pathname } = splitTarget(req.url);
-  const dispatchRest = isPlainRestPath(pathname) ? publishedRestDispatcher() : undefined;
-  if (dispatchRest && typeof configHeaders === "function") void serveRestRequest(dispatchRest, req, res, configHeaders(pathname));
+  const dispatchRest = configHeaders && isPlainRestPath(pathname) ? publishedRestDispatcher() : undefined;
+  if (dispatchRest) void serveRestRequest(dispatchRest, req, res, configHeaders!(pathname));
   else void handleWithNext(req, res);
 });
 

@@ -31,7 +31,8 @@ const DEMO_CUSTOMERS = [
  * distributor and partner so the API can be tried at once, a staff account of the distributor
  * for the admin UI (with a random password, printed once), the bundled breach catalogue with
  * deterministic demo exposures, and three demo customers (two active, one prospect) already
- * scanned, so breach endpoints show real findings. Returns undefined when the database already has a distributor.
+ * scanned, so breach endpoints show real findings. Returns undefined when the database already
+ * has a distributor.
  */
 export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefined> {
   if ((await db.distributor.count()) > 0) return undefined;

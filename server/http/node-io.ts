@@ -32,7 +32,7 @@ export function readBodyAtMost(req: IncomingMessage, maxBodyBytes: number): Prom
     const onEnd = () => settle();
     const onClose = () => settle(new Error("the request closed before its body ended"));
     if (req.readableEnded) return settle();
-    if (req.destroyed) return settle(new Error("the request closed before its body ended"));
+    if (req.destroyed) return onClose();
     req.on("data", onData).once("end", onEnd).once("error", settle).once("close", onClose);
   });
 }

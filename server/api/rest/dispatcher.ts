@@ -7,9 +7,10 @@ import type { HeaderSource } from "../../http/headers";
 import { createContext, type Context } from "../context";
 import type { AppMeta, EndpointErrors } from "../meta";
 import { toHttpError, type HttpError } from "./errors";
-import { MAX_REST_BODY_BYTES } from "./limits";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+/** The largest request body the REST API reads (a larger one is answered 413). */
+export const MAX_REST_BODY_BYTES = 1_000_000;
 /** The unversioned prefix that integrations written against the described product still call. */
 const LEGACY_PREFIX = "/api/integrations/";
 const CURRENT_PREFIX = "/api/v1/integrations/";
