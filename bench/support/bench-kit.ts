@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { openDatabase, type Database } from "../../server/db/client";
 import { prepareDatabase } from "../../server/db/prepare";
@@ -42,4 +42,26 @@ export function reportResult(name: string, figures: Record<string, unknown>): vo
   console.log(line);
   mkdirSync("bench/results", { recursive: true });
   writeFileSync(path.join("bench/results", `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`), line + "\n");
+}
+
+/**
+ * Busy, stolen and total CPU time of the whole machine (Linux /proc/stat), undefined elsewhere.
+ * Steal is time a virtual CPU wanted to run and the hypervisor ran something else.
+ */
+export function machineCpuTimes(): { busy: number; steal: number; total: number } | undefined {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    const idle = fields[3]! + (fields[4] ?? 0); // idle + iowait
+    return { busy: total - idle, steal: fields[7] ?? 0, total };
+  } catch {
+    return undefined;
+  }
+}
+
+export type MachineCpuTimes = ReturnType<typeof machineCpuTimes>;
+
+/** The percentage of the machine's CPU time between two readings that was busy (or stolen). */
+export function machineCpuShare(before: MachineCpuTimes, after: MachineCpuTimes, part: "busy" | "steal"): number | undefined {
+  return before && after ? Math.round((100 * (after[part] - before[part])) / (after.total - before.total)) : undefined;
 }

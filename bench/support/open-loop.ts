@@ -9,8 +9,8 @@
  * computes the expected interval as ceil(1 / rate) milliseconds), which makes up the tail.
  */
 import { fork } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { machineCpuShare, machineCpuTimes } from "./bench-kit";
 
 export interface OpenLoopRequest {
   method: "GET" | "POST";
@@ -60,22 +60,5 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRun
     child.send(options);
   });
   const cpuAfter = machineCpuTimes();
-  const share = (part: "busy" | "steal") =>
-    cpuBefore && cpuAfter ? Math.round((100 * (cpuAfter[part] - cpuBefore[part])) / (cpuAfter.total - cpuBefore.total)) : undefined;
-  return { ...result, machineCpuBusyPercent: share("busy"), machineCpuStealPercent: share("steal") };
-}
-
-/**
- * Busy, stolen and total CPU time of the whole machine (Linux /proc/stat), undefined elsewhere.
- * Steal is time a virtual CPU wanted to run and the hypervisor ran something else.
- */
-function machineCpuTimes(): { busy: number; steal: number; total: number } | undefined {
-  try {
-    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const total = fields.reduce((sum, value) => sum + value, 0);
-    const idle = fields[3]! + (fields[4] ?? 0); // idle + iowait
-    return { busy: total - idle, steal: fields[7] ?? 0, total };
-  } catch {
-    return undefined;
-  }
+  return { ...result, machineCpuBusyPercent: machineCpuShare(cpuBefore, cpuAfter, "busy"), machineCpuStealPercent: machineCpuShare(cpuBefore, cpuAfter, "steal") };
 }

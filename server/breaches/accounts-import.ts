@@ -1,21 +1,15 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Db } from "../db/client";
+import { inBulkTransaction, type BulkTransaction } from "../db/bulk-write";
 import { breachIdsByName } from "./catalogue";
-import type { Queryable } from "../jobs/queue";
-import { normalizeEmail } from "./exposures";
+import { domainOf, normalizeEmail } from "./exposures";
 
 export const ACCOUNTS_HEADER = "email,breach_name";
-/**
- * Rows per staging INSERT, and how many may be queued at once (parsing goes on meanwhile).
- * Prisma's debug module keeps the arguments of the last 100 queries even with logging off, so
- * the batch size bounds the import's memory: 10,000 rows (one string of about 0.7 MB) keep that
- * history under 100 MiB.
- */
+/** Rows sent to the staging table at a time. */
 const BATCH_ROWS = 10_000;
-const IN_FLIGHT_BATCHES = 2;
-/** A whole import is one transaction; a 10-million-row file takes minutes. */
-const IMPORT_TIMEOUT_MS = 6 * 3_600_000;
+const STAGING_TABLE = "exposure_import";
+const STAGING_COLUMNS = ["domain", "email", "breach_id"] as const;
 const MERGE_WORK_MEM = "256MB";
 
 export interface RejectedLine {
@@ -51,10 +45,13 @@ export class AccountsFileError extends Error {}
  * exposure index. Addresses are normalized; breach names are matched to the catalogue without
  * regard to case. A malformed line is rejected with its line number and the rest is imported.
  *
- * Batches go into a temporary staging table (no index, no WAL), which is then merged into the
- * index in one INSERT ... SELECT ... ORDER BY key ON CONFLICT DO NOTHING: index pages are filled in
- * key order, duplicates in the file and rows already indexed are skipped, so a re-import adds nothing
- * twice. The whole import is one transaction: it lands completely or not at all.
+ * Rows are copied (COPY) into a temporary staging table (no index, no WAL), which is then merged
+ * into the index in one statement: sorted by the key, so index pages are filled in key order, with
+ * duplicates in the file and rows already indexed left out, so a re-import adds nothing twice.
+ * The merge is a plain INSERT, not INSERT ... ON CONFLICT, whose per-row conflict check costs
+ * about as much again as the insert itself (docs/breaches.md): while it runs, other writers of the
+ * index wait (readers do not), so no row can appear between the check and the insert. The whole
+ * import is one transaction: it lands completely or not at all.
  */
 export async function importAccounts(
   db: Db,
@@ -63,26 +60,37 @@ export async function importAccounts(
 ): Promise<AccountsImport> {
   const totalBytes = (await stat(file)).size;
   const breachIds = await breachIdsByName(db);
-  return db.$transaction(
-    async (tx) => {
-      await tx.$executeRawUnsafe("CREATE TEMP TABLE exposure_import (domain text, email text, breach_id uuid) ON COMMIT DROP");
-      const result = await stageAccounts(tx, file, breachIds, totalBytes, { onProgress, keepRejected });
-      onProgress?.({ phase: "merging", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
-      // A larger sort memory for this transaction only: the merge sorts the whole file.
-      await tx.$executeRawUnsafe(`SET LOCAL work_mem = '${MERGE_WORK_MEM}'`);
-      result.added = await tx.$executeRawUnsafe(`
-        INSERT INTO breach_exposures (domain, email, breach_id)
-        SELECT domain, email, breach_id FROM exposure_import ORDER BY domain, email, breach_id
-        ON CONFLICT DO NOTHING`);
-      onProgress?.({ phase: "merging", rows: result.rows, added: result.added, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
-      return result;
-    },
-    { timeout: IMPORT_TIMEOUT_MS, maxWait: 60_000 },
-  );
+  return inBulkTransaction(db, async (tx) => {
+    await tx.execute(`CREATE TEMP TABLE ${STAGING_TABLE} (domain text, email text, breach_id uuid) ON COMMIT DROP`);
+    const result = await stageAccounts(tx, file, breachIds, totalBytes, { onProgress, keepRejected });
+    onProgress?.({ phase: "merging", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
+    result.added = await mergeStagedExposures(tx);
+    onProgress?.({ phase: "merging", rows: result.rows, added: result.added, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
+    return result;
+  });
+}
+
+async function mergeStagedExposures(tx: BulkTransaction): Promise<number> {
+  // For this transaction only: sort memory for the whole file, and deduplication by that sort
+  // (a hash table of every row would be built first and sorted again).
+  await tx.execute(`SET LOCAL work_mem = '${MERGE_WORK_MEM}'`);
+  await tx.execute("SET LOCAL enable_hashagg = off");
+  // Row counts for the planner: against a large index a small file is probed row by row, a large
+  // one merged with the index in key order.
+  await tx.execute(`ANALYZE ${STAGING_TABLE}`);
+  // Blocks inserts, updates and deletes until commit; reads go on.
+  await tx.execute("LOCK TABLE breach_exposures IN SHARE ROW EXCLUSIVE MODE");
+  return tx.execute(`
+    INSERT INTO breach_exposures (domain, email, breach_id)
+    SELECT DISTINCT staged.domain, staged.email, staged.breach_id FROM ${STAGING_TABLE} staged
+    WHERE NOT EXISTS (
+      SELECT FROM breach_exposures indexed
+      WHERE indexed.domain = staged.domain AND indexed.email = staged.email AND indexed.breach_id = staged.breach_id)
+    ORDER BY staged.domain, staged.email, staged.breach_id`);
 }
 
 async function stageAccounts(
-  tx: Queryable,
+  tx: BulkTransaction,
   file: string,
   breachIds: Map<string, string>,
   totalBytes: number,
@@ -94,79 +102,69 @@ async function stageAccounts(
     result.rejectedCount++;
     if (result.rejected.length < keepRejected) result.rejected.push({ line, reason });
   };
-  const inFlight = new Set<Promise<unknown>>();
-  // A batch travels as one text parameter, "email<TAB>breach id" per line (a valid address has
-  // neither character), split by PostgreSQL: far cheaper for the driver than three arrays.
-  const flush = async (batch: string[]) => {
-    const insert: Promise<unknown> = tx.$executeRaw`
-      INSERT INTO exposure_import (domain, email, breach_id)
-      SELECT substr(f[1], strpos(f[1], '@') + 1), f[1], f[2]::uuid
-      FROM unnest(string_to_array(${batch.join("\n")}, E'\n')) AS line, string_to_array(line, E'\t') AS f`.then(() =>
-      inFlight.delete(insert),
-    );
-    inFlight.add(insert);
-    if (inFlight.size >= IN_FLIGHT_BATCHES) await Promise.race(inFlight);
+  const staging = tx.copyInto(STAGING_TABLE, STAGING_COLUMNS);
+  const flush = async (rows: string) => {
+    await staging.write(rows);
     onProgress?.({ phase: "reading", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: stream.bytesRead, totalBytes });
   };
 
   let lineNumber = 0;
   let headerSeen = false;
-  let batch: string[] = [];
-  for await (const text of linesOf(stream)) {
+  // COPY text rows: a normalized address has no tab, backslash or line break, a breach id is a uuid.
+  let batch = "";
+  let batchRows = 0;
+  const stageLine = (text: string) => {
     lineNumber++;
-    if (text.trim() === "") continue;
+    if (text.trim() === "") return;
     if (!headerSeen) {
       if (text.replace(/^\uFEFF/, "").replace(/\s+/g, "").toLowerCase() !== ACCOUNTS_HEADER) {
         throw new AccountsFileError(`line ${lineNumber}: the accounts file must start with the header "${ACCOUNTS_HEADER}"`);
       }
       headerSeen = true;
-      continue;
+      return;
     }
     result.rows++;
     const fields = parseCsvLine(text);
     if (!fields || fields.length !== 2) {
       reject(lineNumber, fields ? `expected 2 fields, found ${fields.length}` : "unbalanced quotes");
-      continue;
+      return;
     }
     const email = normalizeEmail(fields[0]!);
     if (!email) {
       reject(lineNumber, `invalid e-mail address "${fields[0]!.slice(0, 100)}"`);
-      continue;
+      return;
     }
     const breachId = breachIds.get(fields[1]!.trim().toLowerCase());
     if (!breachId) {
       reject(lineNumber, `unknown breach "${fields[1]!.slice(0, 100)}"`);
-      continue;
+      return;
     }
-    batch.push(`${email}\t${breachId}`);
-    if (batch.length >= BATCH_ROWS) {
-      await flush(batch);
-      batch = [];
-    }
-  }
-  if (!headerSeen) throw new AccountsFileError(`the accounts file is empty: it must start with the header "${ACCOUNTS_HEADER}"`);
-  if (batch.length > 0) await flush(batch);
-  await Promise.all(inFlight);
-  onProgress?.({ phase: "reading", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
-  return result;
-}
+    batch += `${domainOf(email)}\t${email}\t${breachId}\n`;
+    batchRows++;
+  };
 
-/**
- * The lines of a text stream (LF or CRLF). Pulls one chunk at a time, so a file is never read
- * ahead of the import (readline's iterator buffers without bound when the consumer is slower).
- */
-async function* linesOf(stream: AsyncIterable<string>): AsyncGenerator<string> {
+  // Lines are split and checked synchronously, a chunk at a time; only a full batch waits.
   let rest = "";
-  for await (const chunk of stream) {
+  for await (const chunk of stream as AsyncIterable<string>) {
     const text = rest + chunk;
     let start = 0;
     for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-      yield text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+      stageLine(text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end));
       start = end + 1;
+      if (batchRows >= BATCH_ROWS) {
+        await flush(batch);
+        batch = "";
+        batchRows = 0;
+      }
     }
     rest = text.slice(start);
   }
-  if (rest !== "") yield rest.endsWith("\r") ? rest.slice(0, -1) : rest;
+  if (rest !== "") stageLine(rest.endsWith("\r") ? rest.slice(0, -1) : rest);
+  if (!headerSeen) throw new AccountsFileError(`the accounts file is empty: it must start with the header "${ACCOUNTS_HEADER}"`);
+  if (batchRows > 0) await flush(batch);
+  await staging.end();
+  onProgress?.({ phase: "reading", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
+  return result;
 }
 
 /** The fields of one CSV line (RFC 4180 quoting, no line breaks inside fields); undefined when the quotes do not balance. */

@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { config } from "../config";
 import { log } from "../log";
+import { pgliteBulkTransactions, postgresBulkTransactions, registerBulkTransactions } from "./bulk-write";
 import { registerDriverQuery } from "./direct-read";
 import { acquireEmbeddedLock } from "./embedded-lock";
 import { PrismaClient } from "./generated/client";
@@ -69,6 +70,7 @@ function openPostgres(url: string): Database {
   pool.on("error", (error) => log.warn("idle database connection failed", { error: error.message }));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions });
   registerDriverQuery(prisma, async (sql, params, preparedAs) => (await pool.query({ text: sql, values: params, name: preparedAs })).rows);
+  registerBulkTransactions(prisma, postgresBulkTransactions(pool));
   const notifications = postgresNotifications(url);
   attachNotifications(prisma, notifications);
   return {
@@ -102,6 +104,7 @@ function openPostgres(url: string): Database {
 function openPglite(pglite: PGlite, location: string, releaseLock: () => void): Database {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions });
   registerDriverQuery(prisma, async <T>(sql: string, params: unknown[]) => (await pglite.query<T>(sql, params)).rows);
+  registerBulkTransactions(prisma, pgliteBulkTransactions(pglite));
   const notifications = pgliteNotifications(pglite);
   attachNotifications(prisma, notifications);
   return {

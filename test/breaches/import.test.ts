@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importAccounts, parseCsvLine } from "../../server/breaches/accounts-import";
 import { importCatalogue } from "../../server/breaches/catalogue";
@@ -20,6 +21,14 @@ afterAll(async () => {
 });
 
 const BUNDLED_CATALOGUE = path.join(process.cwd(), "data", "hibp-breaches.json");
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("the condition did not become true in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 function collector(isTTY = false) {
   let text = "";
@@ -132,6 +141,51 @@ describe("accounts import", () => {
       "eve@acme.example",
     ]);
   });
+
+  it("stages a file of several batches: a row repeated across batches or already indexed is added once", async () => {
+    await importCatalogue(testDb.db, [hibpBreach("BulkOne"), hibpBreach("BulkTwo")]);
+    const line = (i: number) => `u${i}@bulk${i % 50}.example,${i % 2 === 0 ? "BulkOne" : "bulktwo"}`;
+    const alreadyIndexed = await importAccounts(testDb.db, await writeTempFile("one.csv", `email,breach_name\n${line(0)}\n`));
+    expect(alreadyIndexed.added).toBe(1);
+
+    const lines = Array.from({ length: 25_000 }, (_, i) => line(i));
+    const repeated = lines.slice(0, 1_000);
+    const file = await writeTempFile("many.csv", ["email,breach_name", ...lines, ...repeated].join("\r\n"));
+    const result = await importAccounts(testDb.db, file);
+    expect(result).toEqual({ rows: 26_000, added: 24_999, rejectedCount: 0, rejected: [] });
+    const stored = await testDb.db.breachExposure.count({ where: { domain: { endsWith: ".example", startsWith: "bulk" } } });
+    expect(stored).toBe(25_000);
+    const bulkTwo = await testDb.db.breach.findUniqueOrThrow({ where: { name: "BulkTwo" } });
+    expect(await exposuresOfEmails(testDb.db, ["u24999@bulk49.example"])).toEqual([{ email: "u24999@bulk49.example", breachId: bulkTwo.id }]);
+  });
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "waits for another writer of the index, then leaves out what that writer committed",
+    async () => {
+      await importCatalogue(testDb.db, [hibpBreach("RaceOne")]);
+      const raceOne = await testDb.db.breach.findUniqueOrThrow({ where: { name: "RaceOne" } });
+      const writer = new pg.Client({ connectionString: testDb.url });
+      await writer.connect();
+      try {
+        await writer.query("BEGIN");
+        await writer.query("INSERT INTO breach_exposures (domain, email, breach_id) VALUES ('race.example', 'first@race.example', $1)", [raceOne.id]);
+        const file = await writeTempFile("race.csv", "email,breach_name\nfirst@race.example,RaceOne\nsecond@race.example,RaceOne\n");
+        const importing = importAccounts(testDb.db, file);
+        await waitUntil(async () => {
+          const waiting = await writer.query("SELECT 1 FROM pg_locks WHERE relation = 'breach_exposures'::regclass AND NOT granted");
+          return waiting.rowCount === 1;
+        });
+        await writer.query("COMMIT");
+        expect((await importing).added).toBe(1);
+      } finally {
+        await writer.end();
+      }
+      expect((await exposuresAtDomains(testDb.db, ["race.example"])).map((exposure) => exposure.email).sort()).toEqual([
+        "first@race.example",
+        "second@race.example",
+      ]);
+    },
+  );
 
   it("refuses a file without the header", async () => {
     const file = await writeTempFile("no-header.csv", "alice@acme.example,GoodOne\n");

@@ -1,0 +1,124 @@
+import { once } from "node:events";
+import { finished } from "node:stream/promises";
+import type { PGlite } from "@electric-sql/pglite";
+import type pg from "pg";
+import { from as copyFrom, type CopyStreamQuery } from "pg-copy-streams";
+import type { Db } from "./client";
+import { existingPerDatabase, setPerDatabase } from "./per-database";
+
+/**
+ * One transaction on a connection of its own, for bulk writes that Prisma's query pipeline would
+ * slow down: rows go in through COPY, PostgreSQL's bulk-load path (about a quarter of the server's
+ * time of an INSERT that splits the same rows out of one text parameter, docs/breaches.md).
+ */
+export interface BulkTransaction {
+  /** Runs one statement ($1, $2, ... parameters) and returns how many rows it wrote. */
+  execute(sql: string, params?: unknown[]): Promise<number>;
+  /**
+   * Starts appending rows to a table with COPY. Rows are in COPY's text format: one line per row
+   * ending in "\n", columns separated by tabs; a backslash, tab or line break inside a value must
+   * be escaped by the caller. No other statement may run on the transaction until the sink ends.
+   */
+  copyInto(table: string, columns: readonly string[]): RowSink;
+}
+
+export interface RowSink {
+  /** Sends rows; resolves when more may be sent (the database keeps pace), rejects if the copy failed. */
+  write(rows: string): Promise<void>;
+  /** Finishes the copy; resolves once the database has stored every row. */
+  end(): Promise<void>;
+}
+
+/** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+export type BulkTransactionRunner = <T>(work: (tx: BulkTransaction) => Promise<T>) => Promise<T>;
+
+const SLOT = "exposure-monitor.bulk-write";
+
+interface Registration {
+  owner: Db;
+  run: BulkTransactionRunner;
+}
+
+/** Lets inBulkTransaction open transactions on this handle's driver (server/db/client.ts, on open). */
+export function registerBulkTransactions(db: Db, run: BulkTransactionRunner): void {
+  setPerDatabase<Registration>(db, SLOT, { owner: db, run });
+}
+
+export function inBulkTransaction<T>(db: Db, work: (tx: BulkTransaction) => Promise<T>): Promise<T> {
+  const registration = existingPerDatabase<Registration>(db, SLOT);
+  if (registration?.owner !== db) throw new Error("bulk writes need a database handle opened by openDatabase (server/db/client.ts)");
+  return registration.run(work);
+}
+
+/** `COPY table (columns)` for a table and column names written in code (quoted, never user input). */
+export function copyTarget(table: string, columns: readonly string[]): string {
+  return `COPY ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(", ")})`;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** PostgreSQL: a pooled connection held for the transaction; COPY ... FROM STDIN. */
+export function postgresBulkTransactions(pool: pg.Pool): BulkTransactionRunner {
+  return async (work) => {
+    const client = await pool.connect();
+    const copies = new Set<CopyStreamQuery>();
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      const result = await work({
+        execute: async (sql, params) => (await client.query(sql, params)).rowCount ?? 0,
+        copyInto(table, columns) {
+          // One COPY for every row: the server parses and stores rows while the next are prepared.
+          const copy = client.query(copyFrom(`${copyTarget(table, columns)} FROM STDIN`));
+          copies.add(copy);
+          const done = finished(copy).finally(() => copies.delete(copy));
+          done.catch(() => undefined); // reported by the next write() or by end()
+          return {
+            async write(rows) {
+              if (!copy.write(rows)) await Promise.race([once(copy, "drain"), done]);
+            },
+            async end() {
+              copy.end();
+              await done;
+            },
+          };
+        },
+      });
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      // A COPY left open would hold the connection: cancel it (the server fails it) before rolling back.
+      for (const copy of copies) {
+        copy.destroy(new Error("the transaction failed"));
+        await finished(copy).catch(() => undefined);
+      }
+      await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      // A connection that could not even roll back is closed rather than returned to the pool.
+      client.release(broken);
+    }
+  };
+}
+
+/** PGlite: its own transaction API (other queries wait meanwhile); COPY reads each batch as a blob. */
+export function pgliteBulkTransactions(pglite: PGlite): BulkTransactionRunner {
+  return (work) =>
+    pglite.transaction((tx) =>
+      work({
+        execute: async (sql, params) => (await tx.query(sql, params)).affectedRows ?? 0,
+        copyInto(table, columns) {
+          // PGlite runs in this thread: each batch is one COPY of its own, read from a blob.
+          const statement = `${copyTarget(table, columns)} FROM '/dev/blob'`;
+          return {
+            async write(rows) {
+              await tx.query(statement, [], { blob: new Blob([rows]) });
+            },
+            async end() {},
+          };
+        },
+      }),
+    );
+}

@@ -1,0 +1,88 @@
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, PrismaClient, type Database, type Db } from "../../server/db/client";
+import { inBulkTransaction } from "../../server/db/bulk-write";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+
+const COLUMNS = ["label", "id"] as const;
+
+async function probeRows(db: Db): Promise<Array<{ label: string; id: string }>> {
+  return db.$queryRawUnsafe("SELECT label, id::text AS id FROM bulk_write_probe ORDER BY label");
+}
+
+describe.each(["the test database", "embedded PGlite"] as const)("bulk transactions on %s", (target) => {
+  let testDb: TestDatabase | undefined;
+  let database: Database;
+  let db: Db;
+
+  beforeAll(async () => {
+    if (target === "embedded PGlite") database = await openDatabase({ pglite: new PGlite() });
+    else database = (testDb = await createTestDatabase()).database;
+    db = database.prisma;
+    await db.$executeRawUnsafe("CREATE TABLE bulk_write_probe (label text NOT NULL, id uuid NOT NULL)");
+  });
+  afterAll(async () => {
+    if (testDb) await testDb.close();
+    else await database?.close();
+  });
+  beforeEach(async () => {
+    await db.$executeRawUnsafe("TRUNCATE bulk_write_probe");
+  });
+
+  it("copies rows in batches and runs statements in one transaction that commits", async () => {
+    const batches = Array.from({ length: 40 }, (_, batch) =>
+      Array.from({ length: 500 }, (_, row) => `b${String(batch).padStart(2, "0")}-${String(row).padStart(3, "0")}\t${crypto.randomUUID()}\n`).join(""),
+    );
+    const moved = await inBulkTransaction(db, async (tx) => {
+      const sink = tx.copyInto("bulk_write_probe", COLUMNS);
+      for (const rows of batches) await sink.write(rows);
+      await sink.end();
+      return tx.execute("UPDATE bulk_write_probe SET label = 'x' || label WHERE label LIKE $1", ["b00-%"]);
+    });
+    expect(moved).toBe(500);
+    const rows = await probeRows(db);
+    expect(rows).toHaveLength(20_000);
+    expect(rows.filter((row) => row.label.startsWith("xb00-"))).toHaveLength(500);
+    expect(rows.find((row) => row.label === "b39-499")?.id).toBe(batches[39]!.trimEnd().split("\n").at(-1)!.split("\t")[1]);
+  });
+
+  it("rolls everything back when the work fails with a copy still open, and the handle goes on working", async () => {
+    await expect(
+      inBulkTransaction(db, async (tx) => {
+        await tx.execute("INSERT INTO bulk_write_probe (label, id) VALUES ('before', gen_random_uuid())");
+        const sink = tx.copyInto("bulk_write_probe", COLUMNS);
+        await sink.write(`during\t${crypto.randomUUID()}\n`);
+        throw new Error("the file could not be read");
+      }),
+    ).rejects.toThrow("the file could not be read");
+    expect(await probeRows(db)).toEqual([]);
+
+    await inBulkTransaction(db, async (tx) => {
+      const sink = tx.copyInto("bulk_write_probe", COLUMNS);
+      await sink.write(`after\t${crypto.randomUUID()}\n`);
+      await sink.end();
+    });
+    expect((await probeRows(db)).map((row) => row.label)).toEqual(["after"]);
+  });
+
+  it("reports rows the database refuses and stores none of the transaction", async () => {
+    await expect(
+      inBulkTransaction(db, async (tx) => {
+        await tx.execute("INSERT INTO bulk_write_probe (label, id) VALUES ('before', gen_random_uuid())");
+        const sink = tx.copyInto("bulk_write_probe", COLUMNS);
+        await sink.write(`fine\t${crypto.randomUUID()}\nbroken\tnot-a-uuid\n`);
+        await sink.end();
+      }),
+    ).rejects.toThrow(/invalid input syntax for type uuid: "not-a-uuid"/);
+    expect(await probeRows(db)).toEqual([]);
+  });
+});
+
+describe("bulk transactions on a handle not opened by openDatabase", () => {
+  it("are refused with the reason", () => {
+    const stray = Object.create(PrismaClient.prototype) as Db;
+    expect(() => inBulkTransaction(stray, async () => undefined)).toThrow(
+      "bulk writes need a database handle opened by openDatabase (server/db/client.ts)",
+    );
+  });
+});
