@@ -1,8 +1,7 @@
-import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, PrismaClient, type Database, type Db } from "../../server/db/client";
+import { PrismaClient, type Db } from "../../server/db/client";
 import { inBulkTransaction } from "../../server/db/bulk-write";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { DRIVER_TARGETS, openDriverTarget } from "../helpers/db";
 
 const COLUMNS = ["label", "id"] as const;
 
@@ -10,20 +9,17 @@ async function probeRows(db: Db): Promise<Array<{ label: string; id: string }>> 
   return db.$queryRawUnsafe("SELECT label, id::text AS id FROM bulk_write_probe ORDER BY label");
 }
 
-describe.each(["the test database", "embedded PGlite"] as const)("bulk transactions on %s", (target) => {
-  let testDb: TestDatabase | undefined;
-  let database: Database;
+describe.each(DRIVER_TARGETS)("bulk transactions on %s", (target) => {
+  let opened: Awaited<ReturnType<typeof openDriverTarget>> | undefined;
   let db: Db;
 
   beforeAll(async () => {
-    if (target === "embedded PGlite") database = await openDatabase({ pglite: new PGlite() });
-    else database = (testDb = await createTestDatabase()).database;
-    db = database.prisma;
+    opened = await openDriverTarget(target);
+    db = opened.db;
     await db.$executeRawUnsafe("CREATE TABLE bulk_write_probe (label text NOT NULL, id uuid NOT NULL)");
   });
   afterAll(async () => {
-    if (testDb) await testDb.close();
-    else await database?.close();
+    await opened?.close();
   });
   beforeEach(async () => {
     await db.$executeRawUnsafe("TRUNCATE bulk_write_probe");

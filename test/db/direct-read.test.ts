@@ -1,25 +1,21 @@
-import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database, type Db } from "../../server/db/client";
+import type { Db } from "../../server/db/client";
 import { driverQueryOf, readRows, registerDriverQuery } from "../../server/db/direct-read";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { DRIVER_TARGETS, openDriverTarget } from "../helpers/db";
 
 const LOOKUP = `SELECT q.email, q.n::int AS n FROM unnest($1::text[], $2::int[]) AS q(email, n) ORDER BY q.n`;
 
-describe.each(["the test database", "embedded PGlite"] as const)("readRows on %s", (target) => {
-  let testDb: TestDatabase | undefined;
-  let database: Database;
+describe.each(DRIVER_TARGETS)("readRows on %s", (target) => {
+  let opened: Awaited<ReturnType<typeof openDriverTarget>> | undefined;
   let db: Db;
 
   beforeAll(async () => {
-    if (target === "embedded PGlite") database = await openDatabase({ pglite: new PGlite() });
-    else database = (testDb = await createTestDatabase()).database;
-    db = database.prisma;
+    opened = await openDriverTarget(target);
+    db = opened.db;
     await db.$executeRawUnsafe("CREATE TABLE direct_read_probe (email text NOT NULL)");
   });
   afterAll(async () => {
-    if (testDb) await testDb.close();
-    else await database?.close();
+    await opened?.close();
   });
 
   it("binds array parameters and returns the driver's rows, the same as through Prisma", async () => {

@@ -39,3 +39,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const database = await openDatabase({ pglite });
   return { database, db: database.prisma, close: () => database.close() };
 }
+
+/** Where a driver-level test runs: the test database (PostgreSQL in CI) and a bare in-memory PGlite. */
+export const DRIVER_TARGETS = ["the test database", "embedded PGlite"] as const;
+
+/** A database for one of DRIVER_TARGETS; the PGlite one is empty (no migrations). */
+export async function openDriverTarget(target: (typeof DRIVER_TARGETS)[number]): Promise<{ db: Db; close(): Promise<void> }> {
+  if (target === "embedded PGlite") {
+    const database = await openDatabase({ pglite: new PGlite() });
+    return { db: database.prisma, close: () => database.close() };
+  }
+  const testDb = await createTestDatabase();
+  return { db: testDb.db, close: () => testDb.close() };
+}
