@@ -39,7 +39,11 @@ export async function runImportBreaches(
   let accounts = { rows: 0, added: 0, rejectedCount: 0, rejected: [] as Array<{ line: number; reason: string }> };
   if (accountsFile) {
     const bar = report.isTTY ? progressBar(report, started) : undefined;
-    accounts = await importAccounts(db, accountsFile, { onProgress: bar, keepRejected: MAX_LISTED_REJECTIONS });
+    try {
+      accounts = await importAccounts(db, accountsFile, { onProgress: bar?.update, keepRejected: MAX_LISTED_REJECTIONS });
+    } finally {
+      bar?.stop();
+    }
     if (bar) report.write("\n");
     for (const rejected of accounts.rejected) report.write(`accounts line ${rejected.line} rejected: ${rejected.reason}\n`);
     listRemainder(report, accounts.rejectedCount, "accounts lines");
@@ -63,13 +67,19 @@ function format(value: number): string {
   return value.toLocaleString("en-GB");
 }
 
+/** The reading phase as a bar; the merge, which reports nothing until it ends, with its seconds so far. */
 function progressBar(report: ReportStream, started: number) {
-  let merging = false;
   let drawnAt = 0;
-  return (progress: AccountsProgress) => {
+  let mergeTicker: NodeJS.Timeout | undefined;
+  const stop = () => clearInterval(mergeTicker);
+  const update = (progress: AccountsProgress) => {
     if (progress.phase === "merging") {
-      if (!merging) report.write(`\nmerging ${format(progress.rows)} rows into the exposure index ...`);
-      merging = true;
+      if (mergeTicker) return stop();
+      const line = `\nmerging ${format(progress.rows)} rows into the exposure index ...`;
+      const mergeStarted = Date.now();
+      report.write(line);
+      mergeTicker = setInterval(() => report.write(`\r${line.slice(1)} ${Math.round((Date.now() - mergeStarted) / 1000)} s`), 1000);
+      mergeTicker.unref();
       return;
     }
     const share = progress.totalBytes > 0 ? Math.min(1, progress.bytesRead / progress.totalBytes) : 1;
@@ -83,4 +93,5 @@ function progressBar(report: ReportStream, started: number) {
         `${format(Math.round(progress.rows / seconds))} rows/s`,
     );
   };
+  return { update, stop };
 }
