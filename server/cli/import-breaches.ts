@@ -75,10 +75,10 @@ function progressBar(report: ReportStream, started: number) {
   const update = (progress: AccountsProgress) => {
     if (progress.phase === "merging") {
       if (mergeTicker) return stop();
-      const line = `\nmerging ${format(progress.rows)} rows into the exposure index ...`;
+      const merging = `merging ${format(progress.rows)} rows into the exposure index ...`;
       const mergeStarted = Date.now();
-      report.write(line);
-      mergeTicker = setInterval(() => report.write(`\r${line.slice(1)} ${Math.round((Date.now() - mergeStarted) / 1000)} s`), 1000);
+      report.write(`\n${merging}`);
+      mergeTicker = setInterval(() => report.write(`\r${merging} ${Math.round((Date.now() - mergeStarted) / 1000)} s`), 1000);
       mergeTicker.unref();
       return;
     }
