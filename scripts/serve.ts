@@ -38,7 +38,7 @@ if (typeof headerResolution !== "function") {
 const server = createServer((req, res) => {
   const { path: pathname } = splitTarget(req.url);
   const dispatchRest = configHeaders && isPlainRestPath(pathname) ? publishedRestDispatcher() : undefined;
-  if (dispatchRest) void serveRestRequest(dispatchRest, req, res, configHeaders!(pathname));
+  if (dispatchRest && configHeaders) void serveRestRequest(dispatchRest, req, res, configHeaders(pathname));
   else void handleWithNext(req, res);
 });
 

@@ -4,7 +4,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { from as copyFrom, type CopyStreamQuery } from "pg-copy-streams";
 import type { Db } from "./client";
-import { existingPerDatabase, setPerDatabase } from "./per-database";
+import { ownPerDatabase, setOwnPerDatabase } from "./per-database";
 
 /**
  * One transaction on a connection of its own, for bulk writes that Prisma's query pipeline would
@@ -34,24 +34,19 @@ export type BulkTransactionRunner = <T>(work: (tx: BulkTransaction) => Promise<T
 
 const SLOT = "exposure-monitor.bulk-write";
 
-interface Registration {
-  owner: Db;
-  run: BulkTransactionRunner;
-}
-
 /** Lets inBulkTransaction open transactions on this handle's driver (server/db/client.ts, on open). */
 export function registerBulkTransactions(db: Db, run: BulkTransactionRunner): void {
-  setPerDatabase<Registration>(db, SLOT, { owner: db, run });
+  setOwnPerDatabase(db, SLOT, run);
 }
 
 export function inBulkTransaction<T>(db: Db, work: (tx: BulkTransaction) => Promise<T>): Promise<T> {
-  const registration = existingPerDatabase<Registration>(db, SLOT);
-  if (registration?.owner !== db) throw new Error("bulk writes need a database handle opened by openDatabase (server/db/client.ts)");
-  return registration.run(work);
+  const run = ownPerDatabase<BulkTransactionRunner>(db, SLOT);
+  if (!run) throw new Error("bulk writes need a database handle opened by openDatabase (server/db/client.ts)");
+  return run(work);
 }
 
 /** `COPY table (columns)` for a table and column names written in code (quoted, never user input). */
-export function copyTarget(table: string, columns: readonly string[]): string {
+function copyTarget(table: string, columns: readonly string[]): string {
   return `COPY ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(", ")})`;
 }
 

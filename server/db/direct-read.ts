@@ -1,6 +1,6 @@
 import type { Queryable } from "../jobs/queue";
 import type { Db } from "./client";
-import { existingPerDatabase, setPerDatabase } from "./per-database";
+import { ownPerDatabase, setOwnPerDatabase } from "./per-database";
 
 /**
  * Runs one parameterized statement ($1, $2, ...) on the database's driver and returns its rows.
@@ -11,14 +11,9 @@ export type DriverQuery = <T>(sql: string, params: unknown[], preparedAs?: strin
 
 const SLOT = "exposure-monitor.direct-read";
 
-interface Registration {
-  owner: Db;
-  query: DriverQuery;
-}
-
 /** Lets readRows send statements on this handle straight to its driver (server/db/client.ts, on open). */
 export function registerDriverQuery(db: Db, query: DriverQuery): void {
-  setPerDatabase<Registration>(db, SLOT, { owner: db, query });
+  setOwnPerDatabase(db, SLOT, query);
 }
 
 /**
@@ -35,7 +30,5 @@ export function readRows<T>(db: Queryable, sql: string, params: unknown[], { pre
 
 /** The driver query registered on exactly this handle, if any. */
 export function driverQueryOf(db: Queryable): DriverQuery | undefined {
-  const registration = existingPerDatabase<Registration>(db as Db, SLOT);
-  // Identity, not presence: a transaction client may reach the handle's slots through a proxy.
-  return registration?.owner === db ? registration.query : undefined;
+  return ownPerDatabase<DriverQuery>(db as Db, SLOT);
 }

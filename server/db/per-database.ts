@@ -22,3 +22,16 @@ export function existingPerDatabase<T>(db: Db, name: string): T | undefined {
 export function setPerDatabase<T>(db: Db, name: string, value: T): void {
   slots(db)[Symbol.for(name)] = value;
 }
+
+/**
+ * State set on exactly this handle, read back only from it: a transaction client can reach its
+ * handle's slots through a proxy, and must not be taken for the handle (direct-read, bulk-write).
+ */
+export function setOwnPerDatabase<T>(db: Db, name: string, value: T): void {
+  setPerDatabase(db, name, { owner: db, value });
+}
+
+export function ownPerDatabase<T>(db: Db, name: string): T | undefined {
+  const registration = existingPerDatabase<{ owner: Db; value: T }>(db, name);
+  return registration?.owner === db ? registration.value : undefined;
+}
