@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { config } from "../config";
 import type { Db, Prisma } from "../db/client";
+import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { decryptSecret } from "../app-key";
 import { postWebhook } from "./http";
+import { nextAttemptDelayMs } from "./retry-schedule";
 import type { SigningTokens } from "./secrets";
 import { expectedResponseSignature, legacySignatureHeader, signaturesMatch, signBody } from "./signing";
 
@@ -24,7 +25,6 @@ export const DELIVERY_LEASE_MS = 30_000;
 export const PER_ENDPOINT_CONCURRENCY = 32;
 /** An endpoint is disabled after this many failed deliveries in a row. */
 export const AUTO_DISABLE_AFTER_FAILURES = 20;
-const MAX_RETRY_DELAY_MS = 3_600_000;
 /** How far into the due queue one claim looks when spreading slots over endpoints. */
 const CLAIM_SCAN = 1_000;
 
@@ -167,7 +167,12 @@ interface Exchange {
   error?: string;
   /** The answer was 2xx and signed, but not with the token the request was signed with. */
   signatureMismatch: boolean;
+  /** How long the receiver asked to wait before the next attempt (Retry-After of a 429 or 503). */
+  retryAfterMs?: number;
 }
+
+/** The receiver says the URL is gone for good: the endpoint is disabled at once. */
+const GONE = 410;
 
 /** One request of the current protocol: signed with `token`, its answer verified with the same token. */
 async function exchangeCurrent(delivery: ClaimedDelivery, token: string): Promise<Exchange> {
@@ -236,11 +241,6 @@ async function recordFirstAndStartFallback(db: Db, attempt: StartedAttempt, firs
   return rows[0]?.id;
 }
 
-export function retryDelayMs(failedAttempts: number): number {
-  const exponential = Math.min(config.webhookRetryBaseMs() * 2 ** Math.max(0, failedAttempts - 1), MAX_RETRY_DELAY_MS);
-  return Math.round(exponential * (0.75 + Math.random() * 0.5));
-}
-
 /** A request's result and where it moves the delivery. */
 interface AttemptOutcome {
   delivery: ClaimedDelivery;
@@ -251,10 +251,14 @@ interface AttemptOutcome {
   deliveryError: string | null;
 }
 
-/** Delivered; pending again after a backoff while attempts remain; else failed. */
+/**
+ * Delivered; failed when the receiver answered 410 Gone or the attempts are used up; else pending
+ * again, due by the retry schedule or later when the receiver asked for it (Retry-After).
+ */
 function outcomeOf(attempt: StartedAttempt, attemptId: string, exchange: Exchange, deliveryError: string | undefined): AttemptOutcome {
   const { delivery } = attempt;
-  const status = deliveryError === undefined ? "delivered" : delivery.attemptCount >= delivery.maxAttempts ? "failed" : "pending";
+  const finished = delivery.attemptCount >= delivery.maxAttempts || exchange.statusCode === GONE;
+  const status = deliveryError === undefined ? "delivered" : finished ? "failed" : "pending";
   if (status !== "delivered") {
     log.info("webhook attempt failed", { deliveryId: delivery.id, endpointId: delivery.endpointId, attempt: delivery.attemptCount, outcome: status, error: exchange.error });
   }
@@ -263,7 +267,8 @@ function outcomeOf(attempt: StartedAttempt, attemptId: string, exchange: Exchang
     attemptId,
     exchange,
     status,
-    nextAttemptAt: status === "pending" ? new Date(Date.now() + retryDelayMs(delivery.attemptCount)) : null,
+    nextAttemptAt:
+      status === "pending" ? new Date(Date.now() + nextAttemptDelayMs(delivery.attemptCount, delivery.maxAttempts, exchange.retryAfterMs)) : null,
     deliveryError: deliveryError ?? null,
   };
 }
@@ -271,9 +276,8 @@ function outcomeOf(attempt: StartedAttempt, attemptId: string, exchange: Exchang
 /**
  * Records attempt outcomes, many per statement: whatever finished while the previous write was
  * running goes into the next one, so under load the database sees one write per batch and when
- * idle each outcome is written at once. A write also keeps each endpoint's run of failed
- * deliveries, disabling the endpoint at AUTO_DISABLE_AFTER_FAILURES (test deliveries do not
- * count); outcomes are counted in the order they finished.
+ * idle each outcome is written at once. A write also keeps each endpoint's health (writeOutcomes;
+ * test deliveries do not count); outcomes are counted in the order they finished.
  */
 export class ResultWriter {
   private queue: Array<{ outcome: AttemptOutcome; resolve: () => void; reject: (error: unknown) => void }> = [];
@@ -304,18 +308,47 @@ export class ResultWriter {
   }
 }
 
-async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
-  const health = new Map<string, { reset: boolean; add: number; lastError: string }>();
+/** What one write learned about an endpoint from its outcomes, in the order they finished. */
+interface EndpointHealthChange {
+  /** A delivery succeeded: the run of failures starts again from zero. */
+  reset: boolean;
+  /** Failed deliveries since the last success in this write (or since the write began). */
+  add: number;
+  lastError: string;
+  /** The receiver answered 410 Gone (to a delivery that is not a test). */
+  gone: boolean;
+}
+
+/** The job that tells an endpoint's owner it started failing or was disabled (docs/webhooks.md, "Health and warnings"). */
+export const ENDPOINT_HEALTH_JOB = "webhooks.endpoint-health";
+
+function endpointHealthChanges(outcomes: AttemptOutcome[]): Array<[string, EndpointHealthChange]> {
+  const health = new Map<string, EndpointHealthChange>();
   for (const outcome of outcomes) {
     if (outcome.delivery.isTest || outcome.status === "pending") continue;
-    const entry = health.get(outcome.delivery.endpointId) ?? { reset: false, add: 0, lastError: "" };
-    if (outcome.status === "delivered") Object.assign(entry, { reset: true, add: 0 });
-    else Object.assign(entry, { add: entry.add + 1, lastError: outcome.deliveryError ?? "" });
+    const entry = health.get(outcome.delivery.endpointId) ?? { reset: false, add: 0, lastError: "", gone: false };
+    if (outcome.status === "delivered") Object.assign(entry, { reset: true, add: 0, gone: false });
+    else {
+      Object.assign(entry, { add: entry.add + 1, lastError: outcome.deliveryError ?? "" });
+      if (outcome.exchange.statusCode === GONE) entry.gone = true;
+    }
     health.set(outcome.delivery.endpointId, entry);
   }
-  const endpoints = [...health.entries()];
-  const disabledPrefix = `Disabled after ${AUTO_DISABLE_AFTER_FAILURES} failed deliveries in a row; last error: `;
-  const disabled = await db.$queryRaw<Array<{ id: string; failures: number }>>`
+  return [...health.entries()];
+}
+
+/**
+ * Writes a batch of outcomes in one statement: the attempts, the deliveries (only while the
+ * worker still holds each claim token) and each endpoint's health. An endpoint whose failures in
+ * a row reach AUTO_DISABLE_AFTER_FAILURES, or whose receiver answered 410 Gone, is disabled; one
+ * that starts failing (its first failed delivery since a success) or is disabled gets a health
+ * notice job for its owner, queued in the same statement, so a crash can neither lose nor repeat it.
+ */
+async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
+  const endpoints = endpointHealthChanges(outcomes);
+  const failingPrefix = `Disabled after ${AUTO_DISABLE_AFTER_FAILURES} failed deliveries in a row; last error: `;
+  const gonePrefix = "Disabled because the receiver answered 410 Gone: ";
+  const changed = await db.$queryRaw<Array<{ id: string; failures: number; disabledKind: string | null; startedFailing: boolean }>>`
     WITH outcome AS (
       SELECT * FROM unnest(${outcomes.map((o) => o.attemptId)}::uuid[], ${outcomes.map((o) => o.delivery.id)}::uuid[],
                            ${outcomes.map((o) => o.delivery.claimToken)}::uuid[], ${outcomes.map((o) => o.exchange.statusCode ?? null)}::int[],
@@ -334,23 +367,46 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
       FROM outcome o WHERE d.id = o.delivery_id AND d.claim_token = o.claim_token
     ), health AS (
       SELECT * FROM unnest(${endpoints.map(([id]) => id)}::uuid[], ${endpoints.map(([, h]) => h.reset)}::boolean[],
-                           ${endpoints.map(([, h]) => h.add)}::int[], ${endpoints.map(([, h]) => h.lastError)}::text[])
-        AS h(endpoint_id, reset, add, last_error)
+                           ${endpoints.map(([, h]) => h.add)}::int[], ${endpoints.map(([, h]) => h.lastError)}::text[],
+                           ${endpoints.map(([, h]) => h.gone)}::boolean[])
+        AS h(endpoint_id, reset, add, last_error, gone)
     ), counted AS (
       SELECT h.*, (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add AS failures,
-             e.enabled AND h.add > 0 AND (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add >= ${AUTO_DISABLE_AFTER_FAILURES}::int AS disable
+             h.add > 0 AND e.enabled AND (h.reset OR e.failing_since IS NULL) AS starts_failing,
+             CASE WHEN NOT e.enabled THEN NULL
+                  WHEN h.gone THEN 'gone'
+                  WHEN h.add > 0 AND (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add >= ${AUTO_DISABLE_AFTER_FAILURES}::int
+                    THEN 'failing' END AS disable
       FROM health h JOIN webhook_endpoints e ON e.id = h.endpoint_id
+    ), updated AS (
+      UPDATE webhook_endpoints e
+      SET consecutive_failures = c.failures,
+          last_success_at = CASE WHEN c.reset THEN now() ELSE e.last_success_at END,
+          failing_since = CASE WHEN c.failures = 0 THEN NULL WHEN c.starts_failing THEN now() ELSE e.failing_since END,
+          enabled = e.enabled AND c.disable IS NULL,
+          disabled_kind = coalesce(c.disable::webhook_disabled_kind, e.disabled_kind),
+          disabled_reason = CASE WHEN c.disable = 'gone' THEN ${gonePrefix} || c.last_error
+                                 WHEN c.disable = 'failing' THEN ${failingPrefix} || c.last_error ELSE e.disabled_reason END,
+          disabled_at = CASE WHEN c.disable IS NOT NULL THEN now() ELSE e.disabled_at END
+      FROM counted c WHERE e.id = c.endpoint_id
+      RETURNING e.id, c.failures, c.disable, c.starts_failing, e.failing_since, e.disabled_at
+    ), notices AS (
+      INSERT INTO jobs (kind, payload, dedupe_key, updated_at)
+      SELECT ${ENDPOINT_HEALTH_JOB}, jsonb_build_object('endpointId', n.id::text, 'change', n.change, 'at', n.at),
+             'webhook-health:' || n.id::text || ':' || n.change || ':' || n.at, now()
+      FROM (SELECT id, CASE WHEN disable IS NOT NULL THEN 'disabled' ELSE 'failing' END AS change,
+                   to_char((CASE WHEN disable IS NOT NULL THEN disabled_at ELSE failing_since END) AT TIME ZONE 'UTC',
+                           'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+            FROM updated WHERE disable IS NOT NULL OR starts_failing) n
+      ON CONFLICT (dedupe_key) DO NOTHING
     )
-    UPDATE webhook_endpoints e
-    SET consecutive_failures = c.failures,
-        enabled = e.enabled AND NOT c.disable,
-        disabled_reason = CASE WHEN c.disable THEN ${disabledPrefix} || c.last_error ELSE e.disabled_reason END,
-        disabled_at = CASE WHEN c.disable THEN now() ELSE e.disabled_at END
-    FROM counted c WHERE e.id = c.endpoint_id
-    RETURNING CASE WHEN c.disable THEN e.id::text END AS id, c.failures`;
-  for (const row of disabled) {
-    if (row.id) log.warn("webhook endpoint disabled after failed deliveries in a row", { endpointId: row.id, failures: row.failures });
+    SELECT id::text, failures, disable AS "disabledKind", starts_failing AS "startedFailing" FROM updated
+    WHERE disable IS NOT NULL OR starts_failing`;
+  for (const row of changed) {
+    if (row.disabledKind) log.warn("webhook endpoint disabled", { endpointId: row.id, kind: row.disabledKind, failures: row.failures });
+    else log.info("webhook endpoint started failing", { endpointId: row.id });
   }
+  if (changed.length > 0) await wakeJobWorkers();
 }
 
 /**

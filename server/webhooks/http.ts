@@ -1,5 +1,6 @@
 import { Agent, request } from "undici";
 import { config } from "../config";
+import { RETRY_AFTER_STATUSES, retryAfterDelayMs } from "./retry-schedule";
 import { AddressNotAllowedError, literalAddressRefusal, publicOnlyLookup } from "./url-safety";
 
 /**
@@ -17,6 +18,8 @@ export interface HttpOutcome {
   statusCode?: number;
   /** The response X-Signature header, when there was a response. */
   signature?: string;
+  /** How long a 429 or 503 answer asked to wait (Retry-After, capped at 24 h). */
+  retryAfterMs?: number;
   /** Transport failure, timeout or refusal; undefined when a response arrived in time. */
   error?: string;
   durationMs: number;
@@ -47,15 +50,19 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
       signal,
     });
     await readCapped(response.body);
-    const signature = response.headers["x-signature"];
     return {
       statusCode: response.statusCode,
-      signature: Array.isArray(signature) ? signature[0] : signature,
+      signature: firstValue(response.headers["x-signature"]),
+      retryAfterMs: RETRY_AFTER_STATUSES.has(response.statusCode) ? retryAfterDelayMs(firstValue(response.headers["retry-after"])) : undefined,
       durationMs: elapsed(),
     };
   } catch (error) {
     return { error: signal.aborted ? `Timed out after ${timeoutMs} ms` : describeFailure(error), durationMs: elapsed() };
   }
+}
+
+function firstValue(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
 }
 
 /** Reads (and discards) the answer up to the limit so the connection can be reused; more is cut off. */

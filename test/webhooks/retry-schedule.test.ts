@@ -1,0 +1,250 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { ENDPOINT_HEALTH_JOB, deliverDueBatch } from "../../server/webhooks/delivery";
+import { createEndpoint, type EndpointInput, type Protocol } from "../../server/webhooks/endpoints";
+import { routePendingEvents } from "../../server/webhooks/routing";
+import {
+  MAX_RETRY_AFTER_MS,
+  RETRY_SCHEDULES,
+  retryAfterDelayMs,
+  scheduledRetryDelayMs,
+} from "../../server/webhooks/retry-schedule";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createTestOrg } from "../helpers/fixtures";
+import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
+import { startReceiver, type ReplyRule, type TestReceiver } from "../helpers/webhook-receiver";
+
+let testDb: TestDatabase;
+const receivers: TestReceiver[] = [];
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+  await testDb?.close();
+});
+beforeEach(() => {
+  vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");
+  vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "0");
+  return () => vi.unstubAllEnvs();
+});
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+describe("the retry schedule", () => {
+  it("puts a round's last attempt at least an hour after its first, for every number of attempts", () => {
+    vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "30000");
+    for (const maxAttempts of [2, 3, 4]) {
+      let earliestLast = 0;
+      for (let failed = 1; failed < maxAttempts; failed++) earliestLast += scheduledRetryDelayMs(failed, maxAttempts, () => 0);
+      expect(earliestLast, `maxAttempts ${maxAttempts}`).toBeGreaterThanOrEqual(HOUR);
+    }
+    expect(RETRY_SCHEDULES[3]).toEqual([5 * MINUTE, HOUR]);
+  });
+
+  it("stretches each delay by up to 20 %, never shortens it", () => {
+    vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "30000");
+    expect(scheduledRetryDelayMs(1, 3, () => 0)).toBe(5 * MINUTE);
+    expect(scheduledRetryDelayMs(1, 3, () => 0.5)).toBe(5.5 * MINUTE);
+    expect(scheduledRetryDelayMs(1, 3, () => 0.999999)).toBeCloseTo(6 * MINUTE, -2);
+    expect(scheduledRetryDelayMs(2, 3, () => 0)).toBe(HOUR);
+    expect(scheduledRetryDelayMs(3, 4, () => 0)).toBe(2 * HOUR);
+    expect(scheduledRetryDelayMs(1, 2, () => 0)).toBe(HOUR);
+  });
+
+  it("scales every delay with WEBHOOK_RETRY_BASE_MS", () => {
+    vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "300");
+    expect(scheduledRetryDelayMs(1, 3, () => 0)).toBe(3_000);
+    expect(scheduledRetryDelayMs(2, 3, () => 0)).toBe(36_000);
+    vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "0");
+    expect(scheduledRetryDelayMs(2, 3, () => 0.5)).toBe(0);
+  });
+
+  it("reads Retry-After as seconds or an HTTP date, at most 24 hours, never negative", () => {
+    const now = Date.parse("2026-11-25T12:00:00Z");
+    expect(retryAfterDelayMs("120", now)).toBe(120_000);
+    expect(retryAfterDelayMs(" 0 ", now)).toBe(0);
+    expect(retryAfterDelayMs("Wed, 25 Nov 2026 12:05:00 GMT", now)).toBe(5 * MINUTE);
+    expect(retryAfterDelayMs("Wed, 25 Nov 2026 11:00:00 GMT", now)).toBe(0);
+    expect(retryAfterDelayMs("999999999", now)).toBe(MAX_RETRY_AFTER_MS);
+    expect(retryAfterDelayMs("soon", now)).toBeUndefined();
+    expect(retryAfterDelayMs("-5", now)).toBeUndefined();
+    expect(retryAfterDelayMs("2026", now)).toBe(2_026_000);
+    expect(retryAfterDelayMs(undefined, now)).toBeUndefined();
+  });
+});
+
+async function receiver(rule: ReplyRule) {
+  const started = await startReceiver(rule);
+  receivers.push(started);
+  return started;
+}
+
+async function setup(target: TestReceiver, protocol: Protocol = "current", input: Partial<EndpointInput> = {}) {
+  const org = await createTestOrg(testDb.db);
+  const customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example"] });
+  const { endpoint } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, protocol, {
+    url: target.url,
+    eventTypes: protocol === "current" ? ["customer.created", "customer.breach.found"] : ["email.added"],
+    ...input,
+  });
+  return { customer, endpointId: endpoint.id };
+}
+
+/** An event both protocols send: a monitored address added. */
+const event = (customer: TestCustomer) =>
+  recordTestEvent(testDb.db, customer, "customer.asset.added", { assets: [{ uuid: randomUUID(), type: "email", value: "b@acme.example" }] });
+
+async function routeAndDeliverOnce() {
+  await routePendingEvents(testDb.db);
+  await deliverDueBatch(testDb.db);
+}
+
+async function healthNotices(endpointId: string) {
+  const jobs = await testDb.db.job.findMany({ where: { kind: ENDPOINT_HEALTH_JOB }, orderBy: { createdAt: "asc" } });
+  return jobs.map((job) => job.payload as { endpointId: string; change: string; at: string }).filter((payload) => payload.endpointId === endpointId);
+}
+
+const endpointRow = (id: string) => testDb.db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+
+describe("what the receiver says", () => {
+  it.each([429, 503])("a %i with Retry-After makes the next attempt wait at least that long, unscaled", async (status) => {
+    const target = await receiver(() => ({ status, headers: { "retry-after": "120" } }));
+    const { customer, endpointId } = await setup(target, "current", { eventTypes: ["customer.asset.added"] });
+    await event(customer);
+    const before = Date.now();
+    await routeAndDeliverOnce();
+    const [delivery] = await deliveriesOf(testDb.db, endpointId);
+    expect(delivery).toMatchObject({ status: "pending", attemptCount: 1, lastError: `HTTP ${status}` });
+    expect(delivery!.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before + 120_000);
+    expect(delivery!.nextAttemptAt.getTime()).toBeLessThan(Date.now() + 121_000);
+    // nothing is due now: another round makes no request
+    await routeAndDeliverOnce();
+    expect(target.requests).toHaveLength(1);
+  });
+
+  it("honours an HTTP date in Retry-After, and ignores Retry-After on other statuses", async () => {
+    const at = new Date(Date.now() + 90_000);
+    at.setMilliseconds(0);
+    const target = await receiver((_request, index) =>
+      index === 0 ? { status: 503, headers: { "retry-after": at.toUTCString() } } : { status: 500, headers: { "retry-after": "3600" } },
+    );
+    const { customer, endpointId } = await setup(target, "legacy");
+    await event(customer);
+    await routeAndDeliverOnce();
+    let [delivery] = await deliveriesOf(testDb.db, endpointId);
+    expect(delivery!.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(at.getTime());
+
+    await testDb.db.webhookDelivery.update({ where: { id: delivery!.id }, data: { nextAttemptAt: new Date() } });
+    await routeAndDeliverOnce();
+    [delivery] = await deliveriesOf(testDb.db, endpointId);
+    expect(delivery).toMatchObject({ status: "pending", attemptCount: 2, lastError: "HTTP 500" });
+    expect(delivery!.nextAttemptAt.getTime()).toBeLessThan(Date.now() + 1_000);
+  });
+
+  it.each<Protocol>(["current", "legacy"])("a 410 Gone fails the delivery and disables the %s endpoint at once, with the reason kept", async (protocol) => {
+    const target = await receiver(() => ({ status: 410 }));
+    const { customer, endpointId } = await setup(target, protocol, protocol === "current" ? { eventTypes: ["customer.asset.added"] } : {});
+    await event(customer);
+    await event(customer);
+    await routeAndDeliverOnce();
+    await drainWebhooks(testDb.db);
+
+    const deliveries = await deliveriesOf(testDb.db, endpointId);
+    expect(deliveries.map((d) => d.status)).toEqual(["failed", "failed"]);
+    // each delivery claimed with the first made one request; none was tried again
+    expect(target.requests.length).toBeLessThanOrEqual(2);
+    expect(deliveries.every((d) => d.attemptCount <= 1)).toBe(true);
+    const endpoint = await endpointRow(endpointId);
+    expect(endpoint).toMatchObject({ enabled: false, disabledKind: "gone" });
+    expect(endpoint.disabledReason).toBe("Disabled because the receiver answered 410 Gone: HTTP 410");
+    expect(endpoint.disabledAt).toBeInstanceOf(Date);
+    expect((await healthNotices(endpointId)).map((notice) => notice.change)).toEqual(["disabled"]);
+    expect((await healthNotices(endpointId))[0]!.at).toBe(endpoint.disabledAt!.toISOString());
+  });
+
+  it("a 410 to a test delivery leaves the endpoint as it is", async () => {
+    const target = await receiver(() => ({ status: 410 }));
+    const { endpointId } = await setup(target, "current");
+    const { sendTestEvent } = await import("../../server/webhooks/deliveries");
+    const org = await testDb.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { partnerId: true } });
+    await sendTestEvent(testDb.db, { partnerId: org.partnerId! }, "current", endpointId, undefined);
+    await drainWebhooks(testDb.db);
+    expect(await endpointRow(endpointId)).toMatchObject({ enabled: true, disabledKind: null, consecutiveFailures: 0 });
+    expect(await healthNotices(endpointId)).toEqual([]);
+  });
+});
+
+describe("endpoint health", () => {
+  it("tells the owner once when an endpoint starts failing, and again only after it recovered and failed anew", async () => {
+    let failing = true;
+    const target = await receiver(() => (failing ? { status: 500 } : { status: 200 }));
+    const { customer, endpointId } = await setup(target, "legacy");
+    await event(customer);
+    await drainWebhooks(testDb.db);
+    let endpoint = await endpointRow(endpointId);
+    expect(endpoint).toMatchObject({ enabled: true, consecutiveFailures: 1, lastSuccessAt: null });
+    expect(endpoint.failingSince).toBeInstanceOf(Date);
+    const firstRun = endpoint.failingSince!;
+
+    await event(customer);
+    await drainWebhooks(testDb.db);
+    endpoint = await endpointRow(endpointId);
+    expect(endpoint.consecutiveFailures).toBe(2);
+    expect(endpoint.failingSince).toEqual(firstRun);
+    expect(await healthNotices(endpointId)).toEqual([{ endpointId, change: "failing", at: firstRun.toISOString() }]);
+
+    failing = false;
+    await event(customer);
+    await drainWebhooks(testDb.db);
+    endpoint = await endpointRow(endpointId);
+    expect(endpoint).toMatchObject({ consecutiveFailures: 0, failingSince: null });
+    expect(endpoint.lastSuccessAt).toBeInstanceOf(Date);
+
+    failing = true;
+    await event(customer);
+    await drainWebhooks(testDb.db);
+    endpoint = await endpointRow(endpointId);
+    const notices = await healthNotices(endpointId);
+    expect(notices.map((notice) => [notice.change, notice.at])).toEqual([
+      ["failing", firstRun.toISOString()],
+      ["failing", endpoint.failingSince!.toISOString()],
+    ]);
+  });
+
+  it("disables after 20 failed deliveries in a row with kind failing, and queues one disabled notice", async () => {
+    const target = await receiver(() => ({ status: 500 }));
+    const { customer, endpointId } = await setup(target, "current", { eventTypes: ["customer.asset.added"], maxAttempts: 1 });
+    for (let i = 0; i < 21; i++) await event(customer);
+    await drainWebhooks(testDb.db);
+    const endpoint = await endpointRow(endpointId);
+    expect(endpoint).toMatchObject({ enabled: false, disabledKind: "failing" });
+    // a delivery claimed in the same batch as the 20th may finish after it and still count
+    expect(endpoint.consecutiveFailures).toBeGreaterThanOrEqual(20);
+    expect(endpoint.disabledReason).toBe("Disabled after 20 failed deliveries in a row; last error: HTTP 500");
+    expect((await healthNotices(endpointId)).map((notice) => notice.change)).toEqual(["failing", "disabled"]);
+  });
+});
+
+describe("on a real clock, scaled down", () => {
+  it("spaces the attempts of a round as the schedule says (WEBHOOK_RETRY_BASE_MS=30: 5 min -> 300 ms, 30 min -> 1.8 s)", async () => {
+    vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "30");
+    const target = await receiver((_request, index) => (index < 2 ? { status: 503 } : { status: 204 }));
+    const { customer, endpointId } = await setup(target, "legacy");
+    await event(customer);
+    const deadline = Date.now() + 20_000;
+    while (target.requests.length < 3 && Date.now() < deadline) {
+      await routeAndDeliverOnce();
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const [delivery] = await deliveriesOf(testDb.db, endpointId);
+    expect(delivery!.status).toBe("delivered");
+    const starts = delivery!.attempts.map((attempt) => attempt.startedAt.getTime());
+    // legacy rounds have 4 attempts: 5 min, 30 min, 2 h -> 300 ms, 1.8 s, 7.2 s at this scale
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(0.9 * 300);
+    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(0.9 * 1_800);
+    expect(starts[2]! - starts[1]!).toBeGreaterThan(3 * (starts[1]! - starts[0]!));
+  });
+});
