@@ -10,7 +10,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { AppKeyError, appSecret } from "../server/app-key";
+import { appSecret } from "../server/app-key";
+import { checkConfig } from "../server/config";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();
@@ -26,10 +27,10 @@ process.env.NEXTAUTH_URL ??= process.env.APP_URL;
 
 // The key that encrypts webhook signing secrets: required with DATABASE_URL, generated into DATA_DIR otherwise.
 try {
+  checkConfig();
   appSecret();
 } catch (error) {
-  if (!(error instanceof AppKeyError)) throw error;
-  console.error(error.message);
+  console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 

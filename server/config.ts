@@ -20,6 +20,30 @@ export const config = {
   /** The From of customer e-mails: an address, optionally with a display name ("Name <address>"). */
   mailFrom: (): string => nonEmpty(process.env.MAIL_FROM) ?? `Exposure monitoring <no-reply@${new URL(config.appUrl()).hostname}>`,
   webhookRetryBaseMs: (): number => integer("WEBHOOK_RETRY_BASE_MS", 30_000, 0, 86_400_000),
+  /** The earlier webhook protocol's header prefix: `<prefix>-Event`, `<prefix>-Signature` (docs/webhooks.md). */
+  webhookLegacyHeaderPrefix: (): string => {
+    const prefix = nonEmpty(process.env.WEBHOOK_LEGACY_HEADER_PREFIX) ?? "X-Service";
+    if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(prefix)) {
+      throw new Error(`WEBHOOK_LEGACY_HEADER_PREFIX must be letters and digits joined by single hyphens, such as X-Service (got "${prefix}")`);
+    }
+    return prefix;
+  },
+  /**
+   * Other names of plan types, read wherever a planType is (docs/customers.md):
+   * "safeweb-basic=basic,safeweb-plus=plus". Names are compared lower-case.
+   */
+  planTypeAliases: (): ReadonlyMap<string, string> => {
+    const aliases = new Map<string, string>();
+    for (const entry of (nonEmpty(process.env.PLAN_TYPE_ALIASES) ?? "").split(",")) {
+      if (entry.trim() === "") continue;
+      const [alias, planType, ...rest] = entry.split("=").map((part) => part.trim().toLowerCase());
+      if (!alias || !planType || rest.length > 0) {
+        throw new Error(`PLAN_TYPE_ALIASES must be a comma-separated list of alias=planType pairs (got "${entry.trim()}")`);
+      }
+      aliases.set(alias, planType);
+    }
+    return aliases;
+  },
   /** The app key that encrypts webhook signing secrets at rest (server/webhooks/app-key.ts). */
   appSecret: (): string | undefined => nonEmpty(process.env.APP_SECRET),
   inngestEnabled: (): boolean =>
@@ -34,6 +58,11 @@ export const config = {
     return level === "debug" || level === "warn" || level === "error" ? level : "info";
   },
 };
+
+/** Reads every switch whose value can be malformed, so a bad one stops the start with its message. */
+export function checkConfig(): void {
+  for (const read of [config.port, config.breachCheckRateLimit, config.webhookRetryBaseMs, config.webhookLegacyHeaderPrefix, config.planTypeAliases]) read();
+}
 
 export function isEmbeddedDatabase(): boolean {
   return config.databaseUrl() === undefined;

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { config } from "../config";
 import { badRequest, notFound } from "../errors";
 import type { Queryable } from "../jobs/queue";
 import { isUuid } from "../uuid";
@@ -92,7 +93,8 @@ export async function resolvePlan(db: Queryable, choice: PlanChoice): Promise<{ 
     return plan;
   }
   if (choice.planType !== undefined) {
-    const planType = choice.planType.trim().toLowerCase();
+    const given = choice.planType.trim().toLowerCase();
+    const planType = config.planTypeAliases().get(given) ?? given;
     const plan = await db.plan.findFirst({ where: { planType, status: "active" }, select });
     if (plan) return plan;
     const known = await db.plan.findMany({ where: { status: "active" }, orderBy: { sortOrder: "asc" }, select });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { config } from "../config";
 import type { Db, Prisma } from "../db/client";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
@@ -187,10 +188,16 @@ async function exchangeCurrent(delivery: ClaimedDelivery, token: string): Promis
   return { ...outcome, error: "Response X-Signature does not verify", signatureMismatch: true };
 }
 
+/** `X-Service-Event` and `X-Service-Signature`, or the names a deployment set with WEBHOOK_LEGACY_HEADER_PREFIX. */
+function legacyHeaders(eventType: string, signature: string): Record<string, string> {
+  const prefix = config.webhookLegacyHeaderPrefix();
+  return { [`${prefix}-Event`]: eventType, [`${prefix}-Signature`]: signature };
+}
+
 async function exchangeLegacy(delivery: ClaimedDelivery, secret: string): Promise<Exchange> {
   const outcome = await postWebhook(
     delivery.url,
-    { "x-service-event": delivery.eventType, "x-service-signature": legacySignatureHeader(secret, delivery.body) },
+    legacyHeaders(delivery.eventType, legacySignatureHeader(secret, delivery.body)),
     delivery.body,
     LEGACY_TIMEOUT_MS,
   );

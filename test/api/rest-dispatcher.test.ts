@@ -159,6 +159,26 @@ describe.each<Transport>(["node", "fetch"])("through the %s transport", (transpo
       expect(without.status).toBe(200);
     });
 
+    it.each([
+      ["text/plain", '{"name":"a"}'],
+      ["application/x-www-form-urlencoded", "name=a"],
+      ["multipart/form-data; boundary=x", "--x--"],
+      ["text/plain", ""],
+    ])("refuses a body declared as %s with 415, whatever it holds", async (contentType, body) => {
+      const res = await api.call("POST", "/api/v1/integrations/test/echo", { headers: { "content-type": contentType }, body });
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({ success: false, error: "Content-Type must be application/json" });
+    });
+
+    it.each(["application/json; charset=utf-8", "APPLICATION/JSON", "application/merge-patch+json", "application/vnd.api+json"])(
+      "reads a body declared as %s as JSON",
+      async (contentType) => {
+        const res = await api.call("POST", "/api/v1/integrations/test/echo", { headers: { "content-type": contentType }, body: '{"name":"a"}' });
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ success: true, input: { name: "a" } });
+      },
+    );
+
     it("refuses a JSON body that is not an object", async () => {
       const res = await api.post("/api/v1/integrations/test/echo", "[1,2]");
       expect(res.status).toBe(400);

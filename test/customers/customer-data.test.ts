@@ -89,6 +89,19 @@ describe("customer info", () => {
     expect(await getCustomerInfo(testDb.db, org.partner.id, customerId)).toMatchObject({ planType: "basic", companyName: "Acme Group" });
   });
 
+  it("PATCH takes planUuid as another name of planId, and refuses the two names with different plans", async () => {
+    const customerId = await createTestCustomer(testDb.db, org.partner.id);
+    const [pro, plus] = await Promise.all(["pro", "plus"].map((planType) => testDb.db.plan.findUniqueOrThrow({ where: { planType } })));
+    let res = await server.api.patch(`/api/integrations/customer/${customerId}/info`, { planUuid: pro!.id }, org.partner.headers);
+    expect(res.status).toBe(200);
+    expect((await getCustomerInfo(testDb.db, org.partner.id, customerId)).planType).toBe("pro");
+
+    res = await server.api.patch(infoPath(customerId), { planUuid: plus!.id, planId: pro!.id, companyName: "Changed" }, org.partner.headers);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: "Validation failed: planUuid: planUuid and planId name the same field and differ" });
+    expect(await getCustomerInfo(testDb.db, org.partner.id, customerId)).toMatchObject({ planType: "pro", companyName: "Acme Ltd" });
+  });
+
   it("PATCH works on the unversioned path", async () => {
     const customerId = await createTestCustomer(testDb.db, org.partner.id);
     const res = await server.api.patch(`/api/integrations/customer/${customerId}/info`, { price: 12 }, org.partner.headers);

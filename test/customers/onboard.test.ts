@@ -195,6 +195,51 @@ describe("POST /api/v1/integrations/customer/onboard", () => {
     expect(state.customer).toMatchObject({ planId: plus.id, status: "prospect" });
   });
 
+  it("refuses a body that is not declared as JSON with 415 and onboards nothing", async () => {
+    const before = await testDb.db.customer.count({ where: { partnerId: org.partner.id } });
+    const res = await server.api.call("POST", ONBOARD, {
+      body: JSON.stringify(onboardBody({ customerReference: "TEXT-PLAIN-1" })),
+      headers: { ...org.partner.headers, "content-type": "text/plain" },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ success: false, error: "Content-Type must be application/json" });
+    expect(await testDb.db.customer.count({ where: { partnerId: org.partner.id } })).toBe(before);
+  });
+
+  it("reads a deployment's plan type names from PLAN_TYPE_ALIASES wherever a planType is read", async () => {
+    vi.stubEnv("PLAN_TYPE_ALIASES", "safeweb-basic=basic,safeweb-plus=plus,safeweb-pro=pro");
+    try {
+      const res = await server.api.post(ONBOARD, onboardBody({ planType: "SafeWeb-Pro", customerReference: "ALIAS-1" }), org.partner.headers);
+      expect(res.status).toBe(200);
+      expect((await customerState(res.body.customerId)).customer!.plan.planType).toBe("pro");
+      const patched = await server.api.patch(`/api/v1/integrations/customer/${res.body.customerId}/info`, { planType: "safeweb-plus" }, org.partner.headers);
+      expect(patched.status).toBe(200);
+      expect((await customerState(res.body.customerId)).customer!.plan.planType).toBe("plus");
+      const unknown = await server.api.post(ONBOARD, onboardBody({ planType: "safeweb-gold" }), org.partner.headers);
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error).toMatch(/^Validation failed: planType: Unknown plan type "safeweb-gold"/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("takes planUuid as another name of planId (existing clients)", async () => {
+    const pro = await plan("pro");
+    const res = await server.api.post(
+      "/api/integrations/customer/onboard",
+      onboardBody({ planUuid: pro.id, planType: undefined, customerReference: "PLAN-UUID-1" }),
+      org.partner.headers,
+    );
+    expect(res.status).toBe(200);
+    expect((await customerState(res.body.customerId)).customer!.planId).toBe(pro.id);
+
+    const plus = await plan("plus");
+    const refused = await server.api.post(ONBOARD, onboardBody({ planUuid: pro.id, planId: plus.id, customerReference: "PLAN-UUID-2" }), org.partner.headers);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ success: false, error: "Validation failed: planUuid: planUuid and planId name the same field and differ" });
+    expect(await testDb.db.customer.count({ where: { partnerId: org.partner.id, reference: "PLAN-UUID-2" } })).toBe(0);
+  });
+
   it("accepts the minimal body: company, contact, reference, one asset, price, currency", async () => {
     const res = await server.api.post(
       ONBOARD,

@@ -41,7 +41,7 @@ describe.each(DRIVER_TARGETS)("readRows on %s", (target) => {
     const listing = "SELECT name FROM pg_prepared_statements WHERE name = $1";
     for (let call = 0; call < 3; call++) {
       const rows = await readRows<{ name: string }>(db, listing, ["direct-read-probe"], { preparedAs: "direct-read-probe" });
-      expect(rows).toEqual(target === "the test database" ? [{ name: "direct-read-probe" }] : []);
+      expect(rows).toEqual(opened!.onPostgres ? [{ name: "direct-read-probe" }] : []);
     }
   });
 

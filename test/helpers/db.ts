@@ -43,12 +43,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** Where a driver-level test runs: the test database (PostgreSQL in CI) and a bare in-memory PGlite. */
 export const DRIVER_TARGETS = ["the test database", "embedded PGlite"] as const;
 
-/** A database for one of DRIVER_TARGETS; the PGlite one is empty (no migrations). */
-export async function openDriverTarget(target: (typeof DRIVER_TARGETS)[number]): Promise<{ db: Db; close(): Promise<void> }> {
+/**
+ * A database for one of DRIVER_TARGETS; the PGlite one is empty (no migrations). `onPostgres`
+ * says whether it is a PostgreSQL server (the test database is PGlite too when TEST_DATABASE_URL is unset).
+ */
+export async function openDriverTarget(target: (typeof DRIVER_TARGETS)[number]): Promise<{ db: Db; onPostgres: boolean; close(): Promise<void> }> {
   if (target === "embedded PGlite") {
     const database = await openDatabase({ pglite: new PGlite() });
-    return { db: database.prisma, close: () => database.close() };
+    return { db: database.prisma, onPostgres: false, close: () => database.close() };
   }
   const testDb = await createTestDatabase();
-  return { db: testDb.db, close: () => testDb.close() };
+  return { db: testDb.db, onPostgres: testDb.url !== undefined, close: () => testDb.close() };
 }

@@ -261,6 +261,19 @@ describe("earlier protocol (SPEC 6.2)", () => {
     expect(delivery!.status).toBe("delivered");
   });
 
+  it("names the two headers with WEBHOOK_LEGACY_HEADER_PREFIX when a deployment sets it", async () => {
+    vi.stubEnv("WEBHOOK_LEGACY_HEADER_PREFIX", "X-SafeWeb");
+    const target = await receiver(() => ({ status: 200 }));
+    const s = await legacySetup(target);
+    await recordTestEvent(testDb.db, s.customer, "customer.breach.found", { breaches: [breach("Adobe", ["a@acme.example"])] });
+    await drainWebhooks(testDb.db);
+    const request = target.requests[0]!;
+    expect(request.headers["x-safeweb-event"]).toBe("breach.new");
+    expect(request.headers["x-safeweb-signature"]).toBe(`sha256=${hmacHex(s.secret, request.body)}`);
+    expect(request.headers["x-service-event"]).toBeUndefined();
+    expect(request.headers["x-service-signature"]).toBeUndefined();
+  });
+
   it("retries a failure 3 times (4 attempts), then fails", async () => {
     const target = await receiver(() => ({ status: 500 }));
     const s = await legacySetup(target);

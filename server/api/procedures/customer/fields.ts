@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { badRequest } from "../../../errors";
 import { requiredError, successTrue, UUID_PATTERN, uuidInput } from "../../schemas";
 
 const MAX_PRICE = 9_999_999_999.99;
@@ -44,6 +45,17 @@ export const localeCodeField = z
 export const planIdField = uuidInput("Plan ID must be a valid UUID").meta({
   description: "A plan's id (GET /api/v1/integrations/partner/plans); wins over planType",
 });
+
+/** Existing clients send the plan's id as `planUuid` (docs/customers.md): one more name of planId. */
+export const planUuidField = uuidInput("Plan UUID must be a valid UUID").meta({ description: "Another name of planId (existing clients)" });
+
+/** The plan id under either of its names; 400 when both are sent and differ. */
+export function planIdOf(input: { planId?: string; planUuid?: string }): string | undefined {
+  if (input.planId !== undefined && input.planUuid !== undefined && input.planId !== input.planUuid) {
+    throw badRequest("Validation failed: planUuid: planUuid and planId name the same field and differ");
+  }
+  return input.planId ?? input.planUuid;
+}
 
 export const planTypeField = z
   .string()

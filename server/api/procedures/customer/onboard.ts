@@ -7,7 +7,9 @@ import {
   localeCodeField,
   messageSchema,
   planIdField,
+  planIdOf,
   planTypeField,
+  planUuidField,
   priceField,
   valueList,
 } from "./fields";
@@ -49,6 +51,7 @@ export const onboard = partnerProcedure
         .optional(),
       currencyCode: currencyCodeField,
       planId: planIdField.optional(),
+      planUuid: planUuidField.optional(),
       planType: planTypeField.optional(),
       enrolType: z.enum(ENROL_TYPES, { error: 'Enrol type must be "opt-in" or "opt-out"' }).optional(),
       sendMonthlyReport: z.boolean().optional(),
@@ -65,6 +68,7 @@ export const onboard = partnerProcedure
     }),
   )
   .mutation(async ({ ctx, input }) => {
-    const { customerId } = await onboardCustomer(ctx.db, ctx.caller.partnerId, input);
+    const { planUuid: _planUuid, ...fields } = input;
+    const { customerId } = await onboardCustomer(ctx.db, ctx.caller.partnerId, { ...fields, planId: planIdOf(input) });
     return { success: true as const, message: "Customer onboarded successfully", customerId };
   });

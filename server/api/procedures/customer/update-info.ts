@@ -3,7 +3,7 @@ import { updateCustomerInfo } from "../../../customers/info";
 import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import { emailField, requiredText } from "../../schemas";
-import { customerIdPath, messageSchema, planIdField, planTypeField, priceField } from "./fields";
+import { customerIdPath, messageSchema, planIdField, planIdOf, planTypeField, planUuidField, priceField } from "./fields";
 
 export const updateInfo = partnerProcedure
   .meta({
@@ -27,11 +27,12 @@ export const updateInfo = partnerProcedure
       price: priceField.optional(),
       planType: planTypeField.optional(),
       planId: planIdField.optional(),
+      planUuid: planUuidField.optional(),
     }),
   )
   .output(z.object({ success: successTrue, message: messageSchema }))
   .mutation(async ({ ctx, input }) => {
-    const { customerId, ...update } = input;
-    await updateCustomerInfo(ctx.db, ctx.caller.partnerId, customerId, update);
+    const { customerId, planUuid: _planUuid, ...update } = input;
+    await updateCustomerInfo(ctx.db, ctx.caller.partnerId, customerId, { ...update, planId: planIdOf(input) });
     return { success: true as const, message: "Customer info updated successfully" };
   });
