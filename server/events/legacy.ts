@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { AssetRef, EventPayload, EventType } from "./outbox";
 
 /** The event names of the earlier delivery protocol (SPEC 6.2). */
@@ -13,10 +14,47 @@ export const LEGACY_EVENT_OF: Partial<Record<EventType, LegacyEventType>> = {
   "customer.asset.removed": "email.removed",
 };
 
-export interface LegacyEvent {
-  event: LegacyEventType;
-  data: Record<string, unknown>;
-}
+const customerUuid = z.string().meta({ format: "uuid", description: "The customer's id" });
+const occurredAt = z.iso.datetime().meta({ description: "When the event happened" });
+
+const breachStatusData = z
+  .strictObject({
+    customer_uuid: customerUuid,
+    breach_name: z.string().nullable().meta({ description: "null for a prospect customer (names are withheld)" }),
+    emails: z.array(z.string()).meta({ description: "The customer's monitored e-mail addresses found in the breach" }),
+    timestamp: occurredAt,
+  })
+  .meta({ id: "LegacyBreachStatusData", description: "One breach resolved or unresolved" });
+const emailData = z
+  .strictObject({
+    customer_uuid: customerUuid,
+    emails: z.array(z.string()).min(1).meta({ description: "The e-mail addresses added or removed (domains are not reported)" }),
+    timestamp: occurredAt,
+  })
+  .meta({ id: "LegacyEmailData" });
+
+/**
+ * The `data` of each earlier-protocol event (SPEC 6.2), strict: every body is parsed with these
+ * when it is built (server/webhooks/bodies.ts), and the OpenAPI document's `webhooks` section is
+ * generated from them.
+ */
+export const LEGACY_EVENT_DATA = {
+  "breach.new": z
+    .strictObject({
+      customer_uuid: customerUuid,
+      breaches_found: z.number().int().meta({ description: "How many breaches were found" }),
+      new_breach_names: z.array(z.string()).meta({ description: "Their names; [] for a prospect customer (names are withheld)" }),
+      emails_scanned: z.number().int().meta({ description: "The customer's monitored e-mail addresses" }),
+      timestamp: occurredAt,
+    })
+    .meta({ id: "LegacyBreachNewData" }),
+  "breach.resolved": breachStatusData,
+  "breach.unresolved": breachStatusData,
+  "email.added": emailData,
+  "email.removed": emailData,
+} satisfies Record<LegacyEventType, z.ZodType>;
+
+export type LegacyEvent = { [E in LegacyEventType]: { event: E; data: z.infer<(typeof LEGACY_EVENT_DATA)[E]> } }[LegacyEventType];
 
 export interface LegacyContext {
   /** When the event happened (the data's `timestamp`). */
@@ -51,7 +89,7 @@ export function toLegacyEvents(event: EventPayload, context: LegacyContext): Leg
       ];
     case "customer.breach.resolved":
     case "customer.breach.unresolved": {
-      const name = LEGACY_EVENT_OF[event.type]!;
+      const name = LEGACY_EVENT_OF[event.type] as "breach.resolved" | "breach.unresolved";
       return event.data.breaches.map((breach) => ({
         event: name,
         data: { ...base, breach_name: context.redacted ? null : breach.name, emails: breach.emails, timestamp },
@@ -61,7 +99,7 @@ export function toLegacyEvents(event: EventPayload, context: LegacyContext): Leg
     case "customer.asset.removed": {
       const emails = emailValues(event.data.assets);
       if (emails.length === 0) return [];
-      return [{ event: LEGACY_EVENT_OF[event.type]!, data: { ...base, emails, timestamp } }];
+      return [{ event: LEGACY_EVENT_OF[event.type] as "email.added" | "email.removed", data: { ...base, emails, timestamp } }];
     }
     default:
       return [];

@@ -1,4 +1,5 @@
 import type { BreachSummary, CustomerRef, EventPayload, EventType } from "./outbox";
+import type { RedactedBreachData } from "./payloads";
 
 const BREACH_EVENT_TYPES: ReadonlySet<EventType> = new Set([
   "customer.breach.found",
@@ -10,20 +11,12 @@ export function isBreachEvent(type: EventType): boolean {
   return BREACH_EVENT_TYPES.has(type);
 }
 
-/** SPEC 6.1's redacted breach-event data of a prospect customer. */
-export interface RedactedBreachData {
-  customer: CustomerRef;
-  partnerId: string;
-  breachStatus: boolean;
-  count: number;
-  /** `id` as in the redacted API list, `uuid` as the upgrade description names it: the same value. */
-  breaches: Array<{ id: string; uuid: string; emails: string[]; resolved: boolean }>;
-}
-
 /**
  * What a receiver of the current protocol gets as `data`: the event's payload, or for a
- * prospect customer's breach event the redacted shape, which withholds breach names and every
- * other breach detail (SPEC 2.4, 6.1).
+ * prospect customer's breach event the redacted shape (redactedBreachDataSchema), which
+ * withholds breach names and every other breach detail (SPEC 2.4, 6.1). In the redacted
+ * breaches, `id` is as in the redacted API list and `uuid` as the upgrade description names
+ * it: the same value.
  */
 export function currentProtocolData(event: EventPayload, { partnerId, redacted }: { partnerId: string; redacted: boolean }) {
   if (!redacted || !isBreachEvent(event.type)) return event.data;

@@ -116,8 +116,8 @@ export async function sendTestEvent(
   const idempotencyToken = randomUUID();
   const body =
     protocol === "current"
-      ? currentProtocolBody(idempotencyToken, type, sampleEvent(type as EventType).data, createdAt)
-      : legacyProtocolBody(type, sampleLegacyData(type as LegacyEventType, createdAt), createdAt);
+      ? currentProtocolBody(idempotencyToken, type as EventType, sampleEvent(type as EventType).data, createdAt)
+      : legacyProtocolBody(type as LegacyEventType, sampleLegacyData(type as LegacyEventType, createdAt), createdAt);
   const row = await db.webhookDelivery.create({
     data: { endpointId, idempotencyToken, eventType: type, body, isTest: true, maxAttempts: 1, createdAt, nextAttemptAt: createdAt },
     include: WITH_ATTEMPTS,

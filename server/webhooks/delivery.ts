@@ -7,7 +7,8 @@ import { decryptSecret } from "../app-key";
 import { postWebhook } from "./http";
 import { nextAttemptDelayMs } from "./retry-schedule";
 import type { SigningTokens } from "./secrets";
-import { expectedResponseSignature, legacySignatureHeader, signaturesMatch, signBody } from "./signing";
+import type { SignatureScheme } from "./endpoints";
+import { expectedResponseSignature, legacySignatureHeader, signaturesMatch, signBody, standardWebhookSignature } from "./signing";
 
 /**
  * The delivery engine: claims due deliveries, makes one attempt each, records the outcome.
@@ -37,6 +38,8 @@ export interface ClaimedDelivery {
   id: string;
   claimToken: string;
   endpointId: string;
+  /** The delivery's idempotency token (`webhook-id` under Standard Webhooks). */
+  idempotencyToken: string;
   body: string;
   eventType: string;
   /** Attempts made in this round, this one included. */
@@ -46,6 +49,7 @@ export interface ClaimedDelivery {
   isTest: boolean;
   url: string;
   protocol: "current" | "legacy";
+  signatureScheme: SignatureScheme;
 }
 
 /** A claimed delivery whose attempt row is written: ready to send. */
@@ -148,15 +152,17 @@ async function claimRows(
           last_error = coalesce(x.refusal, d.last_error),
           updated_at = now()
       FROM decided x WHERE d.id = x.id
-      RETURNING d.id, d.claim_token, d.endpoint_id, d.body, d.event_type, d.attempt_count, d.max_attempts, d.fallback_used,
+      RETURNING d.id, d.claim_token, d.endpoint_id, d.idempotency_token, d.body, d.event_type, d.attempt_count, d.max_attempts, d.fallback_used,
                 d.is_test, x.refusal, x.active_ciphertext, x.fallback_ciphertext
     ), attempts AS (
       INSERT INTO webhook_attempts (delivery_id, started_at) SELECT id, now() FROM claimed WHERE refusal IS NULL
       RETURNING id, delivery_id
     )
-    SELECT c.id::text, c.claim_token::text AS "claimToken", c.endpoint_id::text AS "endpointId", c.body, c.event_type AS "eventType",
+    SELECT c.id::text, c.claim_token::text AS "claimToken", c.endpoint_id::text AS "endpointId",
+           c.idempotency_token::text AS "idempotencyToken", c.body, c.event_type AS "eventType",
            c.attempt_count AS "attemptCount", c.max_attempts AS "maxAttempts", c.fallback_used AS "fallbackUsed", c.is_test AS "isTest",
-           c.refusal, a.id::text AS "attemptId", e.url, e.protocol::text AS protocol, e.secret_ciphertext AS "secretCiphertext",
+           c.refusal, a.id::text AS "attemptId", e.url, e.protocol::text AS protocol, e.signature_scheme::text AS "signatureScheme",
+           e.secret_ciphertext AS "secretCiphertext",
            c.active_ciphertext AS "activeCiphertext", c.fallback_ciphertext AS "fallbackCiphertext"
     FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id LEFT JOIN attempts a ON a.delivery_id = c.id`;
 }
@@ -194,6 +200,28 @@ function legacyHeaders(eventType: string, signature: string): Record<string, str
   return { [`${prefix}-Event`]: eventType, [`${prefix}-Signature`]: signature };
 }
 
+/**
+ * One request to an endpoint that opted into Standard Webhooks: `webhook-id` (the idempotency
+ * token), `webhook-timestamp` (now, in seconds) and `webhook-signature` with one signature per
+ * token the organization has (the active one, then the fallback). Any 2xx is success.
+ */
+async function exchangeStandardWebhooks(delivery: ClaimedDelivery, tokens: SigningTokens & { active: string }): Promise<Exchange> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = standardWebhookSignature(
+    tokens.fallback ? [tokens.active, tokens.fallback] : [tokens.active],
+    delivery.idempotencyToken,
+    timestamp,
+    delivery.body,
+  );
+  const outcome = await postWebhook(
+    delivery.url,
+    { "webhook-id": delivery.idempotencyToken, "webhook-timestamp": String(timestamp), "webhook-signature": signature },
+    delivery.body,
+    CURRENT_TIMEOUT_MS,
+  );
+  return { ...outcome, error: httpFailure(outcome.statusCode, outcome.error), signatureMismatch: false };
+}
+
 async function exchangeLegacy(delivery: ClaimedDelivery, secret: string): Promise<Exchange> {
   const outcome = await postWebhook(
     delivery.url,
@@ -211,15 +239,20 @@ function httpFailure(statusCode: number | undefined, error: string | undefined):
 }
 
 /**
- * Sends one started attempt and hands its outcome to the writer. On the current protocol, an
- * answer that fails only because its signature does not verify with the active token is
- * followed, once per delivery and only while a fallback secret exists, by one extra request
- * signed and verified with the fallback token (SPEC 6.1 rule 4); that request does not count
- * against maxAttempts.
+ * Sends one started attempt and hands its outcome to the writer. On the current protocol with
+ * X-Signature, an answer that fails only because its signature does not verify with the active
+ * token is followed, once per delivery and only while a fallback secret exists, by one extra
+ * request signed and verified with the fallback token (SPEC 6.1 rule 4); that request does not
+ * count against maxAttempts. Standard Webhooks has no answer to verify, so no such request.
  */
 export async function performAttempt(db: Db, writer: ResultWriter, attempt: StartedAttempt): Promise<void> {
   const { delivery, signing } = attempt;
-  const first = signing.protocol === "legacy" ? await exchangeLegacy(delivery, signing.secret) : await exchangeCurrent(delivery, signing.tokens.active);
+  const first =
+    signing.protocol === "legacy"
+      ? await exchangeLegacy(delivery, signing.secret)
+      : delivery.signatureScheme === "standard-webhooks"
+        ? await exchangeStandardWebhooks(delivery, signing.tokens)
+        : await exchangeCurrent(delivery, signing.tokens.active);
   const fallbackToken = signing.protocol === "current" ? signing.tokens.fallback : undefined;
   if (first.signatureMismatch && fallbackToken && !delivery.fallbackUsed) {
     const fallbackAttemptId = await recordFirstAndStartFallback(db, attempt, first);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { UUID_PATTERN } from "../api/schemas";
-import type { Db } from "../db/client";
+import type { Db, Prisma } from "../db/client";
 import { badRequest, notFound } from "../errors";
 import type { Queryable } from "../jobs/queue";
 import { encryptSecret } from "../app-key";
@@ -22,6 +22,11 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
 /** Earlier protocol: the first attempt and up to 3 retries (SPEC 6.2). */
 export const LEGACY_MAX_ATTEMPTS = 4;
 
+/** How deliveries to an endpoint are signed (docs/webhooks.md): the service's own exchange or Standard Webhooks. */
+export const SIGNATURE_SCHEMES = ["x-signature", "standard-webhooks"] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+export type DisabledKind = "failing" | "gone" | "manual";
+
 export interface EndpointRecord {
   id: string;
   protocol: Protocol;
@@ -29,6 +34,13 @@ export interface EndpointRecord {
   eventTypes: string[];
   enabled: boolean;
   maxAttempts: number;
+  /** Always "x-signature" on the earlier protocol. */
+  signatureScheme: SignatureScheme;
+  lastSuccessAt: Date | null;
+  consecutiveFailures: number;
+  failingSince: Date | null;
+  /** Null while enabled. */
+  disabledKind: DisabledKind | null;
   disabledReason: string | null;
   disabledAt: Date | null;
   createdAt: Date;
@@ -41,6 +53,8 @@ export interface EndpointInput {
   enabled?: boolean;
   /** Current protocol only (1 to 3, default 3). */
   maxAttempts?: number;
+  /** Current protocol only (default "x-signature"). */
+  signatureScheme?: SignatureScheme;
 }
 
 const RECORD = {
@@ -50,11 +64,33 @@ const RECORD = {
   eventTypes: true,
   enabled: true,
   maxAttempts: true,
+  signatureScheme: true,
+  lastSuccessAt: true,
+  consecutiveFailures: true,
+  failingSince: true,
+  disabledKind: true,
   disabledReason: true,
   disabledAt: true,
   createdAt: true,
   updatedAt: true,
-} as const;
+} satisfies Prisma.WebhookEndpointSelect;
+
+type EndpointRow = Prisma.WebhookEndpointGetPayload<{ select: typeof RECORD }>;
+
+const SCHEME_OF_ROW = { x_signature: "x-signature", standard_webhooks: "standard-webhooks" } as const;
+const ROW_SCHEME: Record<SignatureScheme, keyof typeof SCHEME_OF_ROW> = { "x-signature": "x_signature", "standard-webhooks": "standard_webhooks" };
+
+function toRecord({ signatureScheme, disabledKind, ...row }: EndpointRow): EndpointRecord {
+  return {
+    ...row,
+    signatureScheme: SCHEME_OF_ROW[signatureScheme],
+    // Rows disabled before the kind was kept: the service wrote a reason, its owner did not.
+    disabledKind: row.enabled ? null : (disabledKind ?? (row.disabledReason ? "failing" : "manual")),
+  };
+}
+
+/** The columns of a disable by the endpoint's owner. */
+const manualDisable = () => ({ disabledKind: "manual" as const, disabledReason: null, disabledAt: new Date() });
 
 /** Path ids are uuids; anything else cannot name an endpoint (and must not reach a uuid column). */
 export function assertEndpointId(id: string): void {
@@ -83,21 +119,24 @@ export async function createEndpoint(
         url,
         eventTypes: [...new Set(input.eventTypes)],
         enabled: input.enabled ?? true,
+        ...(input.enabled === false ? manualDisable() : {}),
         maxAttempts: protocol === "current" ? (input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS) : LEGACY_MAX_ATTEMPTS,
+        signatureScheme: protocol === "current" && input.signatureScheme ? ROW_SCHEME[input.signatureScheme] : undefined,
         secretCiphertext: protocol === "legacy" ? encryptSecret(secret) : null,
       },
       select: RECORD,
     });
-    return { endpoint, secret };
+    return { endpoint: toRecord(endpoint), secret };
   });
 }
 
 export async function listEndpoints(db: Db, owner: WebhookOwner, protocol: Protocol): Promise<EndpointRecord[]> {
-  return db.webhookEndpoint.findMany({
+  const rows = await db.webhookEndpoint.findMany({
     where: { ...owner, protocol },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: RECORD,
   });
+  return rows.map(toRecord);
 }
 
 /** One endpoint of the owner and protocol; 400 for a malformed id, 404 for anything else not found. */
@@ -105,10 +144,15 @@ export async function getEndpoint(db: Queryable, owner: WebhookOwner, protocol: 
   assertEndpointId(id);
   const endpoint = await db.webhookEndpoint.findFirst({ where: { ...owner, protocol, id }, select: RECORD });
   if (!endpoint) throw notFound(WEBHOOK_NOT_FOUND);
-  return endpoint;
+  return toRecord(endpoint);
 }
 
-/** Changes the given fields. Enabling an endpoint clears an automatic disable and its failure count. */
+/**
+ * Changes the given fields. Disabling an enabled endpoint records a manual disable; enabling a
+ * disabled one clears the disable and the failure run. Sending the state it already has changes
+ * neither (an owner's tool that always sends `enabled: true` does not reset the failure run, and
+ * disabling again keeps why it was disabled first).
+ */
 export async function updateEndpoint(
   db: Db,
   owner: WebhookOwner,
@@ -116,19 +160,24 @@ export async function updateEndpoint(
   id: string,
   changes: Partial<EndpointInput>,
 ): Promise<EndpointRecord> {
-  await getEndpoint(db, owner, protocol, id);
+  const current = await getEndpoint(db, owner, protocol, id);
   const url = changes.url === undefined ? undefined : await checkWebhookUrl(changes.url);
-  const reenable = changes.enabled === true ? { disabledReason: null, disabledAt: null, consecutiveFailures: 0 } : {};
-  const { count } = await db.webhookEndpoint.updateMany({
-    where: { ...owner, protocol, id },
-    data: {
-      url,
-      eventTypes: changes.eventTypes === undefined ? undefined : [...new Set(changes.eventTypes)],
-      enabled: changes.enabled,
-      maxAttempts: protocol === "current" ? changes.maxAttempts : undefined,
-      ...reenable,
-    },
-  });
+  const toggle =
+    changes.enabled === true && !current.enabled
+      ? { enabled: true, disabledKind: null, disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null }
+      : changes.enabled === false && current.enabled
+        ? { enabled: false, ...manualDisable() }
+        : {};
+  const data: Prisma.WebhookEndpointUpdateManyMutationInput = {
+    url,
+    eventTypes: changes.eventTypes === undefined ? undefined : [...new Set(changes.eventTypes)],
+    maxAttempts: protocol === "current" ? changes.maxAttempts : undefined,
+    signatureScheme: protocol === "current" && changes.signatureScheme ? ROW_SCHEME[changes.signatureScheme] : undefined,
+    ...toggle,
+  };
+  // nothing to write (e.g. only `enabled` with the state it has): Prisma would report no row updated
+  if (Object.values(data).every((value) => value === undefined)) return current;
+  const { count } = await db.webhookEndpoint.updateMany({ where: { ...owner, protocol, id }, data });
   if (count === 0) throw notFound(WEBHOOK_NOT_FOUND);
   return getEndpoint(db, owner, protocol, id);
 }

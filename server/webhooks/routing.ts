@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Db, Prisma } from "../db/client";
 import { toLegacyEvents, type LegacyEvent } from "../events/legacy";
 import { mergeEvents, type MergedEvent, type StoredEvent } from "../events/merge";
@@ -67,7 +68,7 @@ export async function routePendingEvents(db: Db, { limit = ROUTE_BATCH_SIZE } = 
         const targets = endpoints.filter(
           (endpoint) => endpoint.partnerId === event.partnerId || endpoint.distributorId === distributorOf.get(event.partnerId),
         );
-        if (targets.length > 0) deliveries.push(...deliveriesOf(event, targets, facts, createdAt));
+        if (targets.length > 0) deliveries.push(...deliveriesOrNone(event, targets, facts, createdAt));
       }
       await insertDeliveries(tx, deliveries, createdAt);
     }
@@ -117,6 +118,23 @@ async function customerFacts(tx: Prisma.TransactionClient, events: MergedEvent[]
     select: { id: true, status: true, monitoredEmailCount: true },
   });
   return new Map(customers.map((customer) => [customer.id, { prospect: customer.status === "prospect", monitoredEmails: customer.monitoredEmailCount }]));
+}
+
+/** An event whose body does not match its documented schema is reported and not delivered, like a malformed outbox row. */
+function deliveriesOrNone(...args: Parameters<typeof deliveriesOf>): NewDelivery[] {
+  try {
+    return deliveriesOf(...args);
+  } catch (error) {
+    if (!(error instanceof z.ZodError)) throw error;
+    const [event] = args;
+    const issue = error.issues[0];
+    log.error("outbox event not delivered: its body does not match the schema of its type", {
+      eventId: event.id,
+      type: event.event.type,
+      problem: issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : error.message,
+    });
+    return [];
+  }
 }
 
 function deliveriesOf(

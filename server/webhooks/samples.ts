@@ -1,4 +1,4 @@
-import { LEGACY_EVENT_OF, toLegacyEvents, type LegacyEventType } from "../events/legacy";
+import { LEGACY_EVENT_OF, toLegacyEvents, type LegacyEvent, type LegacyEventType } from "../events/legacy";
 import { EVENT_TYPES, type EventPayload, type EventType } from "../events/outbox";
 
 /**
@@ -27,7 +27,7 @@ export function sampleEvent(type: EventType): EventPayload {
   }
 }
 
-export function sampleLegacyData(event: LegacyEventType, occurredAt: Date): Record<string, unknown> {
+export function sampleLegacyData(event: LegacyEventType, occurredAt: Date): LegacyEvent["data"] {
   const source = EVENT_TYPES.find((type) => LEGACY_EVENT_OF[type] === event)!;
   return toLegacyEvents(sampleEvent(source), { occurredAt, emailsScanned: 1, redacted: false })[0]!.data;
 }

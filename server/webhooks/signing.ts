@@ -22,3 +22,13 @@ export function signaturesMatch(expectedHex: string, presented: string | null | 
 export function legacySignatureHeader(secret: string, body: string): string {
   return `sha256=${signBody(secret, body)}`;
 }
+
+/**
+ * `webhook-signature` of Standard Webhooks (docs/webhooks.md): for each token, in order,
+ * "v1," + base64 HMAC-SHA256 over "{webhook-id}.{webhook-timestamp}.{body}" keyed with the
+ * token's UTF-8 bytes; the signatures are separated by spaces.
+ */
+export function standardWebhookSignature(tokens: readonly string[], webhookId: string, timestampSeconds: number, body: string): string {
+  const signed = `${webhookId}.${timestampSeconds}.${body}`;
+  return tokens.map((token) => `v1,${createHmac("sha256", Buffer.from(token, "utf8")).update(signed, "utf8").digest("base64")}`).join(" ");
+}

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../../server/api/openapi";
 import { buildRouteTable } from "../../server/api/rest/dispatcher";
 import { appRouter } from "../../server/api/root";
+import { LEGACY_EVENT_TYPES } from "../../server/events/legacy";
+import { EVENT_TYPES } from "../../server/events/outbox";
 
 const document = buildOpenApiDocument("http://localhost:3000");
 type Op = {
@@ -44,5 +46,66 @@ describe("the OpenAPI document", () => {
 
   it("documents the health endpoint's 503", () => {
     expect(operation("/api/v1/health", "get").responses["503"]).toBeDefined();
+  });
+
+  describe("webhooks section", () => {
+    type Schema = { $ref?: string; properties?: Record<string, { const?: unknown }>; required?: string[]; additionalProperties?: boolean };
+    type Hook = {
+      post: {
+        parameters: Array<{ in: string; name: string; required?: boolean; schema: { const?: string } }>;
+        requestBody: { required: boolean; content: Record<string, { schema: Schema }> };
+        responses: Record<string, unknown>;
+      };
+    };
+    const webhooks = document.webhooks as Record<string, Hook>;
+    const schemas = document.components!.schemas as Record<string, Schema>;
+    const bodyOf = (name: string) => {
+      const ref = webhooks[name]!.post.requestBody.content["application/json"]!.schema.$ref!;
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      return schemas[ref.replace("#/components/schemas/", "")]!;
+    };
+
+    it("has one POST per event of both protocols, and nothing else", () => {
+      expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES, ...LEGACY_EVENT_TYPES].sort());
+      for (const name of Object.keys(webhooks)) {
+        expect(Object.keys(webhooks[name]!)).toEqual(["post"]);
+        expect(webhooks[name]!.post.requestBody.required).toBe(true);
+        expect(Object.keys(webhooks[name]!.post.responses)).toEqual(["2XX", "default"]);
+      }
+    });
+
+    it("gives each current event its envelope and the headers of both signature schemes", () => {
+      for (const type of EVENT_TYPES) {
+        const body = bodyOf(type);
+        expect(body.required).toEqual(["idempotencyToken", "type", "data", "timestamp"]);
+        expect(body.additionalProperties).toBe(false);
+        expect(body.properties!.type!.const).toBe(type);
+        expect(webhooks[type]!.post.parameters.map((p) => [p.in, p.name, p.required ?? false])).toEqual([
+          ["header", "x-signature", false],
+          ["header", "x-token", false],
+          ["header", "webhook-id", false],
+          ["header", "webhook-timestamp", false],
+          ["header", "webhook-signature", false],
+        ]);
+      }
+    });
+
+    it("gives each earlier-protocol event its envelope and its two headers", () => {
+      for (const event of LEGACY_EVENT_TYPES) {
+        const body = bodyOf(event);
+        expect(body.required).toEqual(["event", "data", "created_at"]);
+        expect(body.properties!.event!.const).toBe(event);
+        expect(webhooks[event]!.post.parameters.map((p) => [p.name, p.required, p.schema.const])).toEqual([
+          ["x-service-event", true, event],
+          ["x-service-signature", true, undefined],
+        ]);
+      }
+    });
+
+    it("refers only to schemas the document has", () => {
+      const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]!);
+      expect(refs.length).toBeGreaterThan(EVENT_TYPES.length + LEGACY_EVENT_TYPES.length);
+      for (const name of new Set(refs)) expect(schemas[name], name).toBeDefined();
+    });
   });
 });

@@ -14,6 +14,7 @@ const DISTRIBUTOR = "/api/v1/distributors/webhooks";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const PUBLIC_URL = "https://93.184.216.34/hooks/exposure";
+const SCHEME_ERROR = 'signatureScheme must be one of "x-signature", "standard-webhooks"';
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -42,6 +43,11 @@ describe("current-protocol endpoints (partner)", () => {
         eventTypes: ["customer.created", "customer.breach.found"],
         enabled: true,
         maxAttempts: 3,
+        signatureScheme: "x-signature",
+        lastSuccessAt: null,
+        consecutiveFailures: 0,
+        failingSince: null,
+        disabledKind: null,
         disabledReason: null,
         disabledAt: null,
         createdAt: expect.stringMatching(ISO),
@@ -53,7 +59,8 @@ describe("current-protocol endpoints (partner)", () => {
     expect(secrets.body.secrets).toEqual([{ id: expect.stringMatching(UUID), status: "active", createdAt: expect.stringMatching(ISO) }]);
 
     const second = await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.deleted"], maxAttempts: 1, enabled: false }, org.partner.headers);
-    expect(second.body.webhook).toMatchObject({ maxAttempts: 1, enabled: false, secret: res.body.webhook.secret });
+    expect(second.body.webhook).toMatchObject({ maxAttempts: 1, enabled: false, disabledKind: "manual", disabledReason: null, secret: res.body.webhook.secret });
+    expect(second.body.webhook.disabledAt).toMatch(ISO);
     expect((await server.api.get(`${V1}/secrets`, org.partner.headers)).body.secrets).toHaveLength(1);
 
     const list = await server.api.get(V1, org.partner.headers);
@@ -80,6 +87,9 @@ describe("current-protocol endpoints (partner)", () => {
     [{ url: PUBLIC_URL, eventTypes: ["customer.created"], maxAttempts: 1.5 }, "Validation failed: maxAttempts: maxAttempts must be an integer from 1 to 3"],
     [{ url: "not a url", eventTypes: ["customer.created"] }, "Validation failed: url: Invalid URL"],
     [{ url: "https://user:pw@93.184.216.34/", eventTypes: ["customer.created"] }, "Validation failed: url: URL must not contain a user name or password"],
+    [{ url: PUBLIC_URL, eventTypes: ["customer.created"], signatureScheme: "hmac" }, `Validation failed: signatureScheme: ${SCHEME_ERROR}`],
+    [{ url: PUBLIC_URL, eventTypes: ["customer.created"], signatureScheme: "standard_webhooks" }, `Validation failed: signatureScheme: ${SCHEME_ERROR}`],
+    [{ url: PUBLIC_URL, eventTypes: ["customer.created"], signatureScheme: null }, `Validation failed: signatureScheme: ${SCHEME_ERROR}`],
   ])("refuses %j with 400 %s", async (body, message) => {
     const res = await server.api.post(V1, body, org.partner.headers);
     expect(res.status).toBe(400);
@@ -103,11 +113,98 @@ describe("current-protocol endpoints (partner)", () => {
     expect(patched.body.webhook.secret).toBeUndefined();
 
     const none = await server.api.patch(`${V1}/${created.id}`, {}, org.partner.headers);
-    expect(none).toMatchObject({ status: 400, body: { success: false, error: "Validation failed: At least one of url, eventTypes, enabled or maxAttempts is required" } });
+    expect(none).toMatchObject({
+      status: 400,
+      body: { success: false, error: "Validation failed: At least one of url, eventTypes, enabled, maxAttempts or signatureScheme is required" },
+    });
 
     expect((await server.api.delete(`${V1}/${created.id}`, org.partner.headers)).body).toEqual({ success: true });
     expect(await server.api.get(`${V1}/${created.id}`, org.partner.headers)).toMatchObject({ status: 404, body: { success: false, error: "Webhook not found" } });
     expect((await server.api.delete(`${V1}/${created.id}`, org.partner.headers)).status).toBe(404);
+  });
+
+  it.each([
+    ["partner", V1, (o: TestOrg) => o.partner.headers],
+    ["distributor", DISTRIBUTOR, (o: TestOrg) => o.distributor.headers],
+  ])("%s: opts into Standard Webhooks on create or update, and refuses other schemes", async (_name, base, headersOf) => {
+    const headers = headersOf(org);
+    const created = await server.api.post(base, { url: PUBLIC_URL, eventTypes: ["customer.created"], signatureScheme: "standard-webhooks" }, headers);
+    expect(created.status).toBe(200);
+    expect(created.body.webhook.signatureScheme).toBe("standard-webhooks");
+    const id = created.body.webhook.id;
+    expect((await server.api.get(`${base}/${id}`, headers)).body.webhook.signatureScheme).toBe("standard-webhooks");
+    expect((await server.api.get(base, headers)).body.webhooks.find((w: { id: string }) => w.id === id).signatureScheme).toBe("standard-webhooks");
+
+    const back = await server.api.patch(`${base}/${id}`, { signatureScheme: "x-signature" }, headers);
+    expect(back.status).toBe(200);
+    expect(back.body.webhook).toMatchObject({ signatureScheme: "x-signature", eventTypes: ["customer.created"], enabled: true });
+    const refused = await server.api.patch(`${base}/${id}`, { signatureScheme: "Standard-Webhooks" }, headers);
+    expect(refused).toMatchObject({ status: 400, body: { success: false, error: `Validation failed: signatureScheme: ${SCHEME_ERROR}` } });
+    expect((await server.api.get(`${base}/${id}`, headers)).body.webhook.signatureScheme).toBe("x-signature");
+    // the other fields leave the scheme alone
+    await server.api.patch(`${base}/${id}`, { signatureScheme: "standard-webhooks" }, headers);
+    expect((await server.api.patch(`${base}/${id}`, { maxAttempts: 1 }, headers)).body.webhook.signatureScheme).toBe("standard-webhooks");
+    expect((await testDb.db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).signatureScheme).toBe("standard_webhooks");
+  });
+
+  it("records a manual disable and clears every trace of a disable when enabled again", async () => {
+    const created = (await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers)).body.webhook;
+    const before = Date.now();
+    const disabled = (await server.api.patch(`${V1}/${created.id}`, { enabled: false }, org.partner.headers)).body.webhook;
+    expect(disabled).toMatchObject({ enabled: false, disabledKind: "manual", disabledReason: null });
+    expect(Date.parse(disabled.disabledAt)).toBeGreaterThanOrEqual(before - 1_000);
+    // disabling again keeps the first disable
+    const again = (await server.api.patch(`${V1}/${created.id}`, { enabled: false }, org.partner.headers)).body.webhook;
+    expect(again).toMatchObject({ disabledKind: "manual", disabledAt: disabled.disabledAt });
+
+    // as the delivery engine leaves an endpoint it disabled
+    const failingSince = new Date(Date.now() - 60_000);
+    await testDb.db.webhookEndpoint.update({
+      where: { id: created.id },
+      data: { disabledKind: "gone", disabledReason: "The receiver answered 410 Gone", consecutiveFailures: 4, failingSince },
+    });
+    const gone = (await server.api.get(`${V1}/${created.id}`, org.partner.headers)).body.webhook;
+    expect(gone).toMatchObject({
+      enabled: false,
+      disabledKind: "gone",
+      disabledReason: "The receiver answered 410 Gone",
+      consecutiveFailures: 4,
+      failingSince: failingSince.toISOString(),
+    });
+
+    const enabled = (await server.api.patch(`${V1}/${created.id}`, { enabled: true }, org.partner.headers)).body.webhook;
+    expect(enabled).toMatchObject({ enabled: true, disabledKind: null, disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null });
+    const row = await testDb.db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
+    expect(row).toMatchObject({ enabled: true, disabledKind: null, disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null });
+  });
+
+  it("leaves the failure run of an enabled endpoint alone when enabled: true is sent again", async () => {
+    const created = (await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers)).body.webhook;
+    const failingSince = new Date(Date.now() - 60_000);
+    const lastSuccessAt = new Date(Date.now() - 120_000);
+    await testDb.db.webhookEndpoint.update({ where: { id: created.id }, data: { consecutiveFailures: 3, failingSince, lastSuccessAt } });
+    const res = (await server.api.patch(`${V1}/${created.id}`, { enabled: true }, org.partner.headers)).body.webhook;
+    expect(res).toMatchObject({
+      enabled: true,
+      consecutiveFailures: 3,
+      failingSince: failingSince.toISOString(),
+      lastSuccessAt: lastSuccessAt.toISOString(),
+      disabledKind: null,
+    });
+  });
+
+  it("shows endpoints disabled before the kind was kept as failing (with a reason) or manual (without)", async () => {
+    const org = await createTestOrg(testDb.db);
+    const byService = (await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers)).body.webhook;
+    const byOwner = (await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers)).body.webhook;
+    const reason = "Disabled after 20 failed deliveries in a row; last error: HTTP 500";
+    await testDb.db.webhookEndpoint.update({ where: { id: byService.id }, data: { enabled: false, disabledReason: reason, disabledAt: new Date(), consecutiveFailures: 20 } });
+    await testDb.db.webhookEndpoint.update({ where: { id: byOwner.id }, data: { enabled: false } });
+    const kinds = Object.fromEntries(
+      (await server.api.get(V1, org.partner.headers)).body.webhooks.map((w: { id: string; disabledKind: string }) => [w.id, w.disabledKind]),
+    );
+    expect(kinds).toEqual({ [byService.id]: "failing", [byOwner.id]: "manual" });
+    expect((await server.api.get(`${V1}/${byService.id}`, org.partner.headers)).body.webhook).toMatchObject({ disabledReason: reason, consecutiveFailures: 20 });
   });
 
   it("answers 400 'Invalid webhook ID' for an id that is not a uuid", async () => {
@@ -188,13 +285,18 @@ describe("earlier-protocol endpoints (/api/integrations/webhooks)", () => {
         active: true,
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
+        last_success_at: null,
+        consecutive_failures: 0,
+        failing_since: null,
+        disabled_kind: null,
         disabled_reason: null,
+        disabled_at: null,
         secret: expect.stringMatching(UUID),
       },
     });
     const other = await server.api.post(LEGACY, { url: PUBLIC_URL, events: ["breach.resolved"], active: false }, org.partner.headers);
     expect(other.body.webhook.secret).not.toBe(created.body.webhook.secret);
-    expect(other.body.webhook.active).toBe(false);
+    expect(other.body.webhook).toMatchObject({ active: false, disabled_kind: "manual", disabled_reason: null });
     // no organization secret is involved in the earlier protocol
     expect(await testDb.db.webhookSecret.count({ where: { partnerId: org.partner.id } })).toBe(0);
 
@@ -203,8 +305,12 @@ describe("earlier-protocol endpoints (/api/integrations/webhooks)", () => {
     expect(list.body.webhooks[0].secret).toBeUndefined();
 
     const patched = await server.api.patch(`${LEGACY}/${created.body.webhook.id}`, { active: false, events: ["email.removed"] }, org.partner.headers);
-    expect(patched.body.webhook).toMatchObject({ active: false, events: ["email.removed"] });
+    expect(patched.body.webhook).toMatchObject({ active: false, events: ["email.removed"], disabled_kind: "manual", disabled_reason: null });
+    expect(patched.body.webhook.disabled_at).toMatch(ISO);
+    expect(patched.body.webhook.signatureScheme ?? patched.body.webhook.signature_scheme).toBeUndefined();
     expect((await server.api.get(`${LEGACY}/${created.body.webhook.id}`, org.partner.headers)).body.webhook.events).toEqual(["email.removed"]);
+    const reactivated = await server.api.patch(`${LEGACY}/${created.body.webhook.id}`, { active: true }, org.partner.headers);
+    expect(reactivated.body.webhook).toMatchObject({ active: true, disabled_kind: null, disabled_reason: null, disabled_at: null, consecutive_failures: 0, failing_since: null });
     expect((await server.api.delete(`${LEGACY}/${created.body.webhook.id}`, org.partner.headers)).body).toEqual({ success: true });
     expect((await server.api.get(LEGACY, org.partner.headers)).body.webhooks).toHaveLength(1);
   });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LEGACY_EVENT_TYPES } from "../../../events/legacy";
 import { EVENT_TYPES } from "../../../events/outbox";
 import type { DeliveryRecord } from "../../../webhooks/deliveries";
-import type { EndpointRecord } from "../../../webhooks/endpoints";
+import { SIGNATURE_SCHEMES, type EndpointRecord } from "../../../webhooks/endpoints";
 
 const isoDateTime = () => z.string().meta({ format: "date-time", example: "2026-03-18T12:00:00.000Z" });
 const uuidString = () => z.string().meta({ format: "uuid", example: "550e8400-e29b-41d4-a716-446655440000" });
@@ -19,12 +19,20 @@ export const maxAttemptsInput = z
   .min(1, { error: "maxAttempts must be an integer from 1 to 3" })
   .max(3, { error: "maxAttempts must be an integer from 1 to 3" });
 
+export const signatureSchemeInput = z.enum(SIGNATURE_SCHEMES, {
+  error: `signatureScheme must be one of ${SIGNATURE_SCHEMES.map((scheme) => `"${scheme}"`).join(", ")}`,
+});
+const SIGNATURE_SCHEME_DESCRIPTION =
+  'How deliveries are signed: "x-signature" (X-Signature and X-Token; the receiver signs its answer) or ' +
+  '"standard-webhooks" (webhook-id, webhook-timestamp, webhook-signature; any 2xx is success). See the webhooks section.';
+
 /** A current-protocol endpoint's fields on create (the partner and distributor APIs, the admin UI). */
 export const endpointCreateInput = z.object({
   url: urlInput,
   eventTypes: z.array(eventTypeSchema, { error: "eventTypes is required" }).min(1, { error: "At least one event type is required" }),
   enabled: z.boolean().optional().meta({ description: "Default true" }),
   maxAttempts: maxAttemptsInput.optional().meta({ description: "Attempts per event, 1 to 3 (default 3)" }),
+  signatureScheme: signatureSchemeInput.optional().meta({ description: `${SIGNATURE_SCHEME_DESCRIPTION} Default "x-signature".` }),
 });
 
 /** Checked by the service (400 "Invalid webhook ID"), the same text on every surface. */
@@ -38,9 +46,19 @@ export const endpointUpdateInput = z
     eventTypes: z.array(eventTypeSchema).min(1, { error: "At least one event type is required" }).optional(),
     enabled: z.boolean().optional(),
     maxAttempts: maxAttemptsInput.optional(),
+    signatureScheme: signatureSchemeInput.optional().meta({ description: SIGNATURE_SCHEME_DESCRIPTION }),
   })
-  .refine((input) => [input.url, input.eventTypes, input.enabled, input.maxAttempts].some((value) => value !== undefined), {
-    error: "At least one of url, eventTypes, enabled or maxAttempts is required",
+  .refine(
+    (input) => [input.url, input.eventTypes, input.enabled, input.maxAttempts, input.signatureScheme].some((value) => value !== undefined),
+    { error: "At least one of url, eventTypes, enabled, maxAttempts or signatureScheme is required" },
+  );
+
+const disabledKindSchema = z
+  .enum(["failing", "gone", "manual"])
+  .nullable()
+  .meta({
+    description:
+      "Why the endpoint is disabled (null while enabled): failing (20 failed deliveries in a row), gone (the receiver answered 410 Gone), manual (its owner)",
   });
 
 /** A current-protocol endpoint as the API shows it (no secret). */
@@ -51,7 +69,12 @@ export const endpointSchema = z
     eventTypes: z.array(z.string()),
     enabled: z.boolean(),
     maxAttempts: z.number().int(),
-    disabledReason: z.string().nullable().meta({ description: "Why the service disabled the endpoint (20 failed deliveries in a row)" }),
+    signatureScheme: z.enum(SIGNATURE_SCHEMES),
+    lastSuccessAt: isoDateTime().nullable().meta({ description: "When a delivery (not a test) last succeeded" }),
+    consecutiveFailures: z.number().int().meta({ description: "Failed deliveries in a row (tests excepted)" }),
+    failingSince: isoDateTime().nullable().meta({ description: "When the current run of failed deliveries began; null while healthy" }),
+    disabledKind: disabledKindSchema,
+    disabledReason: z.string().nullable().meta({ description: "What the service saw when it disabled the endpoint (null for a manual disable)" }),
     disabledAt: isoDateTime().nullable(),
     createdAt: isoDateTime(),
     updatedAt: isoDateTime(),
@@ -65,6 +88,11 @@ export function endpointResponse(endpoint: EndpointRecord): z.infer<typeof endpo
     eventTypes: endpoint.eventTypes,
     enabled: endpoint.enabled,
     maxAttempts: endpoint.maxAttempts,
+    signatureScheme: endpoint.signatureScheme,
+    lastSuccessAt: endpoint.lastSuccessAt?.toISOString() ?? null,
+    consecutiveFailures: endpoint.consecutiveFailures,
+    failingSince: endpoint.failingSince?.toISOString() ?? null,
+    disabledKind: endpoint.disabledKind,
     disabledReason: endpoint.disabledReason,
     disabledAt: endpoint.disabledAt?.toISOString() ?? null,
     createdAt: endpoint.createdAt.toISOString(),
@@ -81,7 +109,12 @@ export const legacyEndpointSchema = z
     active: z.boolean(),
     created_at: isoDateTime(),
     updated_at: isoDateTime(),
+    last_success_at: isoDateTime().nullable(),
+    consecutive_failures: z.number().int(),
+    failing_since: isoDateTime().nullable(),
+    disabled_kind: disabledKindSchema,
     disabled_reason: z.string().nullable(),
+    disabled_at: isoDateTime().nullable(),
   })
   .meta({ id: "LegacyWebhookEndpoint" });
 
@@ -93,7 +126,12 @@ export function legacyEndpointResponse(endpoint: EndpointRecord): z.infer<typeof
     active: endpoint.enabled,
     created_at: endpoint.createdAt.toISOString(),
     updated_at: endpoint.updatedAt.toISOString(),
+    last_success_at: endpoint.lastSuccessAt?.toISOString() ?? null,
+    consecutive_failures: endpoint.consecutiveFailures,
+    failing_since: endpoint.failingSince?.toISOString() ?? null,
+    disabled_kind: endpoint.disabledKind,
     disabled_reason: endpoint.disabledReason,
+    disabled_at: endpoint.disabledAt?.toISOString() ?? null,
   };
 }
 

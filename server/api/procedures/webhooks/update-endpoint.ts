@@ -12,7 +12,9 @@ export function updateEndpoint(surface: WebhookSurface) {
         path: `${surface.basePath}/{id}`,
         tags: surface.tags,
         summary: "Update a webhook endpoint",
-        description: "Send at least one field. Enabling an endpoint the service disabled clears its disabledReason.",
+        description:
+          "Send at least one field. `enabled: false` disables the endpoint (disabledKind `manual`); `enabled: true` on a disabled " +
+          "endpoint clears disabledKind, disabledReason, disabledAt and the failure run.",
       },
       errors: { failure: "Failed to update webhook" },
       responses: { 404: "Webhook not found" },
