@@ -233,6 +233,53 @@ describe("current-protocol endpoints (partner)", () => {
   });
 });
 
+describe.each([
+  ["partner v1", V1, () => org.partner.headers],
+  ["distributor", DISTRIBUTOR, () => org.distributor.headers],
+])("field names on the %s surface", (_surface, base, headers) => {
+  it("creates with events and active as the names of eventTypes and enabled", async () => {
+    const res = await server.api.post(base, { url: PUBLIC_URL, events: ["customer.created"], active: false }, headers());
+    expect(res.status).toBe(200);
+    expect(res.body.webhook).toMatchObject({ eventTypes: ["customer.created"], enabled: false, disabledKind: "manual" });
+    const both = await server.api.post(base, { url: PUBLIC_URL, events: ["customer.deleted"], eventTypes: ["customer.deleted"], enabled: true, active: true }, headers());
+    expect(both.status).toBe(200);
+    expect(both.body.webhook).toMatchObject({ eventTypes: ["customer.deleted"], enabled: true });
+  });
+
+  it("applies a PATCH {url, events, active: false} whole: the url, the events and the disable", async () => {
+    const created = await server.api.post(base, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, headers());
+    const id = created.body.webhook.id;
+    const res = await server.api.patch(`${base}/${id}`, { url: "https://93.184.216.35/other", events: ["customer.deleted"], active: false }, headers());
+    expect(res.status).toBe(200);
+    expect(res.body.webhook).toMatchObject({ url: "https://93.184.216.35/other", eventTypes: ["customer.deleted"], enabled: false, disabledKind: "manual" });
+    expect((await server.api.get(`${base}/${id}`, headers())).body.webhook).toMatchObject({ eventTypes: ["customer.deleted"], enabled: false });
+  });
+
+  it.each([
+    ["events and eventTypes that differ", { events: ["customer.deleted"], eventTypes: ["customer.created"] }, "Validation failed: events: events and eventTypes name the same field and differ"],
+    ["active and enabled that differ", { active: false, enabled: true }, "Validation failed: active: active and enabled name the same field and differ"],
+    ["a key that is not a field", { secret: "mine" }, 'Validation failed: Unrecognized key: "secret"'],
+  ])("refuses %s with 400 and changes nothing", async (_name, fields, error) => {
+    const created = await server.api.post(base, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, headers());
+    const id = created.body.webhook.id;
+    const patched = await server.api.patch(`${base}/${id}`, { url: "https://93.184.216.35/changed", ...fields }, headers());
+    expect(patched.status).toBe(400);
+    expect(patched.body).toEqual({ success: false, error });
+    expect((await server.api.get(`${base}/${id}`, headers())).body.webhook).toMatchObject({ url: PUBLIC_URL, eventTypes: ["customer.created"], enabled: true });
+    const before = (await server.api.get(base, headers())).body.webhooks.length;
+    const posted = await server.api.post(base, { url: PUBLIC_URL, eventTypes: ["customer.created"], ...fields }, headers());
+    expect(posted.status).toBe(400);
+    expect(posted.body).toEqual({ success: false, error });
+    expect((await server.api.get(base, headers())).body.webhooks).toHaveLength(before);
+  });
+
+  it("still asks for eventTypes when neither name is sent", async () => {
+    const res = await server.api.post(base, { url: PUBLIC_URL }, headers());
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: "Validation failed: eventTypes: eventTypes is required" });
+  });
+});
+
 describe("webhook URL rules", () => {
   it.each([
     ["http://93.184.216.34/hook", "URL must use https:// (WEBHOOK_ALLOW_PRIVATE_URLS=true allows http:// for local testing)"],

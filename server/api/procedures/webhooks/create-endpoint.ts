@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createEndpoint as createEndpointService } from "../../../webhooks/endpoints";
 import { successTrue } from "../../schemas";
-import { endpointCreateInput, endpointResponse, endpointSchema } from "./schemas";
+import { endpointCreateBody, endpointResponse, endpointSchema } from "./schemas";
 import type { WebhookSurface } from "./surfaces";
 
 export function createEndpoint(surface: WebhookSurface) {
@@ -18,7 +18,7 @@ export function createEndpoint(surface: WebhookSurface) {
       },
       errors: { failure: "Failed to create webhook" },
     })
-    .input(endpointCreateInput)
+    .input(endpointCreateBody)
     .output(z.object({ success: successTrue, webhook: endpointSchema.extend({ secret: z.string() }) }))
     .mutation(async ({ ctx, input }) => {
       const { endpoint, secret } = await createEndpointService(ctx.db, ctx.owner, "current", input);

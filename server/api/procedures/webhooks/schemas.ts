@@ -53,6 +53,70 @@ export const endpointUpdateInput = z
     { error: "At least one of url, eventTypes, enabled, maxAttempts or signatureScheme is required" },
   );
 
+/**
+ * The partner v1 and distributor REST bodies (docs/webhooks.md, "Field names"): the fields above,
+ * with `events` as another name of `eventTypes` and `active` of `enabled`, and no other key.
+ * Both names of one pair with different values, or an unknown key, is a 400; the names are merged
+ * before the service sees them, so an update is applied whole or not at all.
+ */
+const FIELD_ALIASES = [
+  ["events", "eventTypes"],
+  ["active", "enabled"],
+] as const;
+
+type AliasedFields = { events?: string[]; eventTypes?: string[]; active?: boolean; enabled?: boolean };
+
+function sameValue(a: unknown, b: unknown): boolean {
+  const canonical = (value: unknown) => JSON.stringify(Array.isArray(value) ? [...new Set(value)].sort() : value);
+  return canonical(a) === canonical(b);
+}
+
+function refuseDifferingAliases(input: AliasedFields, context: z.RefinementCtx): void {
+  for (const [alias, field] of FIELD_ALIASES) {
+    if (input[alias] !== undefined && input[field] !== undefined && !sameValue(input[alias], input[field])) {
+      context.addIssue({ code: "custom", path: [alias], message: `${alias} and ${field} name the same field and differ` });
+    }
+  }
+}
+
+function mergeAliases<T extends AliasedFields>({ events, active, ...input }: T): Omit<T, "events" | "active"> {
+  return { ...input, eventTypes: input.eventTypes ?? events, enabled: input.enabled ?? active };
+}
+
+const eventTypesInput = z.array(eventTypeSchema).min(1, { error: "At least one event type is required" });
+
+export const endpointCreateBody = z
+  .strictObject({
+    ...endpointCreateInput.shape,
+    eventTypes: eventTypesInput.optional().meta({ description: "Required (or `events`)" }),
+    events: eventTypesInput.optional().meta({ description: "Another name of eventTypes" }),
+    active: z.boolean().optional().meta({ description: "Another name of enabled" }),
+  })
+  .superRefine(refuseDifferingAliases)
+  .transform(mergeAliases)
+  .superRefine((input, context) => {
+    if (input.eventTypes === undefined) context.addIssue({ code: "custom", path: ["eventTypes"], message: "eventTypes is required" });
+  })
+  .transform((input) => ({ ...input, eventTypes: input.eventTypes! }));
+
+export const endpointUpdateBody = z
+  .strictObject({
+    id: endpointIdInput,
+    url: urlInput.optional(),
+    eventTypes: eventTypesInput.optional(),
+    events: eventTypesInput.optional().meta({ description: "Another name of eventTypes" }),
+    enabled: z.boolean().optional(),
+    active: z.boolean().optional().meta({ description: "Another name of enabled" }),
+    maxAttempts: maxAttemptsInput.optional(),
+    signatureScheme: signatureSchemeInput.optional().meta({ description: SIGNATURE_SCHEME_DESCRIPTION }),
+  })
+  .superRefine(refuseDifferingAliases)
+  .transform(mergeAliases)
+  .refine(
+    (input) => [input.url, input.eventTypes, input.enabled, input.maxAttempts, input.signatureScheme].some((value) => value !== undefined),
+    { error: "At least one of url, eventTypes, enabled, maxAttempts or signatureScheme is required" },
+  );
+
 const disabledKindSchema = z
   .enum(["failing", "gone", "manual"])
   .nullable()

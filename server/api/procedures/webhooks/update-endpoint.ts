@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { updateEndpoint as updateEndpointService } from "../../../webhooks/endpoints";
 import { successTrue } from "../../schemas";
-import { endpointResponse, endpointSchema, endpointUpdateInput } from "./schemas";
+import { endpointResponse, endpointSchema, endpointUpdateBody } from "./schemas";
 import type { WebhookSurface } from "./surfaces";
 
 export function updateEndpoint(surface: WebhookSurface) {
@@ -19,7 +19,7 @@ export function updateEndpoint(surface: WebhookSurface) {
       errors: { failure: "Failed to update webhook" },
       responses: { 404: "Webhook not found" },
     })
-    .input(endpointUpdateInput)
+    .input(endpointUpdateBody)
     .output(z.object({ success: successTrue, webhook: endpointSchema }))
     .mutation(async ({ ctx, input }) => {
       const { id, ...changes } = input;
