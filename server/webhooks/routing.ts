@@ -6,6 +6,7 @@ import { parseEventPayload } from "../events/payloads";
 import { currentProtocolData, isBreachEvent } from "../events/redaction";
 import { log } from "../log";
 import { currentProtocolBody, legacyProtocolBody } from "./bodies";
+import { ENDPOINT_DISABLED } from "./delivery";
 
 /** Outbox events routed per transaction (and the most merged together). */
 export const ROUTE_BATCH_SIZE = 200;
@@ -26,6 +27,7 @@ interface RoutableEndpoint {
   protocol: "current" | "legacy";
   eventTypes: string[];
   maxAttempts: number;
+  enabled: boolean;
 }
 
 interface CustomerFacts {
@@ -34,9 +36,11 @@ interface CustomerFacts {
 }
 
 /**
- * Turns unrouted outbox events into deliveries (SPEC 6.1 routing): one per enabled endpoint of
- * the event's partner and of the partner's distributor that subscribes to the event (for
- * earlier-protocol endpoints: to its legacy event). The events are claimed with FOR UPDATE SKIP
+ * Turns unrouted outbox events into deliveries (SPEC 6.1 routing): one per endpoint of the
+ * event's partner and of the partner's distributor that subscribes to the event (for
+ * earlier-protocol endpoints: to its legacy event). A disabled endpoint's delivery is written
+ * `failed` at once, without a request, so nothing that happened while it was off is lost: once
+ * re-enabled, its owner recovers the window (docs/webhooks.md, "Recovering failed deliveries"). The events are claimed with FOR UPDATE SKIP
  * LOCKED and marked routed in the same transaction as their deliveries are written, so each
  * event is routed exactly once however many workers run. breach.found events of one customer
  * in the same batch are merged. Returns how many events and deliveries it handled.
@@ -56,8 +60,8 @@ export async function routePendingEvents(db: Db, { limit = ROUTE_BATCH_SIZE } = 
     const partners = await tx.partner.findMany({ where: { id: { in: partnerIds } }, select: { id: true, distributorId: true } });
     const distributorOf = new Map(partners.map((partner) => [partner.id, partner.distributorId]));
     const endpoints: RoutableEndpoint[] = await tx.webhookEndpoint.findMany({
-      where: { enabled: true, OR: [{ partnerId: { in: partnerIds } }, { distributorId: { in: [...new Set(distributorOf.values())] } }] },
-      select: { id: true, partnerId: true, distributorId: true, protocol: true, eventTypes: true, maxAttempts: true },
+      where: { OR: [{ partnerId: { in: partnerIds } }, { distributorId: { in: [...new Set(distributorOf.values())] } }] },
+      select: { id: true, partnerId: true, distributorId: true, protocol: true, eventTypes: true, maxAttempts: true, enabled: true },
     });
 
     const deliveries: NewDelivery[] = [];
@@ -84,6 +88,8 @@ interface NewDelivery {
   eventType: string;
   body: string;
   maxAttempts: number;
+  /** The endpoint is disabled: the delivery is recorded as failed, never sent. */
+  disabled: boolean;
 }
 
 /**
@@ -94,11 +100,15 @@ interface NewDelivery {
 async function insertDeliveries(tx: Prisma.TransactionClient, deliveries: readonly NewDelivery[], createdAt: Date): Promise<void> {
   if (deliveries.length === 0) return;
   await tx.$executeRaw`
-    INSERT INTO webhook_deliveries (endpoint_id, event_id, idempotency_token, event_type, body, max_attempts, next_attempt_at, created_at)
-    SELECT d.endpoint_id, d.event_id, d.event_id, d.event_type, d.body, d.max_attempts, ${createdAt}::timestamptz, ${createdAt}::timestamptz
+    INSERT INTO webhook_deliveries (endpoint_id, event_id, idempotency_token, event_type, body, max_attempts, next_attempt_at, created_at,
+                                    status, last_error)
+    SELECT d.endpoint_id, d.event_id, d.event_id, d.event_type, d.body, d.max_attempts, ${createdAt}::timestamptz, ${createdAt}::timestamptz,
+           (CASE WHEN d.disabled THEN 'failed' ELSE 'pending' END)::webhook_delivery_status,
+           CASE WHEN d.disabled THEN ${ENDPOINT_DISABLED} END
     FROM unnest(${deliveries.map((d) => d.endpointId)}::uuid[], ${deliveries.map((d) => d.eventId)}::uuid[],
                 ${deliveries.map((d) => d.eventType)}::text[], ${deliveries.map((d) => d.body)}::text[],
-                ${deliveries.map((d) => d.maxAttempts)}::int[]) WITH ORDINALITY AS d(endpoint_id, event_id, event_type, body, max_attempts, position)
+                ${deliveries.map((d) => d.maxAttempts)}::int[], ${deliveries.map((d) => d.disabled)}::boolean[])
+      WITH ORDINALITY AS d(endpoint_id, event_id, event_type, body, max_attempts, disabled, position)
     ORDER BY d.position`;
 }
 
@@ -154,14 +164,14 @@ function deliveriesOf(
     if (endpoint.protocol === "current") {
       if (!endpoint.eventTypes.includes(event.event.type)) continue;
       currentBody ??= currentProtocolBody(event.id, event.event.type, currentProtocolData(event.event, { partnerId: event.partnerId, redacted }), createdAt);
-      rows.push({ ...common, endpointId: endpoint.id, eventType: event.event.type, body: currentBody, maxAttempts: endpoint.maxAttempts });
+      rows.push({ ...common, endpointId: endpoint.id, eventType: event.event.type, body: currentBody, maxAttempts: endpoint.maxAttempts, disabled: !endpoint.enabled });
       continue;
     }
     legacyEvents ??= toLegacyEvents(event.event, { occurredAt: event.createdAt, emailsScanned: customer?.monitoredEmails ?? 0, redacted });
     for (const legacy of legacyEvents) {
       if (!endpoint.eventTypes.includes(legacy.event)) continue;
       const body = legacyProtocolBody(legacy.event, legacy.data, createdAt);
-      rows.push({ ...common, endpointId: endpoint.id, eventType: legacy.event, body, maxAttempts: endpoint.maxAttempts });
+      rows.push({ ...common, endpointId: endpoint.id, eventType: legacy.event, body, maxAttempts: endpoint.maxAttempts, disabled: !endpoint.enabled });
     }
   }
   return rows;

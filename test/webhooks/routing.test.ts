@@ -43,7 +43,7 @@ describe("routing (SPEC 6.1)", () => {
     customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example"], domains: ["acme.example"] });
   });
 
-  it("queues one delivery per enabled, subscribed endpoint of the partner and of its distributor", async () => {
+  it("queues one delivery per subscribed endpoint of the partner and of its distributor; a disabled one's is failed at once, to recover later", async () => {
     const partnerEndpoint = await endpoint({ partnerId: org.partner.id }, ["customer.created"]);
     const distributorEndpoint = await endpoint({ distributorId: org.distributor.id }, ["customer.created", "customer.deleted"]);
     const unsubscribed = await endpoint({ partnerId: org.partner.id }, ["customer.deleted"]);
@@ -60,7 +60,11 @@ describe("routing (SPEC 6.1)", () => {
       expect(rest).toEqual([]);
       expect(delivery).toMatchObject({ eventId, idempotencyToken: eventId, eventType: "customer.created", status: "pending", maxAttempts: 3 });
     }
-    for (const id of [unsubscribed, disabled, otherPartner, otherDistributor]) expect(await deliveriesOf(testDb.db, id)).toEqual([]);
+    for (const id of [unsubscribed, otherPartner, otherDistributor]) expect(await deliveriesOf(testDb.db, id)).toEqual([]);
+    const [kept, ...more] = await deliveriesOf(testDb.db, disabled);
+    expect(more).toEqual([]);
+    expect(kept).toMatchObject({ eventId, status: "failed", attemptCount: 0, lastError: "Endpoint is disabled: the delivery was not sent" });
+    expect(kept!.attempts).toEqual([]);
     expect((await testDb.db.outboxEvent.findUniqueOrThrow({ where: { id: eventId } })).routedAt).toBeInstanceOf(Date);
   });
 
