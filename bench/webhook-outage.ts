@@ -16,6 +16,7 @@
  *   WEBHOOK_RETRY_BASE_MS=100 (default here), BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (default)
  */
 import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { config } from "../server/config";
 import { createDistributor } from "../server/distributors/distributors";
@@ -47,6 +48,8 @@ const unscaledMinutes = (ms: number) => Number((ms / SCALE / 60_000).toFixed(1))
 
 async function main() {
   if (!(SCALE > 0)) throw new Error("WEBHOOK_RETRY_BASE_MS must be above 0: the outage is measured in the schedule's scaled time");
+  // Other work on the machine slows every figure down: its load when the run began is reported with them.
+  const loadAtStart = Number(loadavg()[0]!.toFixed(1));
   const { database, drop } = await createBenchDatabase("outage");
   let receiver: Awaited<ReturnType<typeof startOutageReceiver>> | undefined;
   try {
@@ -69,26 +72,30 @@ async function main() {
     );
     const dispatcher = startWebhookDispatcher(db);
     const downAt = Date.now();
+    // The receiver comes back when the outage is over, whether or not all events are recorded by then.
+    const comeback = sleep(OUTAGE_MS).then(() => receiver!.bringBack());
+    let recorded = 0;
+    let recordedWhileDown: number | undefined;
+    void comeback.then(() => (recordedWhileDown = recorded));
     // Events evenly over the first 90 % of the outage, BATCH per transaction.
     const batches = Math.ceil(EVENTS / BATCH);
     const spacing = (OUTAGE_MS * 0.9) / batches;
     for (let batch = 0; batch < batches; batch++) {
       const wait = downAt + batch * spacing - Date.now();
       if (wait > 0) await sleep(wait);
+      const size = Math.min(BATCH, EVENTS - batch * BATCH);
       await db.$transaction(async (tx) => {
-        for (let i = 0; i < Math.min(BATCH, EVENTS - batch * BATCH); i++) {
-          await recordEvent(tx, { type: "customer.created", partnerId: partner.id, customerId: customer.id, data });
-        }
+        for (let i = 0; i < size; i++) await recordEvent(tx, { type: "customer.created", partnerId: partner.id, customerId: customer.id, data });
       });
+      recorded += size;
       dispatcher.wake();
     }
     const producedMs = Date.now() - downAt;
-    if (Date.now() < downAt + OUTAGE_MS) await sleep(downAt + OUTAGE_MS - Date.now());
-    const backAt = await receiver.bringBack();
+    const backAt = await comeback;
     const duringOutage = await receiver.stats();
     console.log(
-      `events recorded in ${(producedMs / 1000).toFixed(1)} s; receiver back after ${((backAt - downAt) / 1000).toFixed(1)} s, ` +
-        `${duringOutage.refused} requests answered 503 meanwhile`,
+      `${recordedWhileDown ?? recorded} events recorded while the receiver was down, all ${EVENTS} in ${(producedMs / 1000).toFixed(1)} s; ` +
+        `receiver back after ${((backAt - downAt) / 1000).toFixed(1)} s, ${duringOutage.refused} requests answered 503 meanwhile`,
     );
 
     let counts: Record<string, number> = {};
@@ -116,12 +123,14 @@ async function main() {
     const untilAllMs = stats.lastAcceptedAt === null ? null : stats.lastAcceptedAt - backAt;
     reportResult("webhook-outage", {
       retryBaseMs: config.webhookRetryBaseMs(),
+      machineLoadAverageAtStart: loadAtStart,
       scale: `1/${Math.round(1 / SCALE)}`,
       events: EVENTS,
       outageMs: Math.round(OUTAGE_MS),
       outageMinutesUnscaled: OUTAGE_MINUTES,
       receiverDown: "503 without Retry-After",
       eventsRecordedInMs: producedMs,
+      eventsRecordedWhileDown: recordedWhileDown ?? recorded,
       delivered: counts.delivered ?? 0,
       lost: EVENTS - stats.accepted,
       failed: counts.failed ?? 0,

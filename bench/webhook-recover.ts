@@ -15,6 +15,7 @@
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (default)
  */
 import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
@@ -35,6 +36,8 @@ process.env.LOG_LEVEL = "error";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
+  // Other work on the machine slows every figure down: its load when the run began is reported with them.
+  const loadAtStart = Number(loadavg()[0]!.toFixed(1));
   const { database, drop } = await createBenchDatabase("recover");
   let receiver: Awaited<ReturnType<typeof startOutageReceiver>> | undefined;
   try {
@@ -102,6 +105,7 @@ async function main() {
     const firstToLastMs = stats.lastAcceptedAt! - stats.firstAcceptedAt!;
     reportResult("webhook-recover", {
       deliveries: DELIVERIES,
+      machineLoadAverageAtStart: loadAtStart,
       failedHow: "for real: maxAttempts 1, receiver answering 503",
       failedInMs: Math.round(failingMs),
       failedAfterARequest: failedWithRequest,
