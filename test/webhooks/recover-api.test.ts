@@ -218,6 +218,23 @@ describe("POST /{id}/recover", () => {
     expect((await server.api.post(`${V1}/${id}/recover`, body, org.partner.headers)).body).toEqual({ success: true, queued: 1 });
   });
 
+  it("sends, once re-enabled, the events that happened while the endpoint was disabled", async () => {
+    const id = await createV1();
+    await server.api.patch(`${V1}/${id}`, { enabled: false }, org.partner.headers);
+    const since = new Date();
+    const whileOff = [await eventWith("ok"), await eventWith("ok")];
+    const requestsBefore = target.requests.length;
+    expect([...(await logOf(id)).values()].map((d) => [d.status, d.error])).toEqual([
+      ["failed", "Endpoint is disabled: the delivery was not sent"],
+      ["failed", "Endpoint is disabled: the delivery was not sent"],
+    ]);
+    await server.api.patch(`${V1}/${id}`, { enabled: true }, org.partner.headers);
+    expect((await server.api.post(`${V1}/${id}/recover`, { since: since.toISOString() }, org.partner.headers)).body).toEqual({ success: true, queued: 2 });
+    answer = "ok";
+    await drainWebhooks(testDb.db);
+    expect(tokensReceived(requestsBefore)).toEqual(whileOff);
+  });
+
   it.each([
     ["no body", undefined, "since is required"],
     ["no since", { until: "2026-11-25T10:00:00Z" }, "since is required"],
