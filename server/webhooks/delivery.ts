@@ -27,8 +27,6 @@ export const DELIVERY_LEASE_MS = 30_000;
 export const PER_ENDPOINT_CONCURRENCY = 32;
 /** An endpoint is disabled after this many failed deliveries in a row. */
 export const AUTO_DISABLE_AFTER_FAILURES = 20;
-/** How far into the due queue one claim looks when spreading slots over endpoints. */
-const CLAIM_SCAN = 1_000;
 
 export const NO_ACTIVE_SECRET = "No active signing secret: the delivery was not sent";
 export const ENDPOINT_DISABLED = "Endpoint is disabled: the delivery was not sent";
@@ -70,7 +68,9 @@ interface ClaimRow extends ClaimedDelivery {
 /**
  * Claims up to `limit` due deliveries in one statement: picks them (FOR UPDATE SKIP LOCKED, at
  * most `perEndpoint` in flight per endpoint counting those other workers hold, oldest due
- * first), writes the attempt row of each one that can be sent and takes it under a lease, and
+ * first). Candidates are taken per endpoint (the endpoints with pending deliveries are walked
+ * through the (status, endpoint_id, ...) index, one descent each), so a backlog on one endpoint,
+ * such as a recover of thousands, never holds back another endpoint's deliveries. It writes the attempt row of each one that can be sent and takes it under a lease, and
  * fails without a request those that cannot be sent: the endpoint was disabled meanwhile (test
  * deliveries excepted), or the organization has no active signing secret (SPEC 6.1 rule 6).
  */
@@ -116,20 +116,26 @@ async function claimRows(
   { limit, perEndpoint, leaseMs }: { limit: number; perEndpoint: number; leaseMs: number },
 ): Promise<ClaimRow[]> {
   return tx.$queryRaw<ClaimRow[]>`
-    WITH busy AS (
+    WITH RECURSIVE owners AS (
+      (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+              WHERE d.status = 'pending' AND d.endpoint_id > owners.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+      FROM owners WHERE owners.endpoint_id IS NOT NULL
+    ), busy AS (
       SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivering' GROUP BY endpoint_id
     ), due AS (
-      SELECT id, endpoint_id, next_attempt_at, sequence,
-             row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, sequence) AS rank
-      FROM (SELECT id, endpoint_id, next_attempt_at, sequence FROM webhook_deliveries
-            WHERE status = 'pending' AND next_attempt_at <= now()
-            ORDER BY next_attempt_at, sequence LIMIT ${CLAIM_SCAN}) candidates
+      SELECT next.id, next.next_attempt_at, next.sequence
+      FROM owners LEFT JOIN busy USING (endpoint_id)
+      CROSS JOIN LATERAL (
+        SELECT d.id, d.next_attempt_at, d.sequence FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.endpoint_id = owners.endpoint_id AND d.next_attempt_at <= now()
+        ORDER BY d.next_attempt_at, d.sequence
+        LIMIT greatest(0, ${perEndpoint}::int - coalesce(busy.n, 0))) next
+      WHERE owners.endpoint_id IS NOT NULL
     ), picked AS (
       SELECT d.id FROM webhook_deliveries d
-      WHERE d.id IN (
-        SELECT due.id FROM due LEFT JOIN busy USING (endpoint_id)
-        WHERE due.rank <= ${perEndpoint}::int - coalesce(busy.n, 0)
-        ORDER BY due.next_attempt_at, due.sequence LIMIT ${limit}::int)
+      WHERE d.id IN (SELECT due.id FROM due ORDER BY due.next_attempt_at, due.sequence LIMIT ${limit}::int)
         AND d.status = 'pending'
       FOR UPDATE SKIP LOCKED
     ), decided AS (
