@@ -42,17 +42,19 @@ import { updateLegacyEndpoint } from "./procedures/webhooks/legacy/update-endpoi
 import { listDeliveries } from "./procedures/webhooks/list-deliveries";
 import { listEndpoints } from "./procedures/webhooks/list-endpoints";
 import { listSecrets } from "./procedures/webhooks/list-secrets";
+import { recoverDeliveries } from "./procedures/webhooks/recover-deliveries";
 import { retryDelivery } from "./procedures/webhooks/retry-delivery";
 import { sendTest } from "./procedures/webhooks/send-test";
 import { distributorSurface, legacySurface, partnerSurface, type WebhookSurface } from "./procedures/webhooks/surfaces";
 import { updateEndpoint } from "./procedures/webhooks/update-endpoint";
 import { router } from "./trpc";
 
-/** Deleting an endpoint and its delivery log: the same operations on every webhook surface. */
+/** Deleting an endpoint, its delivery log, retry and recover: the same operations on every webhook surface. */
 function deliveryLogProcedures(surface: WebhookSurface) {
   return {
     listDeliveries: listDeliveries(surface),
     retryDelivery: retryDelivery(surface),
+    recoverDeliveries: recoverDeliveries(surface),
     sendTest: sendTest(surface),
     delete: deleteEndpoint(surface),
   };

@@ -1,0 +1,131 @@
+/**
+ * Recover benchmark (on demand; not part of the test suite). On a fresh PostgreSQL database, with
+ * the in-process dispatcher and a receiver in a process of its own on 127.0.0.1
+ * (bench/support/outage-receiver.ts):
+ *   1. `--deliveries` events are recorded and routed for one endpoint with maxAttempts 1 while the
+ *      receiver answers 503, and the dispatcher drives every delivery to `failed` for real (after 20 failed
+ *      deliveries in a row the endpoint is disabled, and the claim fails the rest without a
+ *      request, as it would in production);
+ *   2. the receiver answers 200 again, the endpoint is enabled (updateEndpoint, as its owner
+ *      would), and recoverDeliveries (the service behind POST /{id}/recover) queues them all;
+ *   3. the dispatcher delivers them. Reported: the time to queue (goal < 2 s) and the delivery
+ *      rate from the recover call to the last delivery accepted (goal >= 1,000/s).
+ *
+ *   npx tsx bench/webhook-recover.ts [--deliveries 10000]
+ *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (default)
+ */
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { createDistributor } from "../server/distributors/distributors";
+import { createPartner } from "../server/distributors/partners";
+import { customerRef, recordEvent } from "../server/events/outbox";
+import { startWebhookDispatcher } from "../server/webhooks/dispatcher";
+import { createEndpoint, updateEndpoint } from "../server/webhooks/endpoints";
+import { recoverDeliveries } from "../server/webhooks/recover";
+import { routePendingEvents } from "../server/webhooks/routing";
+import { createBenchDatabase, reportResult } from "./support/bench-kit";
+import { startOutageReceiver } from "./support/outage-receiver";
+
+const { values } = parseArgs({ options: { deliveries: { type: "string", default: "10000" } } });
+const DELIVERIES = Number(values.deliveries);
+process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
+process.env.APP_SECRET ??= randomBytes(32).toString("base64url");
+process.env.LOG_LEVEL = "error";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function main() {
+  const { database, drop } = await createBenchDatabase("recover");
+  let receiver: Awaited<ReturnType<typeof startOutageReceiver>> | undefined;
+  try {
+    const db = database.prisma;
+    const distributor = await createDistributor(db, { name: "Bench distributor" });
+    const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
+    const owner = { partnerId: partner.id };
+    const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
+    const customer = await db.customer.create({
+      data: { partnerId: partner.id, reference: "BENCH-1", companyName: "Bench Ltd", contactEmail: "b@bench.example", currencyCode: "USD", planId: plan.id, status: "active" },
+    });
+    const { endpoint, secret } = await createEndpoint(db, owner, "current", { url: "http://127.0.0.1:9/", eventTypes: ["customer.created"], maxAttempts: 1 });
+    receiver = await startOutageReceiver(secret, { down: true });
+    await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: receiver.url } });
+    const data = { customer: customerRef(customer) };
+
+    // 1: the outage, for real
+    const since = new Date();
+    console.log(`recording ${DELIVERIES} events; the receiver answers 503...`);
+    for (let done = 0; done < DELIVERIES; done += 1000) {
+      await db.$transaction(async (tx) => {
+        for (let i = 0; i < Math.min(1000, DELIVERIES - done); i++) {
+          await recordEvent(tx, { type: "customer.created", partnerId: partner.id, customerId: customer.id, data });
+        }
+      });
+    }
+    // Routed before the dispatcher starts: once the endpoint is disabled, routing writes no
+    // deliveries for it, and the events would leave nothing to recover.
+    while ((await routePendingEvents(db)).events > 0);
+    const dispatcher = startWebhookDispatcher(db);
+    const failingStarted = performance.now();
+    while ((await db.webhookDelivery.count({ where: { status: "failed" } })) < DELIVERIES) await sleep(250);
+    const failingMs = performance.now() - failingStarted;
+    const failedWithRequest = await db.webhookDelivery.count({ where: { status: "failed", attempts: { some: {} } } });
+    const before = await receiver.stats();
+    const { enabled, disabledReason } = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    console.log(
+      `${DELIVERIES} failed in ${(failingMs / 1000).toFixed(1)} s (${failedWithRequest} after a 503, the rest without a request: ` +
+        `${enabled ? "endpoint still enabled" : `endpoint disabled: ${disabledReason}`})`,
+    );
+
+    // 2: back, enabled, recovered
+    await receiver.bringBack();
+    if (!enabled) await updateEndpoint(db, owner, "current", endpoint.id, { enabled: true });
+    const recoverStarted = performance.now();
+    const recoverStartedAt = Date.now();
+    const queued = await recoverDeliveries(db, owner, "current", endpoint.id, { since });
+    const queueMs = performance.now() - recoverStarted;
+    dispatcher.wake(); // what wakeJobWorkers() does in the server (no job waker is registered in this process)
+    console.log(`recover queued ${queued} in ${queueMs.toFixed(0)} ms`);
+
+    // 3: delivered
+    for (;;) {
+      await sleep(100);
+      const stats = await receiver.stats();
+      if (stats.accepted >= queued) break;
+      if (performance.now() - recoverStarted > 300_000) throw new Error(`only ${stats.accepted} of ${queued} accepted after 5 minutes`);
+    }
+    while ((await db.webhookDelivery.count({ where: { status: { in: ["pending", "delivering"] } } })) > 0) await sleep(100);
+    await dispatcher.stop();
+    const stats = await receiver.stats();
+    const delivered = await db.webhookDelivery.count({ where: { status: "delivered" } });
+    const failed = await db.webhookDelivery.count({ where: { status: "failed" } });
+    const untilLastMs = stats.lastAcceptedAt! - recoverStartedAt;
+    const firstToLastMs = stats.lastAcceptedAt! - stats.firstAcceptedAt!;
+    reportResult("webhook-recover", {
+      deliveries: DELIVERIES,
+      failedHow: "for real: maxAttempts 1, receiver answering 503",
+      failedInMs: Math.round(failingMs),
+      failedAfterARequest: failedWithRequest,
+      failedWithoutRequestEndpointDisabled: DELIVERIES - failedWithRequest,
+      answered503: before.refused,
+      recoveredThrough: "recoverDeliveries (service)",
+      queued,
+      queueMs: Math.round(queueMs),
+      delivered,
+      failedAfter: failed,
+      acceptedOnceByToken: stats.accepted,
+      duplicates: stats.duplicates,
+      recoverToLastDeliveredMs: untilLastMs,
+      deliveriesPerSecond: Math.round((queued * 1000) / untilLastMs),
+      firstToLastDeliveredMs: firstToLastMs,
+      deliveriesPerSecondFirstToLast: Math.round((queued * 1000) / Math.max(1, firstToLastMs)),
+    });
+  } finally {
+    receiver?.stop();
+    await drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
