@@ -5,5 +5,6 @@
 import "./housekeeping";
 import "../breaches/jobs";
 import "../webhooks/retention";
+import "../webhooks/health-notices";
 import "../portal/cleanup";
 import "../notifications/jobs";

@@ -2,22 +2,29 @@ import { Prisma } from "../db/client";
 import type { Queryable } from "../jobs/queue";
 import { portalLocale } from "../portal/locale";
 import { notificationSubject } from "./subjects";
-import type { NotificationContent } from "./types";
+import type { CustomerNotificationContent, OrganizationNotificationContent } from "./types";
 
 /** The job that sends one message (defined in jobs.ts; queued here with the message). */
 export const SEND_NOTIFICATION_JOB = "notifications.send";
 /** Attempts per message: with the backoff of jobs.ts, the last is about two hours after the first. */
 export const SEND_ATTEMPTS = 8;
 
-export interface NewNotification {
-  customerId: string;
+/**
+ * Whom a message concerns: a customer (the e-mails to its recipients), or the partner or
+ * distributor it is written to (operational e-mails about its webhook endpoints).
+ */
+export type NotificationAddressee =
+  | { customerId: string; content: CustomerNotificationContent }
+  | { partnerId: string; content: OrganizationNotificationContent }
+  | { distributorId: string; content: OrganizationNotificationContent };
+
+export type NewNotification = NotificationAddressee & {
   /** What caused the message; with the kind and the recipient it is unique (docs/notifications.md). */
   cause: string;
-  /** The customer's locale code; the message is written in its locale as the portal reads it (portalLocale). */
+  /** The customer's locale code (an organization's messages: en-GB); read as the portal reads it (portalLocale). */
   localeCode: string;
   recipients: readonly string[];
-  content: NotificationContent;
-}
+};
 
 /**
  * Writes one message per recipient and queues a send job for each, in the caller's
@@ -30,14 +37,19 @@ export interface NewNotification {
 export async function queueNotification(tx: Queryable, message: NewNotification, onlyIf: Prisma.Sql = Prisma.sql`TRUE`): Promise<string[]> {
   if (message.recipients.length === 0) return [];
   const locale = portalLocale(message.localeCode);
+  const customerId = "customerId" in message ? message.customerId : null;
+  const partnerId = "partnerId" in message ? message.partnerId : null;
+  const distributorId = "distributorId" in message ? message.distributorId : null;
+  // The unique key of this kind of addressee (docs/notifications.md): NULLs are distinct, so only its own key binds.
+  const key = Prisma.raw(customerId ? "customer_id" : partnerId ? "partner_id" : "distributor_id");
   const rows = await tx.$queryRaw<Array<{ id: string }>>`
     WITH message AS (
-      INSERT INTO notifications (customer_id, kind, cause, recipient, locale_code, subject, data, updated_at)
-      SELECT ${message.customerId}::uuid, ${message.content.kind}::notification_kind, ${message.cause}, recipient, ${locale},
+      INSERT INTO notifications (customer_id, partner_id, distributor_id, kind, cause, recipient, locale_code, subject, data, updated_at)
+      SELECT ${customerId}::uuid, ${partnerId}::uuid, ${distributorId}::uuid, ${message.content.kind}::notification_kind, ${message.cause}, recipient, ${locale},
              ${notificationSubject(message.content, locale)}, ${JSON.stringify(message.content.data)}::jsonb, now()
       FROM unnest(${[...new Set(message.recipients)]}::text[]) AS recipient
       WHERE ${onlyIf}
-      ON CONFLICT (customer_id, kind, cause, recipient) DO NOTHING
+      ON CONFLICT (${key}, kind, cause, recipient) DO NOTHING
       RETURNING id
     ), queued AS (
       INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, updated_at)

@@ -7,8 +7,12 @@ import type { NotificationKind } from "./types";
 
 export const MESSAGE_NOT_FOUND = "Message not found";
 
-/** Messages of one distributor's customers: the staff mail preview only ever sees these. */
-const ofDistributor = (distributorId: string) => ({ customer: { partner: { distributorId } } });
+/**
+ * Messages of one distributor: to its partners' customers, to its partners (about their
+ * webhooks) and to itself. The staff mail preview only ever sees these.
+ */
+const ofDistributor = (distributorId: string) =>
+  ({ OR: [{ customer: { partner: { distributorId } } }, { partner: { distributorId } }, { distributorId }] }) satisfies Prisma.NotificationWhereInput;
 
 const summaryFields = {
   id: true,
@@ -21,6 +25,9 @@ const summaryFields = {
   createdAt: true,
   sentAt: true,
   customer: { select: { id: true, companyName: true, partner: { select: { name: true, replyToEmail: true } } } },
+  /** The organization an operational message is written to (one of the two; null for a customer's). */
+  partner: { select: { id: true, name: true } },
+  distributor: { select: { id: true, name: true } },
 } as const;
 
 /** The staff mail preview's list: newest first, optionally one kind or status. */
@@ -29,7 +36,7 @@ export async function listNotifications(
   distributorId: string,
   query: { page: number; pageSize: number; kind?: NotificationKind; status?: NotificationStatus },
 ) {
-  const where = { ...ofDistributor(distributorId), ...(query.kind ? { kind: query.kind } : {}), ...(query.status ? { status: query.status } : {}) };
+  const where: Prisma.NotificationWhereInput = { ...ofDistributor(distributorId), ...(query.kind ? { kind: query.kind } : {}), ...(query.status ? { status: query.status } : {}) };
   const [totalCount, messages] = await Promise.all([
     db.notification.count({ where }),
     db.notification.findMany({

@@ -6,13 +6,16 @@ import { monthlyReportView } from "./report-view";
 import { BreachAlertEmail } from "./templates/breach-alert";
 import type { FooterProps } from "./templates/layout";
 import { MonthlyReportEmail } from "./templates/monthly-report";
+import { WebhookHealthEmail } from "./templates/webhook-health";
 import { WelcomeEmail } from "./templates/welcome";
 import { notificationSubject } from "./subjects";
+import { config } from "../config";
 import { portalLocale } from "../portal/locale";
-import { notificationTexts } from "./texts";
-import type { NotificationContent } from "./types";
+import { notificationTexts, organizationTexts } from "./texts";
+import { isCustomerNotificationKind, type CustomerNotificationContent, type NotificationKind, type OrganizationNotificationContent } from "./types";
 import { unsubscribePageUrl } from "./unsubscribe";
 
+/** What a customer's message is rendered with besides its facts. */
 export interface RenderContext {
   locale: LocaleCode;
   partnerName: string;
@@ -34,16 +37,15 @@ export interface RenderedNotification {
   attachments: MailAttachment[];
 }
 
-/** The message as sent: subject, HTML and plain-text parts, and the monthly report's PDF. */
-export async function renderNotification(content: NotificationContent, context: RenderContext): Promise<RenderedNotification> {
+/** A customer's message as sent: subject, HTML and plain-text parts, and the monthly report's PDF. */
+export async function renderNotification(content: CustomerNotificationContent, context: RenderContext): Promise<RenderedNotification> {
   const { locale, partnerName } = context;
   const texts = notificationTexts(locale);
   const companyName = content.data.companyName;
   const footer: FooterProps = {
     why: texts.common.why(partnerName, companyName),
     reply: context.replyTo ? texts.common.reply(partnerName) : undefined,
-    unsubscribeText: texts.common.unsubscribe[content.kind],
-    unsubscribeUrl: context.unsubscribeUrl,
+    unsubscribe: { text: texts.common.unsubscribe[content.kind], url: context.unsubscribeUrl },
   };
   let email: ReactElement;
   const attachments: MailAttachment[] = [];
@@ -77,20 +79,37 @@ export async function renderNotification(content: NotificationContent, context: 
   return { subject: notificationSubject(content, locale), html, text, attachments };
 }
 
-/** A stored message's row, as far as rendering needs it. */
+/**
+ * An organization's operational message (a webhook endpoint's health) as sent: no unsubscribe
+ * link (the footer says why and what stops them), and the requests it gives point at APP_URL.
+ */
+export async function renderOrganizationNotification(content: OrganizationNotificationContent, locale: LocaleCode): Promise<RenderedNotification> {
+  const texts = organizationTexts(locale);
+  const footer: FooterProps = { why: texts.common.why(content.data.organizationName), howToStop: texts.common.howToStop };
+  const email = <WebhookHealthEmail locale={locale} texts={texts} content={content} appUrl={config.appUrl()} footer={footer} />;
+  const [html, text] = await Promise.all([render(email), render(email, { plainText: true })]);
+  return { subject: notificationSubject(content, locale), html, text, attachments: [] };
+}
+
+/** A stored message's row, as far as rendering needs it (a customer's message has its customer). */
 export interface StoredNotification {
-  kind: NotificationContent["kind"];
+  kind: NotificationKind;
   data: unknown;
-  customerId: string;
+  customerId: string | null;
   recipient: string;
   localeCode: string;
-  customer: { partner: { name: string; replyToEmail: string | null } };
+  customer: { partner: { name: string; replyToEmail: string | null } } | null;
 }
 
 /** Renders a stored message as it is sent (the send job) or previewed (the staff mail preview). */
 export function renderStoredNotification(message: StoredNotification): Promise<RenderedNotification> {
-  return renderNotification({ kind: message.kind, data: message.data } as NotificationContent, {
-    locale: portalLocale(message.localeCode),
+  const locale = portalLocale(message.localeCode);
+  if (!isCustomerNotificationKind(message.kind)) {
+    return renderOrganizationNotification({ kind: message.kind, data: message.data } as OrganizationNotificationContent, locale);
+  }
+  if (!message.customerId || !message.customer) throw new Error(`a ${message.kind} message without its customer`);
+  return renderNotification({ kind: message.kind, data: message.data } as CustomerNotificationContent, {
+    locale,
     partnerName: message.customer.partner.name,
     replyTo: message.customer.partner.replyToEmail,
     unsubscribeUrl: unsubscribePageUrl({ customerId: message.customerId, kind: message.kind, email: message.recipient }),

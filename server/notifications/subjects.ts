@@ -1,16 +1,19 @@
 import type { LocaleCode } from "../breaches/locales";
-import { notificationTexts, periodLabel } from "./texts";
+import { notificationTexts, organizationTexts, periodLabel } from "./texts";
 import type { NotificationContent } from "./types";
 
 /** The subject line of a message (stored with it when it is queued). */
 export function notificationSubject(content: NotificationContent, locale: LocaleCode): string {
-  const texts = notificationTexts(locale);
   switch (content.kind) {
     case "welcome":
-      return texts.welcome.subject(content.data.companyName);
+      return notificationTexts(locale).welcome.subject(content.data.companyName);
     case "breach_alert":
-      return texts.alert.subject(content.data.redacted ? content.data.count : content.data.breaches.length, content.data.companyName);
+      return notificationTexts(locale).alert.subject(content.data.redacted ? content.data.count : content.data.breaches.length, content.data.companyName);
     case "monthly_report":
-      return texts.report.subject(content.data.companyName, periodLabel(content.data.period, locale));
+      return notificationTexts(locale).report.subject(content.data.companyName, periodLabel(content.data.period, locale));
+    case "webhook_failing":
+      return organizationTexts(locale).failing.subject(content.data.endpoint.url);
+    case "webhook_disabled":
+      return organizationTexts(locale).disabled.subject(content.data.endpoint.url);
   }
 }

@@ -1,5 +1,5 @@
 import type { LocaleCode } from "../breaches/locales";
-import type { NotificationKind } from "./types";
+import type { CustomerNotificationKind } from "./types";
 
 /**
  * Every text of the customer e-mails (and the monthly report's PDF) in the six locales of
@@ -11,7 +11,7 @@ export interface NotificationTexts {
     why(partner: string, company: string): string;
     reply(partner: string): string;
     portalHint(partner: string): string;
-    unsubscribe: Record<NotificationKind, string>;
+    unsubscribe: Record<CustomerNotificationKind, string>;
   };
   welcome: {
     subject(company: string): string;
@@ -63,7 +63,7 @@ export interface NotificationTexts {
   /** The page an unsubscribe link opens. */
   unsubscribe: {
     title: string;
-    what: Record<NotificationKind, (company: string) => string>;
+    what: Record<CustomerNotificationKind, (company: string) => string>;
     question(what: string, email: string): string;
     button: string;
     done(what: string, email: string): string;
@@ -603,4 +603,109 @@ export function notificationTexts(locale: LocaleCode): NotificationTexts {
 /** "October 2026" for the period "2026-10", in the locale. */
 export function periodLabel(period: string, locale: LocaleCode): string {
   return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${period}-01T00:00:00Z`));
+}
+
+/**
+ * The operational e-mails to a webhook endpoint's owner, a partner or a distributor
+ * (docs/webhooks.md, "Health and warnings"). Organizations have no locale, so these exist in
+ * en-GB only; organizationTexts picks by locale like notificationTexts, for when one is added.
+ */
+export interface OrganizationTexts {
+  common: {
+    why(organization: string): string;
+    /** Said where customer e-mails have their unsubscribe link. */
+    howToStop: string;
+    endpoint: string;
+    url: string;
+    id: string;
+    protocol: string;
+    protocols: Record<"current" | "legacy", string>;
+    lastSuccess: string;
+    never: string;
+    whatToDo: string;
+    adminPage: string;
+    /** An ISO time as the message shows it. */
+    time(iso: string): string;
+  };
+  failing: {
+    subject(url: string): string;
+    preview: string;
+    heading: string;
+    intro(organization: string, since: string): string;
+    failingSince: string;
+    failuresInRow: string;
+    lastError: string;
+    fix: string;
+    retrying(disableAfter: number): string;
+    recover: string;
+  };
+  disabled: {
+    subject(url: string): string;
+    preview: string;
+    heading: string;
+    intro(organization: string, at: string): string;
+    reason: string;
+    kinds: Record<"failing" | "gone", string>;
+    fix: Record<"failing" | "gone", string>;
+    enable: string;
+    recover: string;
+    whileDisabled: string;
+  };
+}
+
+const ORGANIZATION_EN_GB: OrganizationTexts = {
+  common: {
+    why: (organization) =>
+      `You receive this as the contact for the webhooks of ${organization}. It is sent only when an endpoint starts failing or is disabled, once for each such change.`,
+    howToStop:
+      "These operational messages have no unsubscribe link: while the endpoint stays in this state, no further message is sent about it. Disabling or deleting the endpoint stops them altogether.",
+    endpoint: "Endpoint",
+    url: "URL",
+    id: "ID",
+    protocol: "Protocol",
+    protocols: { current: "current (API v1)", legacy: "earlier protocol (/api/integrations/webhooks)" },
+    lastSuccess: "Last successful delivery",
+    never: "none recorded",
+    whatToDo: "What to do",
+    adminPage: "The endpoint's health and delivery log in the admin UI:",
+    time: (iso) =>
+      `${new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`,
+  },
+  failing: {
+    subject: (url) => `Webhook deliveries are failing: ${url}`,
+    preview: "Events are not reaching your webhook endpoint",
+    heading: "Your webhook endpoint is failing",
+    intro: (organization, since) => `Events for ${organization} have not been delivered to the endpoint below since ${since}.`,
+    failingSince: "Failing since",
+    failuresInRow: "Failed deliveries in a row",
+    lastError: "Last error",
+    fix: "Check the receiver at this URL: it must answer with a 2xx status in time (the last error above says what went wrong; the endpoint's delivery log has every attempt).",
+    retrying: (disableAfter) =>
+      `Each event is retried on its schedule while you fix it. After ${disableAfter} failed deliveries in a row the endpoint is disabled, and you will be told.`,
+    recover: "Deliveries that used up their attempts can be queued again once the receiver works, with a fresh round of attempts:",
+  },
+  disabled: {
+    subject: (url) => `Webhook endpoint disabled: ${url}`,
+    preview: "No more events are sent to your webhook endpoint",
+    heading: "Your webhook endpoint was disabled",
+    intro: (organization, at) => `On ${at} we stopped sending events for ${organization} to the endpoint below.`,
+    reason: "Reason",
+    kinds: {
+      failing: "Its deliveries failed too many times in a row.",
+      gone: "The receiver answered 410 Gone, which asks us to stop sending.",
+    },
+    fix: {
+      failing: "Fix the receiver at this URL: it must answer with a 2xx status in time.",
+      gone: "If the receiver was retired on purpose, delete the endpoint or leave it disabled; nothing else is needed. Otherwise make it accept events again.",
+    },
+    enable: "Enable the endpoint again:",
+    recover: "Then queue the deliveries that failed again, with a fresh round of attempts:",
+    whileDisabled: "Events that happen while the endpoint is disabled are kept as failed deliveries: recover them once it is enabled again.",
+  },
+};
+
+const ORGANIZATION_TEXTS: Partial<Record<LocaleCode, OrganizationTexts>> = { "en-GB": ORGANIZATION_EN_GB };
+
+export function organizationTexts(locale: LocaleCode): OrganizationTexts {
+  return ORGANIZATION_TEXTS[locale] ?? ORGANIZATION_EN_GB;
 }

@@ -14,8 +14,8 @@ export interface OutgoingMail {
   html: string;
   text: string;
   attachments: MailAttachment[];
-  /** The RFC 8058 one-click URL of the List-Unsubscribe header. */
-  unsubscribeUrl: string;
+  /** The RFC 8058 one-click URL of the List-Unsubscribe header (customers' e-mails; none for an organization's operational ones). */
+  unsubscribeUrl?: string;
 }
 
 export interface MailTransport {
@@ -48,8 +48,11 @@ function mailOptions(mail: OutgoingMail): Mail.Options {
     html: mail.html,
     attachments: mail.attachments,
     messageId: `<${mail.notificationId}@${fromAddress().split("@")[1] ?? "localhost"}>`,
-    list: { unsubscribe: mail.unsubscribeUrl },
-    headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click", "Auto-Submitted": "auto-generated" },
+    ...(mail.unsubscribeUrl ? { list: { unsubscribe: mail.unsubscribeUrl } } : {}),
+    headers: {
+      ...(mail.unsubscribeUrl ? { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : {}),
+      "Auto-Submitted": "auto-generated",
+    },
   };
 }
 

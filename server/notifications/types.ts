@@ -1,7 +1,17 @@
 import type { NotificationKind } from "../db/generated/enums";
 
 export type { NotificationKind };
-export const NOTIFICATION_KINDS = ["welcome", "breach_alert", "monthly_report"] as const satisfies readonly NotificationKind[];
+/** The e-mails to a partner's customers (localized, with an unsubscribe link). */
+export const CUSTOMER_NOTIFICATION_KINDS = ["welcome", "breach_alert", "monthly_report"] as const satisfies readonly NotificationKind[];
+/** Operational e-mails to an organization (a partner or a distributor) about its webhook endpoints. */
+export const ORGANIZATION_NOTIFICATION_KINDS = ["webhook_failing", "webhook_disabled"] as const satisfies readonly NotificationKind[];
+export const NOTIFICATION_KINDS = [...CUSTOMER_NOTIFICATION_KINDS, ...ORGANIZATION_NOTIFICATION_KINDS] as const satisfies readonly NotificationKind[];
+export type CustomerNotificationKind = (typeof CUSTOMER_NOTIFICATION_KINDS)[number];
+export type OrganizationNotificationKind = (typeof ORGANIZATION_NOTIFICATION_KINDS)[number];
+
+export function isCustomerNotificationKind(kind: NotificationKind): kind is CustomerNotificationKind {
+  return (CUSTOMER_NOTIFICATION_KINDS as readonly NotificationKind[]).includes(kind);
+}
 
 /**
  * The facts each kind of message is rendered from, stored with the message when its cause is
@@ -51,11 +61,59 @@ export interface MonthlyReportData {
   emailCount: number;
 }
 
+/**
+ * A webhook endpoint as its owner's message describes it (docs/webhooks.md, "Health and
+ * warnings"): read when the state change is handled, so the message says what was true then.
+ */
+export interface WebhookHealthEndpoint {
+  id: string;
+  url: string;
+  protocol: "current" | "legacy";
+  /** The endpoint's REST path ("/api/v1/integrations/webhooks/<id>"), for the steps the message gives. */
+  apiPath: string;
+  /** The admin UI's page of the endpoint ("/admin/webhooks/<id>"), for a distributor's own endpoint (its staff sign in there). */
+  adminPath: string | null;
+}
+
+export interface WebhookFailingData {
+  /** The partner's or distributor's name. */
+  organizationName: string;
+  endpoint: WebhookHealthEndpoint;
+  /** ISO time: when the current run of failed deliveries began. */
+  failingSince: string;
+  consecutiveFailures: number;
+  /** The last failed delivery's error. */
+  lastError: string | null;
+  lastSuccessAt: string | null;
+  /** ISO time to recover from: the creation of the oldest delivery that failed in this run. */
+  recoverSince: string;
+  /** Failed deliveries in a row that disable the endpoint. */
+  disableAfter: number;
+}
+
+export interface WebhookDisabledData {
+  organizationName: string;
+  endpoint: WebhookHealthEndpoint;
+  /** Why the service disabled it: failed deliveries in a row, or the receiver answered 410 Gone. */
+  disabledKind: "failing" | "gone";
+  disabledReason: string | null;
+  /** ISO time of the disable. */
+  disabledAt: string;
+  lastSuccessAt: string | null;
+  /** ISO time to recover from: the creation of the oldest delivery that failed in this run (else the disable). */
+  recoverSince: string;
+}
+
 export interface NotificationDataByKind {
   welcome: WelcomeData;
   breach_alert: BreachAlertData;
   monthly_report: MonthlyReportData;
+  webhook_failing: WebhookFailingData;
+  webhook_disabled: WebhookDisabledData;
 }
 
 /** A message of one kind with its facts (what queueing writes and rendering reads). */
-export type NotificationContent = { [K in NotificationKind]: { kind: K; data: NotificationDataByKind[K] } }[NotificationKind];
+type ContentOf<K extends NotificationKind> = { [Kind in K]: { kind: Kind; data: NotificationDataByKind[Kind] } }[K];
+export type CustomerNotificationContent = ContentOf<CustomerNotificationKind>;
+export type OrganizationNotificationContent = ContentOf<OrganizationNotificationKind>;
+export type NotificationContent = ContentOf<NotificationKind>;

@@ -4,12 +4,15 @@ import type { LocaleCode } from "../breaches/locales";
 import { config } from "../config";
 import type { Queryable } from "../jobs/queue";
 import { portalLocale } from "../portal/locale";
-import { NOTIFICATION_KINDS, type NotificationKind } from "./types";
+import { CUSTOMER_NOTIFICATION_KINDS, type CustomerNotificationKind } from "./types";
 
-/** Whom an unsubscribe link stops: one recipient of one customer's messages of one kind. */
+/**
+ * Whom an unsubscribe link stops: one recipient of one customer's messages of one kind. Only
+ * customers' e-mails have these links; an organization's operational messages have none.
+ */
 export interface UnsubscribeTarget {
   customerId: string;
-  kind: NotificationKind;
+  kind: CustomerNotificationKind;
   email: string;
 }
 
@@ -37,8 +40,8 @@ export function readUnsubscribeToken(token: string): UnsubscribeTarget | undefin
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   const [version, customerId, kind, email] = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as unknown[];
   if (version !== TOKEN_VERSION || typeof customerId !== "string" || typeof email !== "string") return undefined;
-  if (!NOTIFICATION_KINDS.includes(kind as NotificationKind)) return undefined;
-  return { customerId, kind: kind as NotificationKind, email };
+  if (!CUSTOMER_NOTIFICATION_KINDS.includes(kind as CustomerNotificationKind)) return undefined;
+  return { customerId, kind: kind as CustomerNotificationKind, email };
 }
 
 /** The link in the message body: a page that asks before it unsubscribes (link scanners only GET). */
@@ -55,12 +58,12 @@ export function oneClickUnsubscribeUrl(target: UnsubscribeTarget): string {
  * The kinds an unsubscribe link turns off: its own kind; the welcome message's link (a kind
  * that is sent once) turns off every kind for that address.
  */
-export function kindsStoppedBy(kind: NotificationKind): NotificationKind[] {
-  return kind === "welcome" ? [...NOTIFICATION_KINDS] : [kind];
+export function kindsStoppedBy(kind: CustomerNotificationKind): CustomerNotificationKind[] {
+  return kind === "welcome" ? [...CUSTOMER_NOTIFICATION_KINDS] : [kind];
 }
 
 /** Records the opt-outs (idempotent). */
-export async function optOut(db: Queryable, target: UnsubscribeTarget): Promise<NotificationKind[]> {
+export async function optOut(db: Queryable, target: UnsubscribeTarget): Promise<CustomerNotificationKind[]> {
   const kinds = kindsStoppedBy(target.kind);
   await db.notificationOptOut.createMany({
     data: kinds.map((kind) => ({ customerId: target.customerId, kind, email: target.email.toLowerCase() })),
@@ -70,7 +73,7 @@ export async function optOut(db: Queryable, target: UnsubscribeTarget): Promise<
 }
 
 /** The recipients, minus those who turned this kind of the customer's messages off. */
-export async function recipientsWanting(db: Queryable, customerId: string, kind: NotificationKind, recipients: readonly string[]): Promise<string[]> {
+export async function recipientsWanting(db: Queryable, customerId: string, kind: CustomerNotificationKind, recipients: readonly string[]): Promise<string[]> {
   if (recipients.length === 0) return [];
   const optedOut = await db.notificationOptOut.findMany({
     where: { customerId, kind, email: { in: recipients.map((email) => email.toLowerCase()) } },
@@ -82,7 +85,7 @@ export async function recipientsWanting(db: Queryable, customerId: string, kind:
 
 export type UnsubscribeStatus =
   | { valid: false }
-  | { valid: true; locale: LocaleCode; kind: NotificationKind; email: string; companyName: string; unsubscribed: boolean };
+  | { valid: true; locale: LocaleCode; kind: CustomerNotificationKind; email: string; companyName: string; unsubscribed: boolean };
 
 /** What the unsubscribe page shows for a token: whom it stops, and whether that is done already. */
 export async function unsubscribeStatus(db: Queryable, token: string): Promise<UnsubscribeStatus> {

@@ -1,9 +1,9 @@
 import { PDFParse } from "pdf-parse";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { LOCALE_CODES, type LocaleCode } from "../../server/breaches/locales";
-import { renderNotification, type RenderContext } from "../../server/notifications/render";
+import { renderNotification, renderOrganizationNotification, type RenderContext } from "../../server/notifications/render";
 import { notificationSubject } from "../../server/notifications/subjects";
-import type { MonthlyReportData, NotificationContent } from "../../server/notifications/types";
+import type { CustomerNotificationContent, MonthlyReportData, OrganizationNotificationContent, WebhookHealthEndpoint } from "../../server/notifications/types";
 
 const context = (locale: LocaleCode): RenderContext => ({
   locale,
@@ -30,7 +30,7 @@ const report: MonthlyReportData = {
   emailCount: 12,
 };
 
-const CONTENT: Record<string, NotificationContent> = {
+const CONTENT: Record<string, CustomerNotificationContent> = {
   welcome: { kind: "welcome", data: { companyName: "Acme Ltd", domains: ["acme.example"], emails: ["ceo@acme.example"] } },
   alert: {
     kind: "breach_alert",
@@ -106,6 +106,57 @@ describe("rendered messages (snapshots of the plain-text part)", () => {
   });
 });
 
+describe("webhook health messages to an endpoint's owner (en-GB: organizations have no locale)", () => {
+  const endpoint: WebhookHealthEndpoint = {
+    id: "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+    url: "https://hooks.northwind.example/exposure",
+    protocol: "current",
+    apiPath: "/api/v1/integrations/webhooks/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+    adminPath: null,
+  };
+  const messages: Record<string, OrganizationNotificationContent> = {
+    failing: {
+      kind: "webhook_failing",
+      data: {
+        organizationName: "Northwind IT",
+        endpoint,
+        failingSince: "2026-11-25T14:03:00.000Z",
+        consecutiveFailures: 1,
+        lastError: "HTTP 503",
+        lastSuccessAt: "2026-11-25T12:00:00.000Z",
+        recoverSince: "2026-11-25T13:01:00.000Z",
+        disableAfter: 20,
+      },
+    },
+    disabled: {
+      kind: "webhook_disabled",
+      data: {
+        organizationName: "Northwind IT",
+        endpoint: { ...endpoint, protocol: "legacy", apiPath: `/api/integrations/webhooks/${endpoint.id}` },
+        disabledKind: "failing",
+        disabledReason: "Disabled after 20 failed deliveries in a row; last error: HTTP 503",
+        disabledAt: "2026-11-25T18:03:00.000Z",
+        lastSuccessAt: null,
+        recoverSince: "2026-11-25T13:01:00.000Z",
+      },
+    },
+  };
+  for (const [name, content] of Object.entries(messages)) {
+    it(name, async () => {
+      vi.stubEnv("APP_URL", "https://monitor.example");
+      try {
+        const rendered = await renderOrganizationNotification(content, "en-GB");
+        expect(rendered.subject).toBe(notificationSubject(content, "en-GB"));
+        expect(rendered.text).toMatchSnapshot();
+        expect(rendered.html).not.toMatch(/<(img|script|link)\b/);
+        expect(rendered.html).not.toContain("unsubscribe?token");
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    });
+  }
+});
+
 describe("subject lines", () => {
   it("are written in all six locales", () => {
     const subjects = Object.fromEntries(
@@ -152,7 +203,7 @@ describe("subject lines", () => {
   });
 
   it("use one breach's own wording", () => {
-    const one: NotificationContent = { kind: "breach_alert", data: { companyName: "Acme Ltd", redacted: true, count: 1, emails: ["a@acme.example"] } };
+    const one: CustomerNotificationContent = { kind: "breach_alert", data: { companyName: "Acme Ltd", redacted: true, count: 1, emails: ["a@acme.example"] } };
     expect(LOCALE_CODES.map((locale) => notificationSubject(one, locale))).toEqual([
       "Nytt dataintrång hittat för Acme Ltd",
       "Nytt datainnbrudd funnet for Acme Ltd",
@@ -165,7 +216,7 @@ describe("subject lines", () => {
 });
 
 describe("the monthly report", () => {
-  async function pdfText(content: NotificationContent, locale: LocaleCode): Promise<{ text: string; pages: number; filename: string }> {
+  async function pdfText(content: CustomerNotificationContent, locale: LocaleCode): Promise<{ text: string; pages: number; filename: string }> {
     const [attachment, ...others] = (await renderNotification(content, context(locale))).attachments;
     expect(others).toEqual([]);
     expect(attachment!.contentType).toBe("application/pdf");
@@ -211,7 +262,7 @@ describe("the monthly report", () => {
   });
 
   it("says when it is the first report, lists at most the listed breaches, and draws what its fonts can", async () => {
-    const first: NotificationContent = {
+    const first: CustomerNotificationContent = {
       kind: "monthly_report",
       data: { ...report, companyName: "Ääkkönen Oy 東京", previous: null, newBreaches: { count: 25, listed: report.newBreaches.listed }, domains: [] },
     };

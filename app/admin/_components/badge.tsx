@@ -3,6 +3,7 @@ const TONES: Record<string, "good" | "warn" | "bad" | "neutral"> = {
   active: "good",
   delivered: "good",
   enabled: "good",
+  healthy: "good",
   prospect: "neutral",
   pending: "neutral",
   delivering: "neutral",
@@ -12,6 +13,7 @@ const TONES: Record<string, "good" | "warn" | "bad" | "neutral"> = {
   revoked: "bad",
   inactive: "bad",
   failed: "bad",
+  failing: "bad",
 };
 
 export function Badge({ status, children }: { status: string; children?: React.ReactNode }) {

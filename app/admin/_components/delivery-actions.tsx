@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import type { EventType } from "@/server/events/outbox";
 import { trpc, useAction } from "../_lib/client";
-import { FormError } from "./fields";
+import { FormError, TextField } from "./fields";
 
 /** Queues a signed sample event of one of the endpoint's types (one attempt); it appears in the log. */
 export function SendTestEvent({ endpointId, eventTypes }: { endpointId: string; eventTypes: readonly string[] }) {
@@ -67,5 +67,55 @@ export function RefreshButton() {
     <button type="button" className="button button-small" disabled={pending} onClick={() => run(async () => true)}>
       Refresh
     </button>
+  );
+}
+
+/**
+ * Queues every failed delivery created in the window again, each with a fresh round of attempts
+ * (POST .../recover on the endpoint's own API surface does the same). Times are ISO 8601, like the
+ * API's and the rest of this UI's (UTC).
+ */
+export function RecoverForm({ endpointId, suggestedSince }: { endpointId: string; suggestedSince?: string | null }) {
+  const { run, pending, error } = useAction();
+  const [queued, setQueued] = useState<number>();
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setQueued(undefined);
+    const form = new FormData(event.currentTarget);
+    const since = String(form.get("since") ?? "").trim();
+    const until = String(form.get("until") ?? "").trim();
+    const result = await run(() => trpc.admin.webhooks.recover.mutate({ id: endpointId, since, ...(until ? { until } : {}) }));
+    if (result) setQueued(result.queued);
+  }
+
+  return (
+    <form className="card form" onSubmit={submit} noValidate aria-label="Recover failed deliveries">
+      <FormError error={error} />
+      <TextField
+        name="since"
+        label="Since"
+        required
+        defaultValue={suggestedSince ?? ""}
+        placeholder="2026-11-25T10:00:00Z"
+        hint="Failed deliveries created from this time on (ISO 8601, e.g. 2026-11-25T10:00:00Z)."
+        error={error?.fieldErrors.since}
+      />
+      <TextField
+        name="until"
+        label="Until"
+        placeholder="2026-11-25T12:00:00Z"
+        hint="Up to this time (not included); empty: now."
+        error={error?.fieldErrors.until}
+      />
+      <div className="form-actions">
+        <button type="submit" className="button" disabled={pending}>
+          Recover failed deliveries
+        </button>
+        <span role="status">
+          {queued !== undefined && !pending ? `${queued} deliver${queued === 1 ? "y" : "ies"} queued again: see the log below.` : ""}
+        </span>
+      </div>
+    </form>
   );
 }

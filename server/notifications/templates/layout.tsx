@@ -15,8 +15,10 @@ import type { LocaleCode } from "../../breaches/locales";
 export interface FooterProps {
   why: string;
   reply?: string;
-  unsubscribeText: string;
-  unsubscribeUrl: string;
+  /** A customer's e-mails: the recipient's unsubscribe link. */
+  unsubscribe?: { text: string; url: string };
+  /** An organization's operational e-mails: why they have no such link, and what stops them. */
+  howToStop?: string;
 }
 
 const text: CSSProperties = { fontSize: "15px", lineHeight: "24px", margin: "12px 0", color: "#1f2933" };
@@ -26,6 +28,17 @@ export const styles = {
   subheading: { fontSize: "17px", lineHeight: "24px", margin: "24px 0 8px", color: "#1f2933" } satisfies CSSProperties,
   list: { margin: "8px 0 12px", paddingLeft: "22px", fontSize: "15px", lineHeight: "24px", color: "#1f2933" } satisfies CSSProperties,
   muted: { ...text, fontSize: "13px", lineHeight: "20px", color: "#52606d" } satisfies CSSProperties,
+  code: {
+    fontFamily: "'SFMono-Regular', Consolas, 'Liberation Mono', Menlo, monospace",
+    fontSize: "13px",
+    lineHeight: "20px",
+    backgroundColor: "#f4f5f7",
+    padding: "8px 12px",
+    margin: "8px 0 12px",
+    whiteSpace: "pre-wrap",
+    wordBreak: "break-all",
+    color: "#1f2933",
+  } satisfies CSSProperties,
   card: { border: "1px solid #d9dee4", borderRadius: "6px", padding: "4px 16px", margin: "16px 0" } satisfies CSSProperties,
 };
 
@@ -45,11 +58,14 @@ export function EmailLayout(props: { locale: LocaleCode; preview: string; headin
           <Section>
             <Text style={styles.muted}>{props.footer.why}</Text>
             {props.footer.reply && <Text style={styles.muted}>{props.footer.reply}</Text>}
-            <Text style={styles.muted}>
-              <Link href={props.footer.unsubscribeUrl} style={{ color: "#1d4ed8", textDecoration: "underline" }}>
-                {props.footer.unsubscribeText}
-              </Link>
-            </Text>
+            {props.footer.unsubscribe && (
+              <Text style={styles.muted}>
+                <Link href={props.footer.unsubscribe.url} style={{ color: "#1d4ed8", textDecoration: "underline" }}>
+                  {props.footer.unsubscribe.text}
+                </Link>
+              </Text>
+            )}
+            {props.footer.howToStop && <Text style={styles.muted}>{props.footer.howToStop}</Text>}
           </Section>
         </Container>
       </Body>

@@ -8,7 +8,7 @@ import { FilterLinks } from "../../_components/filter-links";
 import { Pager } from "../../_components/pager";
 import { formatCount } from "../../_lib/format";
 import { adminApi, pageParam, textParam, type SearchParams } from "../../_lib/server";
-import { KIND_LABELS } from "./kinds";
+import { concerns, KIND_LABELS } from "./kinds";
 
 export const metadata: Metadata = { title: "Mail previews" };
 
@@ -28,8 +28,9 @@ export default async function MailPage({ searchParams }: { searchParams: SearchP
     <>
       <h1>Mail previews</h1>
       <p className="muted">
-        The e-mails to your partners&apos; customers (welcome messages, breach alerts, monthly reports) as they were sent or will be. Without
-        an SMTP server configured, nothing leaves the machine: each message is also written as an .eml file.
+        The e-mails to your partners&apos; customers (welcome messages, breach alerts, monthly reports), and the warnings about failing or
+        disabled webhook endpoints to your partners and to you, as they were sent or will be. Without an SMTP server configured, nothing
+        leaves the machine: each message is also written as an .eml file.
       </p>
       <FilterLinks
         label="Filter by kind"
@@ -54,7 +55,7 @@ export default async function MailPage({ searchParams }: { searchParams: SearchP
                 <th scope="col">Kind</th>
                 <th scope="col">To</th>
                 <th scope="col">Subject</th>
-                <th scope="col">Customer</th>
+                <th scope="col">About</th>
                 <th scope="col">Status</th>
               </tr>
             </thead>
@@ -70,8 +71,8 @@ export default async function MailPage({ searchParams }: { searchParams: SearchP
                     <Link href={`/admin/mail/${message.id}`}>{message.subject}</Link>
                   </th>
                   <td>
-                    {message.customer.companyName}
-                    <span className="muted"> · {message.customer.partner.name}</span>
+                    {concerns(message).name}
+                    <span className="muted"> · {concerns(message).detail}</span>
                   </td>
                   <td>
                     <Badge status={message.status === "sent" ? "delivered" : message.status}>{message.status}</Badge>

@@ -1,27 +1,40 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EVENT_TYPES } from "@/server/events/outbox";
-import { Badge } from "../../_components/badge";
+import { ENDPOINT_STATES } from "@/server/webhooks/staff-view";
+import { HealthBadge } from "../../_components/endpoint-health";
+import { FilterLinks } from "../../_components/filter-links";
+import { Pager } from "../../_components/pager";
 import { SigningSecrets } from "../../_components/signing-secrets";
 import { WebhookForm } from "../../_components/webhook-form";
-import { adminApi } from "../../_lib/server";
+import { formatCount } from "../../_lib/format";
+import { adminApi, pageParam, textParam, type SearchParams } from "../../_lib/server";
 import { DateTime } from "../../_components/date-time";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
-export default async function WebhooksPage() {
+const PROTOCOL_LABELS = { current: "current (v1)", legacy: "earlier" } as const;
+
+export default async function WebhooksPage({ searchParams }: { searchParams: SearchParams }) {
+  const query = await searchParams;
+  const state = ENDPOINT_STATES.find((known) => known === textParam(query.state));
   const api = await adminApi();
-  const [endpoints, secrets] = await Promise.all([api.admin.webhooks.list(), api.admin.webhooks.secrets()]);
+  const [endpoints, partnerEndpoints, secrets] = await Promise.all([
+    api.admin.webhooks.list(),
+    api.admin.webhooks.partnerEndpoints({ page: pageParam(query.page), state }),
+    api.admin.webhooks.secrets(),
+  ]);
+  const { pagination } = partnerEndpoints;
   return (
     <>
       <h1>Webhooks</h1>
       <p className="muted">
         Your endpoints receive the events of all your partners&apos; customers, signed with your signing secret (the same as{" "}
-        <code>/api/v1/distributors/webhooks</code>).
+        <code>/api/v1/distributors/webhooks</code>). Your partners&apos; own endpoints are listed below them, with their health and delivery log.
       </p>
 
       <section aria-labelledby="endpoints">
-        <h2 id="endpoints">Endpoints</h2>
+        <h2 id="endpoints">Your endpoints</h2>
         {endpoints.length === 0 ? (
           <p>No endpoints yet.</p>
         ) : (
@@ -31,7 +44,8 @@ export default async function WebhooksPage() {
                 <tr>
                   <th scope="col">URL</th>
                   <th scope="col">Events</th>
-                  <th scope="col">State</th>
+                  <th scope="col">Health</th>
+                  <th scope="col">Last success</th>
                   <th scope="col" className="number">
                     Attempts
                   </th>
@@ -48,17 +62,77 @@ export default async function WebhooksPage() {
                     </th>
                     <td>{endpoint.eventTypes.join(", ")}</td>
                     <td>
-                      {endpoint.enabled ? <Badge status="enabled" /> : <Badge status="disabled" />}
-                      {endpoint.disabledReason ? <p className="field-hint">{endpoint.disabledReason}</p> : null}
+                      <HealthBadge health={endpoint.health} />
+                    </td>
+                    <td>
+                      <DateTime iso={endpoint.health.lastSuccessAt} />
                     </td>
                     <td className="number">{endpoint.maxAttempts}</td>
-                    <td><DateTime iso={endpoint.createdAt} /></td>
+                    <td>
+                      <DateTime iso={endpoint.createdAt} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         )}
+      </section>
+
+      <section aria-labelledby="partner-endpoints">
+        <h2 id="partner-endpoints">Your partners&apos; endpoints</h2>
+        <FilterLinks
+          label="Filter partners' endpoints by health"
+          options={ENDPOINT_STATES}
+          current={state}
+          href={(option) => (option ? `/admin/webhooks?state=${option}#partner-endpoints` : "/admin/webhooks#partner-endpoints")}
+        />
+        {partnerEndpoints.endpoints.length === 0 ? (
+          <p>{state ? `No partner endpoint is ${state}.` : "Your partners have no endpoints yet."}</p>
+        ) : (
+          <>
+            <p className="muted" role="status">
+              {formatCount(pagination.totalCount)} endpoint{pagination.totalCount === 1 ? "" : "s"}.
+            </p>
+            <div className="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Partner</th>
+                    <th scope="col">URL</th>
+                    <th scope="col">Protocol</th>
+                    <th scope="col">Health</th>
+                    <th scope="col">Last success</th>
+                    <th scope="col" className="number">
+                      Failed in a row
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {partnerEndpoints.endpoints.map((endpoint) => (
+                    <tr key={endpoint.id} data-endpoint-id={endpoint.id}>
+                      <td>{endpoint.owner.kind === "partner" ? endpoint.owner.partnerName : null}</td>
+                      <th scope="row">
+                        <Link href={`/admin/webhooks/${endpoint.id}`} className="wrap">
+                          {endpoint.url}
+                        </Link>
+                      </th>
+                      <td>{PROTOCOL_LABELS[endpoint.protocol]}</td>
+                      <td>
+                        <HealthBadge health={endpoint.health} />
+                      </td>
+                      <td>
+                        <DateTime iso={endpoint.health.lastSuccessAt} />
+                      </td>
+                      <td className="number">{endpoint.health.consecutiveFailures}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+        <Pager basePath="/admin/webhooks" query={{ state }} pagination={pagination} />
       </section>
 
       <section aria-labelledby="new-endpoint">

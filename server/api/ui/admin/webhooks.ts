@@ -1,8 +1,17 @@
 import { z } from "zod";
 import { listDeliveries, requeueDelivery, sendTestEvent } from "../../../webhooks/deliveries";
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint } from "../../../webhooks/endpoints";
+import { createEndpoint, deleteEndpoint, getEndpoint, updateEndpoint } from "../../../webhooks/endpoints";
 import type { WebhookOwner } from "../../../webhooks/owner";
+import { recoverDeliveries } from "../../../webhooks/recover";
 import { cycleSecret, deactivateSecret, generateSecret, listSecrets } from "../../../webhooks/secrets";
+import {
+  ENDPOINT_STATES,
+  findVisibleEndpoint,
+  listOwnEndpoints,
+  listPartnerEndpoints,
+  oldestFailedDeliveryAt,
+  type VisibleEndpoint,
+} from "../../../webhooks/staff-view";
 import { uuidInput } from "../../schemas";
 import {
   deliveryResponse,
@@ -17,6 +26,7 @@ import { router, staffProcedure } from "../../trpc";
 import { iso, pageInput } from "./inputs";
 
 export const DELIVERIES_PAGE_SIZE = 20;
+export const PARTNER_ENDPOINTS_PAGE_SIZE = 50;
 
 /** The distributor's webhooks: its current-protocol endpoints and signing secrets (as on the distributor API). */
 const distributorWebhooks = staffProcedure.use(({ ctx, next }) =>
@@ -25,8 +35,63 @@ const distributorWebhooks = staffProcedure.use(({ ctx, next }) =>
 
 const endpointInput = z.object({ id: endpointIdInput });
 
+/** An endpoint with its owner and health, as the browser receives it (dates as ISO text). */
+function visibleEndpointResponse(endpoint: VisibleEndpoint) {
+  const { health } = endpoint;
+  return {
+    id: endpoint.id,
+    protocol: endpoint.protocol,
+    url: endpoint.url,
+    eventTypes: endpoint.eventTypes,
+    maxAttempts: endpoint.maxAttempts,
+    createdAt: iso(endpoint.createdAt),
+    owner: endpoint.owner,
+    health: {
+      ...health,
+      disabledAt: iso(health.disabledAt),
+      lastSuccessAt: iso(health.lastSuccessAt),
+      failingSince: iso(health.failingSince),
+    },
+  };
+}
+
+/** An ISO 8601 date-time with Z or an offset (the recover window, as on the REST surfaces). */
+const windowBound = (name: "since" | "until") =>
+  z.iso
+    .datetime({ offset: true, error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be an ISO 8601 date-time`) })
+    .transform((value) => new Date(value));
+
+/**
+ * Any endpoint the staff member's distributor may see: its own or one of its partners' (both
+ * protocols). The webhook services are then called as that endpoint's owner, so they check the
+ * scope again; another distributor's endpoint is `Webhook not found`.
+ */
+const anyVisibleEndpoint = staffProcedure.use(async ({ ctx, getRawInput, next }) => {
+  const raw = (await getRawInput()) as { id?: unknown } | undefined;
+  const endpoint = await findVisibleEndpoint(ctx.db, ctx.staff.distributorId, typeof raw?.id === "string" ? raw.id : "");
+  return next({ ctx: { endpoint } });
+});
+
 export const webhooksRouter = router({
-  list: distributorWebhooks.query(async ({ ctx }) => (await listEndpoints(ctx.db, ctx.owner, "current")).map(endpointResponse)),
+  /** The distributor's own endpoints with their health. */
+  list: staffProcedure.query(async ({ ctx }) => (await listOwnEndpoints(ctx.db, ctx.staff.distributorId)).map(visibleEndpointResponse)),
+
+  /** Its partners' endpoints (both protocols) with their health, by partner; optionally one state. */
+  partnerEndpoints: staffProcedure
+    .input(z.object({ page: pageInput, state: z.enum(ENDPOINT_STATES).optional() }))
+    .query(async ({ ctx, input }) => {
+      const { endpoints, totalCount } = await listPartnerEndpoints(ctx.db, ctx.staff.distributorId, { ...input, pageSize: PARTNER_ENDPOINTS_PAGE_SIZE });
+      return {
+        endpoints: endpoints.map(visibleEndpointResponse),
+        pagination: { totalCount, page: input.page, pageSize: PARTNER_ENDPOINTS_PAGE_SIZE, hasNextPage: input.page * PARTNER_ENDPOINTS_PAGE_SIZE < totalCount },
+      };
+    }),
+
+  /** One endpoint, the distributor's or a partner's, with its owner, health and oldest failed delivery (where a recovery starts). */
+  endpoint: anyVisibleEndpoint.input(endpointInput).query(async ({ ctx }) => ({
+    ...visibleEndpointResponse(ctx.endpoint),
+    oldestFailedAt: iso(await oldestFailedDeliveryAt(ctx.db, ctx.endpoint.id)),
+  })),
 
   get: distributorWebhooks.input(endpointInput).query(async ({ ctx, input }) => endpointResponse(await getEndpoint(ctx.db, ctx.owner, "current", input.id))),
 
@@ -46,10 +111,11 @@ export const webhooksRouter = router({
     return { deleted: true };
   }),
 
-  deliveries: distributorWebhooks
+  /** The delivery log of any visible endpoint. */
+  deliveries: anyVisibleEndpoint
     .input(z.object({ id: endpointIdInput, page: pageInput, status: deliveryStatusSchema.optional() }))
     .query(async ({ ctx, input }) => {
-      const { deliveries, totalCount } = await listDeliveries(ctx.db, ctx.owner, "current", input.id, {
+      const { deliveries, totalCount } = await listDeliveries(ctx.db, ctx.endpoint.ownerRef, ctx.endpoint.protocol, input.id, {
         page: input.page,
         pageSize: DELIVERIES_PAGE_SIZE,
         status: input.status,
@@ -60,9 +126,19 @@ export const webhooksRouter = router({
       };
     }),
 
-  requeueDelivery: distributorWebhooks
+  /** Re-queues one delivered or failed delivery of any visible endpoint (a partner's: on its behalf). */
+  requeueDelivery: anyVisibleEndpoint
     .input(z.object({ id: endpointIdInput, deliveryId: z.string() }))
-    .mutation(async ({ ctx, input }) => deliveryResponse(await requeueDelivery(ctx.db, ctx.owner, "current", input.id, input.deliveryId))),
+    .mutation(async ({ ctx, input }) =>
+      deliveryResponse(await requeueDelivery(ctx.db, ctx.endpoint.ownerRef, ctx.endpoint.protocol, input.id, input.deliveryId)),
+    ),
+
+  /** Re-queues the failed deliveries created in [since, until) of any visible endpoint (docs/webhooks.md). */
+  recover: anyVisibleEndpoint
+    .input(z.object({ id: endpointIdInput, since: windowBound("since"), until: windowBound("until").optional() }))
+    .mutation(async ({ ctx, input }) => ({
+      queued: await recoverDeliveries(ctx.db, ctx.endpoint.ownerRef, ctx.endpoint.protocol, input.id, { since: input.since, until: input.until }),
+    })),
 
   sendTest: distributorWebhooks
     .input(z.object({ id: endpointIdInput, eventType: eventTypeSchema.optional() }))

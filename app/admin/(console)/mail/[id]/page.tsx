@@ -3,7 +3,7 @@ import Link from "next/link";
 import { Badge } from "../../../_components/badge";
 import { DateTime } from "../../../_components/date-time";
 import { adminApi, foundOr404 } from "../../../_lib/server";
-import { KIND_LABELS } from "../kinds";
+import { concerns, KIND_LABELS } from "../kinds";
 
 export const metadata: Metadata = { title: "Mail preview" };
 
@@ -34,10 +34,14 @@ export default async function MessagePage({ params }: { params: Promise<{ id: st
         <dt>To</dt>
         <dd>{message.recipient}</dd>
         <dt>Reply-To</dt>
-        <dd>{message.customer.partner.replyToEmail ?? "— (the partner has no reply-to address)"}</dd>
-        <dt>Customer</dt>
         <dd>
-          {message.customer.companyName} <span className="muted">· {message.customer.partner.name}</span>
+          {message.customer
+            ? (message.customer.partner.replyToEmail ?? "— (the partner has no reply-to address)")
+            : "— (operational messages have none)"}
+        </dd>
+        <dt>About</dt>
+        <dd>
+          {concerns(message).name} <span className="muted">· {concerns(message).detail}</span>
         </dd>
         <dt>Language</dt>
         <dd>{message.localeCode}</dd>

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { EVENT_TYPES } from "@/server/events/outbox";
 import { Badge } from "../../../_components/badge";
 import { FilterLinks } from "../../../_components/filter-links";
-import { RefreshButton, RequeueButton, SendTestEvent } from "../../../_components/delivery-actions";
+import { RecoverForm, RefreshButton, RequeueButton, SendTestEvent } from "../../../_components/delivery-actions";
+import { HealthFacts } from "../../../_components/endpoint-health";
 import { Pager } from "../../../_components/pager";
 import { WebhookForm } from "../../../_components/webhook-form";
 import { adminApi, foundOr404, pageParam, textParam, type SearchParams } from "../../../_lib/server";
@@ -13,36 +14,98 @@ export const metadata: Metadata = { title: "Webhook endpoint" };
 
 const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "failed"] as const;
 
+/** An endpoint of the distributor or of one of its partners: health, delivery log, re-queue and recover; the distributor's own also settings and test events. */
 export default async function WebhookPage({ params, searchParams }: { params: Promise<{ endpointId: string }>; searchParams: SearchParams }) {
   const { endpointId } = await params;
   const query = await searchParams;
   const requested = textParam(query.status);
   const status = DELIVERY_STATUSES.find((known) => known === requested);
   const api = await adminApi();
-  const endpoint = await foundOr404(api.admin.webhooks.get({ id: endpointId }));
+  // The distributor's own endpoint or one of its partners' (another distributor's: the 404 page).
+  const endpoint = await foundOr404(api.admin.webhooks.endpoint({ id: endpointId }));
+  const own = endpoint.owner.kind === "distributor" ? await api.admin.webhooks.get({ id: endpoint.id }) : undefined;
   const { deliveries, pagination } = await api.admin.webhooks.deliveries({ id: endpoint.id, status, page: pageParam(query.page) });
   const basePath = `/admin/webhooks/${endpoint.id}`;
+  const { health } = endpoint;
+  const apiPath =
+    endpoint.protocol === "legacy"
+      ? `/api/integrations/webhooks/${endpoint.id}`
+      : `${endpoint.owner.kind === "partner" ? "/api/v1/integrations/webhooks" : "/api/v1/distributors/webhooks"}/${endpoint.id}`;
   return (
     <>
       <p className="breadcrumbs">
         <Link href="/admin/webhooks">Webhooks</Link>
       </p>
       <h1 className="wrap">{endpoint.url}</h1>
-      {endpoint.disabledReason ? (
+      <p className="muted">
+        {endpoint.owner.kind === "partner" ? (
+          <>
+            Endpoint of the partner <Link href={`/admin/partners/${endpoint.owner.partnerId}`}>{endpoint.owner.partnerName}</Link>
+            {endpoint.protocol === "legacy" ? ", earlier protocol" : ""}
+          </>
+        ) : (
+          "Your endpoint"
+        )}{" "}
+        · <code>{apiPath}</code>
+      </p>
+      {health.state === "disabled" && health.disabledKind !== "manual" ? (
         <p className="notice notice-warn">
-          Disabled by the service: {endpoint.disabledReason} (<DateTime iso={endpoint.disabledAt} />). Enable it again below once the receiver works.
+          Disabled by the service: {health.disabledReason} (<DateTime iso={health.disabledAt} />).{" "}
+          {own
+            ? "Enable it again below once the receiver works, then recover the failed deliveries."
+            : `The partner enables it again (PATCH ${apiPath} with ${endpoint.protocol === "legacy" ? '{"active": true}' : '{"enabled": true}'}) once its receiver works; the failed deliveries can then be recovered here.`}
         </p>
       ) : null}
 
-      <section aria-labelledby="settings">
-        <h2 id="settings">Settings</h2>
-        <WebhookForm endpoint={endpoint} eventTypes={EVENT_TYPES} />
+      <section aria-labelledby="health">
+        <h2 id="health">Health</h2>
+        <HealthFacts health={health} />
       </section>
 
-      <section aria-labelledby="test-event">
-        <h2 id="test-event">Test event</h2>
-        <p className="muted">A signed sample with made-up values, sent once, also while the endpoint is disabled.</p>
-        <SendTestEvent endpointId={endpoint.id} eventTypes={endpoint.eventTypes} />
+      {own ? (
+        <>
+          <section aria-labelledby="settings">
+            <h2 id="settings">Settings</h2>
+            <WebhookForm endpoint={own} eventTypes={EVENT_TYPES} />
+          </section>
+
+          <section aria-labelledby="test-event">
+            <h2 id="test-event">Test event</h2>
+            <p className="muted">A signed sample with made-up values, sent once, also while the endpoint is disabled.</p>
+            <SendTestEvent endpointId={endpoint.id} eventTypes={endpoint.eventTypes} />
+          </section>
+        </>
+      ) : (
+        <section aria-labelledby="settings">
+          <h2 id="settings">Settings</h2>
+          <dl className="facts">
+            <dt>Events</dt>
+            <dd>{endpoint.eventTypes.join(", ")}</dd>
+            <dt>Attempts per event</dt>
+            <dd>{endpoint.maxAttempts}</dd>
+            <dt>Created</dt>
+            <dd>
+              <DateTime iso={endpoint.createdAt} />
+            </dd>
+          </dl>
+          <p className="muted">The partner changes its endpoint through its own API.</p>
+        </section>
+      )}
+
+      <section aria-labelledby="recover">
+        <h2 id="recover">Recover failed deliveries</h2>
+        <p className="muted">
+          Queues every failed delivery created in the window again, each with a fresh round of attempts
+          {own ? "" : ", on the partner's behalf"}. The endpoint must be enabled.{" "}
+          {endpoint.oldestFailedAt ? (
+            <>
+              The oldest failed delivery was created <DateTime iso={endpoint.oldestFailedAt} />.
+            </>
+          ) : (
+            "No delivery has failed."
+          )}
+        </p>
+        <RecoverForm endpointId={endpoint.id} suggestedSince={endpoint.oldestFailedAt} />
       </section>
 
       <section aria-labelledby="delivery-log">
