@@ -6,6 +6,8 @@ import { normalizeEmail, type FoundExposure } from "../exposures";
 import type { BreachSource } from "./source";
 
 const REQUEST_TIMEOUT_MS = 15_000;
+/** The whole catalogue is about a megabyte of JSON. */
+const CATALOGUE_TIMEOUT_MS = 60_000;
 const MAX_ATTEMPTS = 5;
 /** Waits at most this long for one Retry-After, whatever the API asks. */
 const MAX_BACKOFF_MS = 60_000;
@@ -61,6 +63,29 @@ export class HibpBreachSource implements BreachSource {
       }
     }
     return this.resolveBreachIds(db, found);
+  }
+
+  /**
+   * Every breach HIBP knows (`GET /breaches`), as its v3 records, for the catalogue sync. Sent with
+   * the key and user agent like every other request; throws on any answer but a JSON array.
+   */
+  async allBreaches(): Promise<unknown[]> {
+    return this.withBackoff(async () => {
+      const response = await fetch(`${this.options.baseUrl}/breaches`, {
+        headers: { "hibp-api-key": this.options.apiKey, "user-agent": this.options.userAgent, accept: "application/json" },
+        signal: AbortSignal.timeout(CATALOGUE_TIMEOUT_MS),
+      });
+      if (response.status === 429) throw new RateLimitError(response.headers.get("retry-after"), "HIBP rate limit reached");
+      if (!response.ok) throw new Error(`HIBP answered GET /breaches with ${response.status} ${response.statusText}`.trim());
+      let body: unknown;
+      try {
+        body = await response.json();
+      } catch {
+        throw new Error("HIBP answered GET /breaches with a body that is not JSON");
+      }
+      if (!Array.isArray(body)) throw new Error("HIBP answered GET /breaches with JSON that is not an array of breaches");
+      return body;
+    });
   }
 
   private requestOptions() {
