@@ -50,9 +50,43 @@ export interface CatalogueImport {
  * position and the rest is imported; importing the same catalogue again changes nothing.
  */
 export async function importCatalogue(db: Queryable, catalogue: unknown): Promise<CatalogueImport> {
+  const { rows, rejected } = parseCatalogue(catalogue);
+  if (rows.length > 0) await upsertBreaches(db, rows);
+  await ensureBreachCategories(db, rows.flatMap((row) => row.data_classes));
+  return { imported: rows.length, rejected };
+}
+
+export interface CatalogueMerge {
+  /** Ids of the breaches the catalogue did not have. */
+  added: string[];
+  /** Ids of known breaches whose fields changed. */
+  updated: string[];
+  rejected: RejectedRecord[];
+}
+
+/**
+ * Merges a catalogue into ours as the catalogue sync does (docs/breaches.md): creates unknown
+ * breaches, updates known ones (by name) only where a field differs, and tells which were
+ * which; breaches it does not mention are kept. Malformed records are rejected as on import.
+ */
+export async function mergeCatalogue(db: Queryable, catalogue: unknown): Promise<CatalogueMerge> {
+  const { rows, rejected } = parseCatalogue(catalogue);
+  const written = rows.length > 0 ? await db.$queryRawUnsafe<Array<{ id: string; added: boolean }>>(MERGE_SQL, JSON.stringify(rows)) : [];
+  await ensureBreachCategories(db, rows.flatMap((row) => row.data_classes));
+  return {
+    added: written.filter((row) => row.added).map((row) => row.id),
+    updated: written.filter((row) => !row.added).map((row) => row.id),
+    rejected,
+  };
+}
+
+type BreachRow = ReturnType<typeof toRow>;
+
+/** Validates every record: the valid ones as rows (one per name, any case), the others rejected with their position. */
+function parseCatalogue(catalogue: unknown): { rows: BreachRow[]; rejected: RejectedRecord[] } {
   if (!Array.isArray(catalogue)) throw new Error("the catalogue must be a JSON array of breaches");
   const rejected: RejectedRecord[] = [];
-  const byName = new Map<string, ReturnType<typeof toRow>>();
+  const byName = new Map<string, BreachRow>();
   catalogue.forEach((record, index) => {
     const parsed = hibpBreachSchema.safeParse(record);
     const name = typeof (record as { Name?: unknown })?.Name === "string" ? (record as { Name: string }).Name : undefined;
@@ -68,10 +102,7 @@ export async function importCatalogue(db: Queryable, catalogue: unknown): Promis
     }
     byName.set(key, toRow(parsed.data));
   });
-  const rows = [...byName.values()];
-  if (rows.length > 0) await upsertBreaches(db, rows);
-  await ensureBreachCategories(db, rows.flatMap((row) => row.data_classes));
-  return { imported: rows.length, rejected };
+  return { rows: [...byName.values()], rejected };
 }
 
 function toRow(breach: z.output<typeof hibpBreachSchema>) {
@@ -134,6 +165,18 @@ const UPSERT_SQL = `
       .map(([name]) => `${name} = EXCLUDED.${name}`)
       .join(",\n    ")},
     updated_at = now()`;
+
+const UPDATED_COLUMNS = COLUMNS.filter(([name]) => name !== "name").map(([name]) => name);
+
+/**
+ * The upsert, but a known breach is only written when a field differs, and each written row says
+ * whether it was inserted: a row just inserted has no xmax, one updated through ON CONFLICT has
+ * the updating transaction's.
+ */
+const MERGE_SQL = `${UPSERT_SQL}
+  WHERE (${UPDATED_COLUMNS.map((name) => `breaches.${name}`).join(", ")})
+    IS DISTINCT FROM (${UPDATED_COLUMNS.map((name) => `EXCLUDED.${name}`).join(", ")})
+  RETURNING id::text, (xmax = 0) AS added`;
 
 /** One statement for the whole catalogue: fast enough for a start-up import of ~1,000 breaches. */
 async function upsertBreaches(db: Queryable, rows: Array<ReturnType<typeof toRow>>): Promise<void> {

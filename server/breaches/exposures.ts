@@ -23,6 +23,12 @@ export interface Exposure {
   breachId: string;
 }
 
+/** An exposure as a breach source finds it, with what lookups need to know of its breach. */
+export interface FoundExposure extends Exposure {
+  /** The breach is IsSensitive: breach/check and breach/retrieve show it only to the address's monitors (docs/breaches.md). */
+  sensitive: boolean;
+}
+
 /**
  * Adds exposures to the index; rows already there are skipped (idempotent). Rows are sorted by
  * the key first, so concurrent writers lock index entries in the same order. Returns how many
@@ -49,13 +55,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** Every exposure of the given (normalized) addresses, in batches of LOOKUP_BATCH addresses. Retired breaches are left out. */
-export async function exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<Exposure[]> {
-  const found: Exposure[] = [];
+export async function exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<FoundExposure[]> {
+  const found: FoundExposure[] = [];
   for (const batch of chunks([...new Set(emails)], LOOKUP_BATCH)) {
     found.push(
-      ...(await readRows<Exposure>(
+      ...(await readRows<FoundExposure>(
         db,
-        `SELECT e.email, e.breach_id::text AS "breachId"
+        `SELECT e.email, e.breach_id::text AS "breachId", b.is_sensitive AS sensitive
          FROM unnest($1::text[], $2::text[]) AS q(email, domain)
          JOIN breach_exposures e ON e.domain = q.domain AND e.email = q.email
          JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired`,
@@ -68,12 +74,12 @@ export async function exposuresOfEmails(db: Queryable, emails: readonly string[]
 }
 
 /** Every exposed address at the given domains (domain-based e-mail discovery). Retired breaches are left out. */
-export async function exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<Exposure[]> {
-  const found: Exposure[] = [];
+export async function exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<FoundExposure[]> {
+  const found: FoundExposure[] = [];
   for (const batch of chunks([...new Set(domains)], LOOKUP_BATCH)) {
     found.push(
-      ...(await db.$queryRaw<Exposure[]>`
-        SELECT e.email, e.breach_id::text AS "breachId"
+      ...(await db.$queryRaw<FoundExposure[]>`
+        SELECT e.email, e.breach_id::text AS "breachId", b.is_sensitive AS sensitive
         FROM breach_exposures e JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired
         WHERE e.domain = ANY(${batch}::text[])`),
     );

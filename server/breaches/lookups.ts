@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { readRows } from "../db/direct-read";
 import { AppError, notFound } from "../errors";
 import type { Queryable } from "../jobs/queue";
 import type { LocaleCode } from "./locales";
@@ -22,16 +23,49 @@ async function partnerResolution(db: Queryable, partnerId: string, email: string
   return new Map(rows.map((row) => [row.breach_id, row.resolved]));
 }
 
-async function breachIdsOf(db: Db, email: string, source: BreachSource): Promise<string[]> {
-  return [...new Set((await source.exposuresOfEmails(db, [email])).map((exposure) => exposure.breachId))];
+/** The breaches exposing the address, each once, with whether it is sensitive. */
+async function breachesOf(db: Db, email: string, source: BreachSource): Promise<Map<string, boolean>> {
+  const breaches = new Map<string, boolean>();
+  for (const exposure of await source.exposuresOfEmails(db, [email])) breaches.set(exposure.breachId, exposure.sensitive);
+  return breaches;
+}
+
+/**
+ * Whether the address is a monitored e-mail address (given by the partner, or discovered at a
+ * monitored domain by a scan) of one of the partner's customers that is not offboarded. One
+ * probe of the (kind, value) index.
+ */
+async function monitoredByPartner(db: Db, partnerId: string, email: string): Promise<boolean> {
+  const rows = await readRows<{ monitored: boolean }>(
+    db,
+    `SELECT EXISTS (
+       SELECT 1 FROM monitored_assets a JOIN customers c ON c.id = a.customer_id
+       WHERE a.kind = 'email' AND a.value = $1 AND c.partner_id = $2::uuid AND c.status <> 'inactive'
+     ) AS monitored`,
+    [email, partnerId],
+    { preparedAs: "monitored-by-partner" },
+  );
+  return rows[0]?.monitored === true;
+}
+
+/**
+ * The breaches the partner may see for the address: sensitive ones only when the address is one
+ * its customers monitor, as HIBP shows them only to the address's owner (docs/breaches.md). The
+ * ownership probe runs only when a sensitive breach is among them.
+ */
+async function visibleBreachIds(db: Db, partnerId: string, email: string, breaches: Map<string, boolean>): Promise<string[]> {
+  const ids = [...breaches.keys()];
+  if (!ids.some((id) => breaches.get(id)) || (await monitoredByPartner(db, partnerId, email))) return ids;
+  return ids.filter((id) => !breaches.get(id));
 }
 
 /**
  * breach/retrieve: every breach that exposes the (normalized) address, newest first, with
  * texts in the locale; resolvedStatus is the partner's own flag for that address and breach.
+ * Sensitive breaches only for an address the partner's customers monitor.
  */
 export async function retrieveBreaches(db: Db, partnerId: string, email: string, locale: LocaleCode, source = configuredBreachSource()) {
-  const breachIds = await breachIdsOf(db, email, source);
+  const breachIds = await visibleBreachIds(db, partnerId, email, await breachesOf(db, email, source));
   if (breachIds.length === 0) return [];
   const [breaches, resolution] = await Promise.all([
     db.breach.findMany({ where: { id: { in: breachIds } }, select: breachFields }),
@@ -42,8 +76,9 @@ export async function retrieveBreaches(db: Db, partnerId: string, email: string,
 
 /**
  * breach/check: whether the address appears in a breach; with `resolved`, only in breaches
- * whose partner flag for the address is that (no instance counts as unresolved). Each call
- * counts against the API key's per-minute limit first.
+ * whose partner flag for the address is that (no instance counts as unresolved). Sensitive
+ * breaches count only for an address the partner's customers monitor. Each call counts against
+ * the API key's per-minute limit first.
  */
 export async function checkBreach(
   db: Db,
@@ -54,9 +89,9 @@ export async function checkBreach(
   const counting = consumeRateLimit(db, `breach-check:${caller.apiKeyId}`, limitPerMinute);
   // A local lookup runs beside the count (one database round trip less on a hot path) and is
   // dropped over the limit; a remote source is only asked once the call is allowed.
-  const [decision, localBreachIds] = await Promise.all([counting, source.remote ? undefined : breachIdsOf(db, input.email, source)]);
+  const [decision, localBreaches] = await Promise.all([counting, source.remote ? undefined : breachesOf(db, input.email, source)]);
   if (!decision.allowed) throw new AppError("RATE_LIMITED", TOO_MANY_REQUESTS, { "Retry-After": String(decision.retryAfterSeconds) });
-  const breachIds = localBreachIds ?? (await breachIdsOf(db, input.email, source));
+  const breachIds = await visibleBreachIds(db, caller.partnerId, input.email, localBreaches ?? (await breachesOf(db, input.email, source)));
   if (input.resolved === undefined || breachIds.length === 0) return breachIds.length > 0;
   const resolution = await partnerResolution(db, caller.partnerId, input.email, breachIds);
   return breachIds.some((id) => (resolution.get(id) ?? false) === input.resolved);

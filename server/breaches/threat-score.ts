@@ -12,6 +12,10 @@ export interface ScoredExposure {
   breachDate: Date;
   /** Monitored addresses of the customer exposed in the breach. */
   emailCount: number;
+  /** HIBP IsSpamList: a list of addresses gathered for sending spam, not a breach of a service. */
+  isSpamList?: boolean;
+  /** HIBP IsFabricated: the data is likely not real, so it proves no exposure. */
+  isFabricated?: boolean;
 }
 
 /** Highest severity among the breach's data classes that are scored (blacklisted ones are not). */
@@ -38,14 +42,17 @@ export function countFactor(emailCount: number): number {
   return 1 + Math.log2(Math.max(1, emailCount));
 }
 
+/** Spam lists and fabricated breaches count for nothing (docs/threat-score.md says why). */
 export function exposurePoints(exposure: ScoredExposure, now: Date): number {
+  if (exposure.isSpamList || exposure.isFabricated) return 0;
   return breachSeverity(exposure.dataClasses) * recencyFactor(exposure.breachDate, now) * countFactor(exposure.emailCount);
 }
 
 /**
  * The threat score of a customer's unresolved exposures (docs/threat-score.md):
  * round(97 * (1 - e^(-P / 40))), where P sums, over the unresolved breach instances,
- * severity x recency x (1 + log2(exposed addresses)). No exposure is 0; the score approaches 97.
+ * severity x recency x (1 + log2(exposed addresses)), and 0 for spam lists and fabricated
+ * breaches. No exposure is 0; the score approaches 97.
  */
 export function threatScore(exposures: readonly ScoredExposure[], now = new Date()): number {
   const points = exposures.reduce((sum, exposure) => sum + exposurePoints(exposure, now), 0);
@@ -56,10 +63,16 @@ export function threatScore(exposures: readonly ScoredExposure[], now = new Date
 export async function refreshThreatScore(db: Queryable, customerId: string, now = new Date()): Promise<number> {
   const rows = await db.customerBreach.findMany({
     where: { customerId, resolved: false },
-    select: { emails: true, breach: { select: { dataClasses: true, breachDate: true } } },
+    select: { emails: true, breach: { select: { dataClasses: true, breachDate: true, isSpamList: true, isFabricated: true } } },
   });
   const score = threatScore(
-    rows.map((row) => ({ dataClasses: row.breach.dataClasses, breachDate: row.breach.breachDate, emailCount: row.emails.length })),
+    rows.map((row) => ({
+      dataClasses: row.breach.dataClasses,
+      breachDate: row.breach.breachDate,
+      emailCount: row.emails.length,
+      isSpamList: row.breach.isSpamList,
+      isFabricated: row.breach.isFabricated,
+    })),
     now,
   );
   await db.customer.update({ where: { id: customerId }, data: { threatScore: score } });

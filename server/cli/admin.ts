@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import { createBillingCode } from "../distributors/billing-codes";
 import { createDistributor } from "../distributors/distributors";
 import { createPartner } from "../distributors/partners";
+import { syncCatalogueFromHibp } from "../breaches/catalogue-sync";
 import { scanAllActiveCustomers } from "../breaches/scanner";
 import { runImportBreaches } from "./import-breaches";
 
@@ -120,6 +121,14 @@ export const adminCommands: Record<string, AdminCommand> = {
         { catalogueFile: requireString(values, "catalogue"), accountsFile: typeof values.accounts === "string" ? values.accounts : undefined },
         process.stderr,
       );
+    },
+  },
+  "sync-catalogue": {
+    usage: "sync-catalogue",
+    summary: 'Brings new and changed breaches from Have I Been Pwned into the catalogue now (needs HIBP_API_KEY): {"added", "updated"}',
+    options: {},
+    async run(db) {
+      return syncCatalogueFromHibp(db);
     },
   },
   "run-scans": {

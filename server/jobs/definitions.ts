@@ -4,6 +4,7 @@
  */
 import "./housekeeping";
 import "../breaches/jobs";
+import "../breaches/catalogue-sync";
 import "../webhooks/retention";
 import "../webhooks/health-notices";
 import "../portal/cleanup";

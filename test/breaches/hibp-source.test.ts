@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkBreach } from "../../server/breaches/lookups";
+import { checkBreach, retrieveBreaches } from "../../server/breaches/lookups";
 import { scanCustomer } from "../../server/breaches/scanner";
 import { configuredBreachSource } from "../../server/breaches/sources/source";
 import { HibpBreachSource } from "../../server/breaches/sources/hibp";
@@ -29,7 +29,9 @@ function fakeHibp() {
     const [, resource, rawValue] = url.pathname.split("/");
     const value = decodeURIComponent(rawValue ?? "");
     if (resource === "breach") {
-      return value === "NewToUs" ? json(200, hibpBreach("NewToUs", { Title: "New To Us", DataClasses: ["Email addresses", "Passwords"] })) : new Response(null, { status: 404 });
+      return value === "NewToUs"
+        ? json(200, hibpBreach("NewToUs", { Title: "New To Us", DataClasses: ["Email addresses", "Passwords"], IsSensitive: true }))
+        : new Response(null, { status: 404 });
     }
     if (request.headers.get("hibp-api-key") !== API_KEY) return new Response("Access denied due to missing hibp-api-key.", { status: 401 });
     if (resource === "breachedaccount") {
@@ -82,8 +84,8 @@ describe("HIBP breach source", () => {
     const ids = new Map((await testDb.db.breach.findMany()).map((breach) => [breach.name, breach.id]));
     expect(ids.has("NewToUs")).toBe(true);
     expect(exposures).toEqual([
-      { email: "ceo@acme.example", breachId: ids.get("KnownBreach") },
-      { email: "ceo@acme.example", breachId: ids.get("NewToUs") },
+      { email: "ceo@acme.example", breachId: ids.get("KnownBreach"), sensitive: false },
+      { email: "ceo@acme.example", breachId: ids.get("NewToUs"), sensitive: true },
     ]);
     const accountCalls = hibp.requests.filter((request) => request.path.startsWith("/breachedaccount/"));
     expect(accountCalls.map((request) => request.path)).toEqual([
@@ -134,5 +136,10 @@ describe("HIBP breach source", () => {
       ["KnownBreach", ["ceo@acme.example", "cfo@acme.example"]],
       ["NewToUs", ["ceo@acme.example"]],
     ]);
+    // NewToUs is sensitive: shown to the partner whose customer's domain search discovered the address, to nobody else
+    const titles = async (partnerId: string) =>
+      (await retrieveBreaches(testDb.db, partnerId, "ceo@acme.example", "en-GB", source)).map((breach) => breach.title).sort();
+    expect(await titles(org.partner.id)).toEqual(["KnownBreach title", "New To Us"]);
+    expect(await titles(randomUUID())).toEqual(["KnownBreach title"]);
   });
 });

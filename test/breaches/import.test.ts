@@ -156,7 +156,7 @@ describe("accounts import", () => {
     const stored = await testDb.db.breachExposure.count({ where: { domain: { endsWith: ".example", startsWith: "bulk" } } });
     expect(stored).toBe(25_000);
     const bulkTwo = await testDb.db.breach.findUniqueOrThrow({ where: { name: "BulkTwo" } });
-    expect(await exposuresOfEmails(testDb.db, ["u24999@bulk49.example"])).toEqual([{ email: "u24999@bulk49.example", breachId: bulkTwo.id }]);
+    expect(await exposuresOfEmails(testDb.db, ["u24999@bulk49.example"])).toEqual([{ email: "u24999@bulk49.example", breachId: bulkTwo.id, sensitive: false }]);
   });
 
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))(

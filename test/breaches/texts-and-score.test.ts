@@ -76,6 +76,17 @@ describe("threat score (the examples of docs/threat-score.md)", () => {
     ["a recent password breach, four addresses", [{ dataClasses: passwords, breachDate: recent, emailCount: 4 }], 51],
     ["a two-year-old phone-number breach, one address", [{ dataClasses: ["Email addresses", "Phone numbers"], breachDate: twoYears, emailCount: 1 }], 9],
     ["only special-category data besides the address", [{ dataClasses: ["Email addresses", "Sexual orientations"], breachDate: recent, emailCount: 1 }], 2],
+    ["a recent password breach that is a spam list, four addresses", [{ dataClasses: passwords, breachDate: recent, emailCount: 4, isSpamList: true }], 0],
+    ["a recent password breach that is fabricated, four addresses", [{ dataClasses: passwords, breachDate: recent, emailCount: 4, isFabricated: true }], 0],
+    [
+      "a recent password breach, one address, beside a spam list and a fabricated breach",
+      [
+        { dataClasses: passwords, breachDate: recent, emailCount: 1 },
+        { dataClasses: passwords, breachDate: recent, emailCount: 8, isSpamList: true },
+        { dataClasses: ["Email addresses", "Credit cards"], breachDate: recent, emailCount: 8, isFabricated: true },
+      ],
+      21,
+    ],
     [
       "ten recent password breaches, four addresses each",
       Array.from({ length: 10 }, () => ({ dataClasses: passwords, breachDate: recent, emailCount: 4 })),

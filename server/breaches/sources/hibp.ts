@@ -1,11 +1,13 @@
 import { breach as fetchBreach, breachedAccount, breachedDomain, RateLimitError } from "hibp";
 import type { Queryable } from "../../jobs/queue";
 import { log } from "../../log";
-import { breachIdsByName, importCatalogue } from "../catalogue";
-import { normalizeEmail, type Exposure } from "../exposures";
+import { importCatalogue } from "../catalogue";
+import { normalizeEmail, type FoundExposure } from "../exposures";
 import type { BreachSource } from "./source";
 
 const REQUEST_TIMEOUT_MS = 15_000;
+/** The whole catalogue is about a megabyte of JSON. */
+const CATALOGUE_TIMEOUT_MS = 60_000;
 const MAX_ATTEMPTS = 5;
 /** Waits at most this long for one Retry-After, whatever the API asks. */
 const MAX_BACKOFF_MS = 60_000;
@@ -33,7 +35,7 @@ export class HibpBreachSource implements BreachSource {
 
   constructor(private readonly options: HibpOptions) {}
 
-  async exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<Exposure[]> {
+  async exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<FoundExposure[]> {
     const found: Array<{ email: string; breachName: string }> = [];
     for (const email of new Set(emails)) {
       const breaches = await this.withBackoff(() =>
@@ -44,7 +46,7 @@ export class HibpBreachSource implements BreachSource {
     return this.resolveBreachIds(db, found);
   }
 
-  async exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<Exposure[]> {
+  async exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<FoundExposure[]> {
     const found: Array<{ email: string; breachName: string }> = [];
     for (const domain of new Set(domains)) {
       let aliases: Record<string, string[]> | null;
@@ -63,13 +65,36 @@ export class HibpBreachSource implements BreachSource {
     return this.resolveBreachIds(db, found);
   }
 
+  /**
+   * Every breach HIBP knows (`GET /breaches`), as its v3 records, for the catalogue sync. Sent with
+   * the key and user agent like every other request; throws on any answer but a JSON array.
+   */
+  async allBreaches(): Promise<unknown[]> {
+    return this.withBackoff(async () => {
+      const response = await fetch(`${this.options.baseUrl}/breaches`, {
+        headers: { "hibp-api-key": this.options.apiKey, "user-agent": this.options.userAgent, accept: "application/json" },
+        signal: AbortSignal.timeout(CATALOGUE_TIMEOUT_MS),
+      });
+      if (response.status === 429) throw new RateLimitError(response.headers.get("retry-after"), "HIBP rate limit reached");
+      if (!response.ok) throw new Error(`HIBP answered GET /breaches with ${response.status} ${response.statusText}`.trim());
+      let body: unknown;
+      try {
+        body = await response.json();
+      } catch {
+        throw new Error("HIBP answered GET /breaches with a body that is not JSON");
+      }
+      if (!Array.isArray(body)) throw new Error("HIBP answered GET /breaches with JSON that is not an array of breaches");
+      return body;
+    });
+  }
+
   private requestOptions() {
     return { baseUrl: this.options.baseUrl, userAgent: this.options.userAgent, timeoutMs: REQUEST_TIMEOUT_MS };
   }
 
-  private async resolveBreachIds(db: Queryable, found: Array<{ email: string; breachName: string }>): Promise<Exposure[]> {
-    let ids = await breachIdsByName(db);
-    const unknown = [...new Set(found.map((row) => row.breachName).filter((name) => !ids.has(name.toLowerCase())))];
+  private async resolveBreachIds(db: Queryable, found: Array<{ email: string; breachName: string }>): Promise<FoundExposure[]> {
+    let known = await catalogueByName(db);
+    const unknown = [...new Set(found.map((row) => row.breachName).filter((name) => !known.has(name.toLowerCase())))];
     if (unknown.length > 0) {
       const records = [];
       for (const name of unknown) {
@@ -77,11 +102,11 @@ export class HibpBreachSource implements BreachSource {
         if (record) records.push(record);
       }
       await importCatalogue(db, records);
-      ids = await breachIdsByName(db);
+      known = await catalogueByName(db);
     }
     return found.flatMap(({ email, breachName }) => {
-      const breachId = ids.get(breachName.toLowerCase());
-      return breachId ? [{ email, breachId }] : [];
+      const breach = known.get(breachName.toLowerCase());
+      return breach ? [{ email, breachId: breach.id, sensitive: breach.isSensitive }] : [];
     });
   }
 
@@ -92,9 +117,16 @@ export class HibpBreachSource implements BreachSource {
       } catch (error) {
         if (!(error instanceof RateLimitError) || attempt >= MAX_ATTEMPTS) throw error;
         const waitMs = Math.min(MAX_BACKOFF_MS, error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : DEFAULT_BACKOFF_MS);
-        log.info("HIBP rate limit reached; backing off", { waitMs, attempt });
+        // On stderr: the admin CLI's stdout carries only its JSON result.
+        log.warn("HIBP rate limit reached; backing off", { waitMs, attempt });
         await new Promise((resolve) => setTimeout(resolve, waitMs));
       }
     }
   }
+}
+
+/** Catalogue breaches by lower-cased name, with what lookups need of them. */
+async function catalogueByName(db: Queryable): Promise<Map<string, { id: string; isSensitive: boolean }>> {
+  const rows = await db.breach.findMany({ select: { id: true, name: true, isSensitive: true } });
+  return new Map(rows.map((row) => [row.name.toLowerCase(), { id: row.id, isSensitive: row.isSensitive }]));
 }

@@ -1,6 +1,6 @@
 import { config } from "../../config";
 import type { Queryable } from "../../jobs/queue";
-import type { Exposure } from "../exposures";
+import type { FoundExposure } from "../exposures";
 import { HibpBreachSource } from "./hibp";
 import { localBreachSource } from "./local";
 
@@ -13,9 +13,9 @@ export interface BreachSource {
   readonly name: string;
   /** A lookup is a request to a third party (never made for a call that is refused). */
   readonly remote: boolean;
-  exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<Exposure[]>;
+  exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<FoundExposure[]>;
   /** Exposed addresses at the domains (domain-based e-mail discovery). */
-  exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<Exposure[]>;
+  exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<FoundExposure[]>;
 }
 
 export function configuredBreachSource(): BreachSource {

@@ -14,6 +14,7 @@ export const check = partnerProcedure
       summary: "Check whether an e-mail address appears in a breach",
       description:
         "With `resolved`, only breaches whose resolved flag for the address (the partner's own; none counts as unresolved) matches. " +
+        "A sensitive breach (HIBP IsSensitive) counts only when the address is a monitored e-mail address of one of the partner's customers. " +
         "Rate limited per API key: BREACH_CHECK_RATE_LIMIT requests per minute (default 60), then 429 with Retry-After.",
     },
     errors: { failure: "Failed to check breach status", invalidJson: "Request body must be valid JSON" },

@@ -13,7 +13,8 @@ export const retrieve = partnerProcedure
       summary: "Retrieve the breaches of an e-mail address",
       description:
         "Every catalogue breach that exposes the address, newest first, with texts in `localeCode` (default en-GB). " +
-        "`resolvedStatus` is the partner's own resolved flag for the address in that breach (false when none of its customers has it).",
+        "`resolvedStatus` is the partner's own resolved flag for the address in that breach (false when none of its customers has it). " +
+        "Sensitive breaches (HIBP IsSensitive) are included only when the address is a monitored e-mail address of one of the partner's customers.",
     },
     errors: { failure: "Failed to retrieve breaches", invalidJson: "Request body must be valid JSON" },
   })
