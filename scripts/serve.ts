@@ -13,7 +13,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
 import { countWhenSent, nextRouteLabeler } from "../server/http/next-route-metrics";
-import { isPlainRestPath, isRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
+import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
 import { serveRestRequest, splitTarget } from "../server/http/rest-node";
 import { headerResolverFromBuild } from "../server/http/route-headers";
 import { log } from "../server/log";
@@ -46,8 +46,7 @@ const server = createServer((req, res) => {
     void serveRestRequest(dispatchRest, req, res, configHeaders(pathname));
     return;
   }
-  // REST calls are counted by the dispatcher, whichever way they reach it; the rest here, by the build's route.
-  if (!isRestPath(pathname)) countWhenSent(req, res, routeOfNextPath(pathname));
+  countWhenSent(req, res, routeOfNextPath(pathname));
   void handleWithNext(req, res);
 });
 

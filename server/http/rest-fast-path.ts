@@ -21,16 +21,11 @@ export function publishedRestDispatcher(): RestDispatcher | undefined {
   return slot[SLOT];
 }
 
-/** Whether a request path is under the REST API's prefixes, plain or not (the dispatcher answers it, or Next.js redirects it). */
-export function isRestPath(path: string): boolean {
-  return REST_PREFIXES.some((prefix) => path.startsWith(prefix));
-}
-
 /**
  * Whether a request path is the REST API's in plain form. Paths Next.js would rewrite first
  * (percent-encoded, dot segments, backslashes, a trailing slash it redirects) stay with Next.js.
  */
 export function isPlainRestPath(path: string): boolean {
   if (/[%\\]|\/\.|\/$/.test(path)) return false;
-  return isRestPath(path);
+  return REST_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
