@@ -2,7 +2,7 @@
 const nextConfig = {
   // Loaded by Node at run time instead of bundled: PGlite ships WebAssembly and data files,
   // pg and the adapters are Node-only, argon2 is a native package, pdfkit reads its font metrics
-  // from its own directory at run time.
+  // from its own directory at run time; prom-client keeps the process's metrics (one copy for every bundle).
   serverExternalPackages: [
     "@electric-sql/pglite",
     "pglite-prisma-adapter",
@@ -11,6 +11,7 @@ const nextConfig = {
     "@node-rs/argon2",
     "swagger-ui-dist",
     "pdfkit",
+    "prom-client",
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -6,6 +6,8 @@ import { startServiceProcess } from "../scripts/lib/service-process";
 const ARTIFACTS = path.resolve("e2e/artifacts");
 export const SERVER_PID = path.join(ARTIFACTS, "server.pid");
 export const E2E_DATABASE = path.join(ARTIFACTS, "database.json");
+/** The server's METRICS_TOKEN (GET /api/metrics, docs/operations.md). */
+export const E2E_METRICS_TOKEN = "e2e-metrics-token-0123456789abcdef";
 
 /**
  * Starts the service as `npm start` does, for every e2e suite: on a fresh PostgreSQL database
@@ -27,7 +29,7 @@ export default async function globalSetup() {
     dataDir,
     databaseUrl,
     logFile: path.join(ARTIFACTS, "server.log"),
-    env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_BASE_MS: "200" },
+    env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_BASE_MS: "200", METRICS_TOKEN: E2E_METRICS_TOKEN },
   });
   writeFileSync(SERVER_PID, String(service.pid));
   process.env.E2E_DEMO = JSON.stringify(service.demo);

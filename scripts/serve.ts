@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
+import { countWhenSent, nextRouteLabeler } from "../server/http/next-route-metrics";
 import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
 import { serveRestRequest, splitTarget } from "../server/http/rest-node";
 import { headerResolverFromBuild } from "../server/http/route-headers";
@@ -25,8 +26,9 @@ const handleWithNext = app.getRequestHandler();
 const buildFile = (...parts: string[]) => path.join(process.cwd(), ".next", ...parts);
 const readBuildFile = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const readOptionalBuildFile = (file: string) => (existsSync(file) ? readBuildFile(file) : undefined);
+const routesManifest = readBuildFile(buildFile("routes-manifest.json"));
 const headerResolution = headerResolverFromBuild({
-  routes: readBuildFile(buildFile("routes-manifest.json")),
+  routes: routesManifest,
   middleware: readOptionalBuildFile(buildFile("server", "middleware-manifest.json")),
   functions: readOptionalBuildFile(buildFile("server", "functions-config-manifest.json")),
 });
@@ -35,11 +37,17 @@ if (typeof headerResolution !== "function") {
   log.warn("the REST API is served through Next.js's request pipeline", { reason: headerResolution.unsupported });
 }
 
+const routeOfNextPath = nextRouteLabeler(routesManifest);
+
 const server = createServer((req, res) => {
   const { path: pathname } = splitTarget(req.url);
   const dispatchRest = configHeaders && isPlainRestPath(pathname) ? publishedRestDispatcher() : undefined;
-  if (dispatchRest && configHeaders) void serveRestRequest(dispatchRest, req, res, configHeaders(pathname));
-  else void handleWithNext(req, res);
+  if (dispatchRest && configHeaders) {
+    void serveRestRequest(dispatchRest, req, res, configHeaders(pathname));
+    return;
+  }
+  countWhenSent(req, res, routeOfNextPath(pathname));
+  void handleWithNext(req, res);
 });
 
 server.listen(port, () => console.log(`Ready on http://localhost:${port}`));

@@ -53,6 +53,8 @@ export const config = {
     const value = nonEmpty(process.env.SEED_DEMO);
     return value === undefined ? isEmbeddedDatabase() : isTruthy(value);
   },
+  /** Bearer token of GET /api/metrics; unset: the endpoint answers 404 (docs/operations.md, "Metrics"). */
+  metricsToken: (): string | undefined => nonEmpty(process.env.METRICS_TOKEN),
   logLevel: (): "debug" | "info" | "warn" | "error" => {
     const level = process.env.LOG_LEVEL;
     return level === "debug" || level === "warn" || level === "error" ? level : "info";

@@ -3,6 +3,7 @@ import { readRows } from "../db/direct-read";
 import { AppError, notFound } from "../errors";
 import type { Queryable } from "../jobs/queue";
 import type { LocaleCode } from "./locales";
+import { metrics } from "../metrics/registry";
 import { consumeRateLimit } from "../rate-limit";
 import { breachFields, byBreachDateDesc, catalogueBreachRecord, emailBreachEntry } from "./records";
 import { configuredBreachSource, type BreachSource } from "./sources/source";
@@ -90,7 +91,10 @@ export async function checkBreach(
   // A local lookup runs beside the count (one database round trip less on a hot path) and is
   // dropped over the limit; a remote source is only asked once the call is allowed.
   const [decision, localBreaches] = await Promise.all([counting, source.remote ? undefined : breachesOf(db, input.email, source)]);
-  if (!decision.allowed) throw new AppError("RATE_LIMITED", TOO_MANY_REQUESTS, { "Retry-After": String(decision.retryAfterSeconds) });
+  if (!decision.allowed) {
+    metrics().breachCheckRateLimited.inc();
+    throw new AppError("RATE_LIMITED", TOO_MANY_REQUESTS, { "Retry-After": String(decision.retryAfterSeconds) });
+  }
   const breachIds = await visibleBreachIds(db, caller.partnerId, input.email, localBreaches ?? (await breachesOf(db, input.email, source)));
   if (input.resolved === undefined || breachIds.length === 0) return breachIds.length > 0;
   const resolution = await partnerResolution(db, caller.partnerId, input.email, breachIds);

@@ -4,6 +4,7 @@ import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
 import type { Queryable } from "../jobs/queue";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
+import { metrics } from "../metrics/registry";
 import { queueBreachAlert } from "../notifications/breach-alerts";
 import { domainOf, type Exposure } from "./exposures";
 import type { ScanReason } from "./scan-requests";
@@ -38,6 +39,18 @@ export async function scanCustomer(
   reason: ScanReason,
   source: BreachSource = configuredBreachSource(),
 ): Promise<ScanOutcome> {
+  const startedAt = performance.now();
+  let result: "scanned" | "skipped" | "failed" = "failed";
+  try {
+    const outcome = await scan(db, customerId, reason, source);
+    result = outcome.scanned ? "scanned" : "skipped";
+    return outcome;
+  } finally {
+    metrics().scanDuration.observe({ reason, result }, (performance.now() - startedAt) / 1000);
+  }
+}
+
+async function scan(db: Db, customerId: string, reason: ScanReason, source: BreachSource): Promise<ScanOutcome> {
   const customer = await db.customer.findUnique({
     where: { id: customerId },
     select: { status: true, firstScannedAt: true, assets: { select: { kind: true, value: true } } },

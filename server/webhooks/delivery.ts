@@ -3,6 +3,7 @@ import { config } from "../config";
 import type { Db, Prisma } from "../db/client";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
+import { metrics } from "../metrics/registry";
 import { decryptSecret } from "../app-key";
 import { postWebhook } from "./http";
 import { nextAttemptDelayMs } from "./retry-schedule";
@@ -263,6 +264,7 @@ export async function performAttempt(db: Db, writer: ResultWriter, attempt: Star
   if (first.signatureMismatch && fallbackToken && !delivery.fallbackUsed) {
     const fallbackAttemptId = await recordFirstAndStartFallback(db, attempt, first);
     if (!fallbackAttemptId) return;
+    metrics().webhookAttempts.inc({ protocol: delivery.protocol, outcome: "fallback" });
     const second = await exchangeCurrent(delivery, fallbackToken);
     await writer.record(outcomeOf(attempt, fallbackAttemptId, second, second.error ? first.error : undefined));
     return;
@@ -448,11 +450,18 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
     )
     SELECT id::text, failures, disable AS "disabledKind", starts_failing AS "startedFailing" FROM updated
     WHERE disable IS NOT NULL OR starts_failing`;
+  countAttempts(outcomes);
   for (const row of changed) {
     if (row.disabledKind) log.warn("webhook endpoint disabled", { endpointId: row.id, kind: row.disabledKind, failures: row.failures });
     else log.info("webhook endpoint started failing", { endpointId: row.id });
   }
   if (changed.length > 0) await wakeJobWorkers();
+}
+
+/** The outcomes just recorded, in exposure_monitor_webhook_attempts_total (docs/operations.md, "Metrics"). */
+function countAttempts(outcomes: AttemptOutcome[]): void {
+  const counter = metrics().webhookAttempts;
+  for (const { delivery, status } of outcomes) counter.inc({ protocol: delivery.protocol, outcome: status === "pending" ? "retry" : status });
 }
 
 /**
@@ -461,18 +470,21 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
  * their last. Returns how many deliveries it recovered.
  */
 export async function sweepDeliveries(db: Db): Promise<number> {
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
+  const rows = await db.$queryRaw<Array<{ id: string; protocol: "current" | "legacy"; interrupted: number }>>`
     WITH expired AS (
       SELECT id FROM webhook_deliveries WHERE status = 'delivering' AND lease_until < now() FOR UPDATE SKIP LOCKED
     ), closed AS (
       UPDATE webhook_attempts a SET finished_at = now(), error = ${INTERRUPTED}
       FROM expired WHERE a.delivery_id = expired.id AND a.finished_at IS NULL
+      RETURNING a.delivery_id
     )
     UPDATE webhook_deliveries d
     SET status = CASE WHEN d.attempt_count >= d.max_attempts THEN 'failed'::webhook_delivery_status ELSE 'pending'::webhook_delivery_status END,
         next_attempt_at = now(), lease_until = NULL, claim_token = NULL, last_error = ${INTERRUPTED}, updated_at = now()
     FROM expired WHERE d.id = expired.id
-    RETURNING d.id::text`;
+    RETURNING d.id::text, (SELECT e.protocol::text FROM webhook_endpoints e WHERE e.id = d.endpoint_id) AS protocol,
+              (SELECT count(*)::int FROM closed WHERE closed.delivery_id = d.id) AS interrupted`;
+  for (const row of rows) if (row.interrupted > 0) metrics().webhookAttempts.inc({ protocol: row.protocol, outcome: "interrupted" }, row.interrupted);
   if (rows.length > 0) log.warn("webhook deliveries recovered from an expired lease", { count: rows.length });
   return rows.length;
 }

@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appRouter } from "../../server/api/root";
 import { createRestDispatcher } from "../../server/api/rest/dispatcher";
 import { openDatabase } from "../../server/db/client";
+import { migrationDirectoryNames } from "../../server/db/migration-status";
 import { SYSTEM_PLANS } from "../../server/db/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -23,11 +25,50 @@ afterAll(async () => {
   await testDb?.close();
 });
 
-describe("GET /api/v1/health", () => {
+describe("GET /api/v1/health (readiness)", () => {
   it("answers ok without credentials", async () => {
     const res = await server.api.get("/api/v1/health");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, status: "ok", database: "ok" });
+  });
+
+  it("answers 503 'Database migrations pending' while a migration this server ships is not applied, 200 again once it is", async () => {
+    const stale = await createTestDatabase();
+    const staleServer = await startRestServer(stale.db);
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const [last] = await stale.db.$queryRaw<Array<{ id: string; migration_name: string }>>`
+        SELECT id, migration_name FROM _prisma_migrations ORDER BY migration_name DESC LIMIT 1`;
+      expect(last!.migration_name).toBe((await migrationDirectoryNames()).at(-1));
+      await stale.db.$executeRaw`UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = ${last!.id}`;
+      const rolledBack = await staleServer.api.get("/api/v1/health");
+      expect({ status: rolledBack.status, body: rolledBack.body }).toEqual({ status: 503, body: { success: false, error: "Database migrations pending" } });
+
+      await stale.db.$executeRaw`DELETE FROM _prisma_migrations WHERE id = ${last!.id}`;
+      const missing = await staleServer.api.get("/api/v1/health");
+      expect({ status: missing.status, body: missing.body }).toEqual({ status: 503, body: { success: false, error: "Database migrations pending" } });
+
+      await stale.db.$executeRaw`
+        INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, applied_steps_count)
+        VALUES (${randomUUID()}, 'checksum', now(), ${last!.migration_name}, 1)`;
+      expect((await staleServer.api.get("/api/v1/health")).status).toBe(200);
+    } finally {
+      stderr.mockRestore();
+      await staleServer.close();
+      await stale.close();
+    }
+  });
+
+  it("stays ready when the database has a migration this server does not ship (a newer replica applied it)", async () => {
+    await testDb.db.$executeRaw`
+      INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, applied_steps_count)
+      VALUES (${randomUUID()}, 'checksum', now(), '29991231000000_from_a_newer_release', 1)`;
+    try {
+      const res = await server.api.get("/api/v1/health");
+      expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { success: true, status: "ok", database: "ok" } });
+    } finally {
+      await testDb.db.$executeRaw`DELETE FROM _prisma_migrations WHERE migration_name = '29991231000000_from_a_newer_release'`;
+    }
   });
 
   it("answers 503 in the envelope when the database is unreachable", async () => {
@@ -42,6 +83,20 @@ describe("GET /api/v1/health", () => {
     } finally {
       stderr.mockRestore();
       await brokenServer.close();
+    }
+  });
+
+  it("answers 503 'Database unavailable' when the PostgreSQL server refuses connections", async () => {
+    const refused = await openDatabase({ url: "postgresql://postgres@127.0.0.1:9/nowhere" });
+    const refusedServer = await serveRestOnLoopback(createRestDispatcher({ router: appRouter, getDb: () => refused.prisma }));
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const res = await apiClient(refusedServer.baseUrl).get("/api/v1/health");
+      expect({ status: res.status, body: res.body }).toEqual({ status: 503, body: { success: false, error: "Database unavailable" } });
+    } finally {
+      stderr.mockRestore();
+      await refusedServer.close();
+      await refused.close();
     }
   });
 });

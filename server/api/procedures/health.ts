@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkDatabase } from "../../health";
+import { checkReadiness, DATABASE_UNAVAILABLE, MIGRATIONS_PENDING } from "../../health";
 import { successTrue } from "../schemas";
 import { publicProcedure } from "../trpc";
 
@@ -9,16 +9,18 @@ export const health = publicProcedure
       method: "GET",
       path: "/api/v1/health",
       tags: ["General"],
-      summary: "Health check",
-      description: "Confirms the API is up and its database answers. No credentials.",
+      summary: "Health check (readiness)",
+      description:
+        "Readiness for load balancers: 200 when the database answers and has applied every migration this server ships; " +
+        "503 naming the check that failed otherwise. No credentials. Liveness without the database: GET /api/live.",
       protect: false,
     },
     errors: { failure: "Health check failed" },
-    responses: { 503: "Database unavailable" },
+    responses: { 503: [DATABASE_UNAVAILABLE, MIGRATIONS_PENDING] },
   })
   .input(z.object({}))
   .output(z.object({ success: successTrue, status: z.literal("ok"), database: z.literal("ok") }))
   .query(async ({ ctx }) => {
-    await checkDatabase(ctx.db);
+    await checkReadiness(ctx.db);
     return { success: true as const, status: "ok" as const, database: "ok" as const };
   });

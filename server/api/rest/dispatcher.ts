@@ -4,6 +4,7 @@ import { forEachOpenApiProcedure } from "trpc-to-openapi";
 import type { Db } from "../../db/client";
 import { log } from "../../log";
 import type { HeaderSource } from "../../http/headers";
+import { observeHttpRequest, UNMATCHED_ROUTE } from "../../metrics/registry";
 import { createContext, type Context } from "../context";
 import type { AppMeta, EndpointErrors } from "../meta";
 import { toHttpError, type HttpError } from "./errors";
@@ -57,9 +58,23 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
   const routes = buildRouteTable(options.router);
 
   return async function dispatch(request: RestRequest): Promise<RestResponse> {
-    const requestId = randomUUID();
+    const startedAt = performance.now();
     const method = request.method.toUpperCase();
     const resolved = resolveRoute(routes, method, request.path);
+    // Counted under the route's template (docs/operations.md, "Metrics"), never the raw path.
+    const route = resolved.kind === "none" ? UNMATCHED_ROUTE : resolved.kind === "method" ? resolved.pathTemplate : resolved.route.pathTemplate;
+    let status = 500;
+    try {
+      const answer = await answerRequest(request, method, resolved);
+      status = answer.status;
+      return answer;
+    } finally {
+      observeHttpRequest(method, route, status, startedAt);
+    }
+  };
+
+  async function answerRequest(request: RestRequest, method: string, resolved: Resolution): Promise<RestResponse> {
+    const requestId = randomUUID();
     if (resolved.kind === "none") return errorResponse({ status: 404, message: NOT_FOUND, headers: {} }, requestId);
     if (resolved.kind === "method") {
       const allow = resolved.allowed.join(", ");
@@ -108,7 +123,7 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
       }
       return errorResponse({ ...httpError, headers: { ...ctx?.response.headers, ...httpError.headers } }, requestId);
     }
-  };
+  }
 }
 
 /** The dispatcher as a fetch handler: the REST route of the Next.js app (app/api/[...path]/route.ts). */
@@ -151,7 +166,7 @@ function literalWeight(template: string): number {
 
 type Resolution =
   | { kind: "route"; route: Route; params: Record<string, string> }
-  | { kind: "method"; allowed: string[] }
+  | { kind: "method"; allowed: string[]; pathTemplate: string }
   | { kind: "none" };
 
 export function resolveRoute(routes: Route[], method: string, rawPath: string): Resolution {
@@ -163,6 +178,7 @@ export function resolveRoute(routes: Route[], method: string, rawPath: string): 
 
 function matchPath(routes: Route[], method: string, path: string): Resolution {
   const allowed: string[] = [];
+  let pathTemplate = "";
   for (const route of routes) {
     const match = route.pattern.exec(path);
     if (!match) continue;
@@ -172,8 +188,9 @@ function matchPath(routes: Route[], method: string, path: string): Resolution {
       return { kind: "route", route, params };
     }
     allowed.push(route.method);
+    pathTemplate ||= route.pathTemplate;
   }
-  return allowed.length > 0 ? { kind: "method", allowed: [...new Set(allowed)] } : { kind: "none" };
+  return allowed.length > 0 ? { kind: "method", allowed: [...new Set(allowed)], pathTemplate } : { kind: "none" };
 }
 
 function safeDecode(value: string): string {
