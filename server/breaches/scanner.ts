@@ -61,7 +61,7 @@ export async function scanCustomer(
       if (!current) return { customerId, scanned: false as const, skipped: "not-found" as const };
       const skippedNow = skipReason({ status: current.status, firstScannedAt: current.first_scanned_at }, reason);
       if (skippedNow) return { customerId, scanned: false as const, skipped: skippedNow };
-      return recordFindings(tx, customerId, exposures);
+      return { customerId, scanned: true as const, ...(await recordFindings(tx, customerId, exposures, { scan: true })) };
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
@@ -73,7 +73,23 @@ export async function scanCustomer(
   return outcome;
 }
 
-async function recordFindings(tx: Queryable, customerId: string, exposures: Exposure[]): Promise<ScanOutcome> {
+export interface Findings {
+  discoveredEmails: number;
+  newBreaches: number;
+  threatScore: number;
+}
+
+/**
+ * Writes what exposures mean for one customer, in the caller's transaction, which holds the
+ * customer's row lock: exposed addresses at a monitored domain become discovered e-mails
+ * (customer.asset.added), exposures of monitored addresses become breach instances (new ones in
+ * one customer.breach.found event and one breach alert), and the threat score is recomputed.
+ * Exposures of addresses the customer does not monitor are ignored; exposures already recorded
+ * add nothing (the instance key is unique per customer and breach), so writing the same
+ * exposures twice changes nothing. A scan passes every exposure of the customer and stamps its
+ * scan times (`scan: true`); incremental matching passes only new exposures (new-exposures.ts).
+ */
+export async function recordFindings(tx: Queryable, customerId: string, exposures: readonly Exposure[], { scan }: { scan: boolean }): Promise<Findings> {
   const customer = await tx.customer.findUniqueOrThrow({
     where: { id: customerId },
     select: { id: true, partnerId: true, companyName: true, reference: true, assets: { select: { kind: true, value: true } } },
@@ -113,12 +129,14 @@ async function recordFindings(tx: Queryable, customerId: string, exposures: Expo
     await queueBreachAlert(tx, { customerId, eventId, breaches: newInstances });
   }
 
-  await tx.$executeRaw`
-    UPDATE customers SET last_scanned_at = now(), first_scanned_at = coalesce(first_scanned_at, now()), updated_at = now()
-    WHERE id = ${customerId}::uuid`;
+  if (scan) {
+    await tx.$executeRaw`
+      UPDATE customers SET last_scanned_at = now(), first_scanned_at = coalesce(first_scanned_at, now()), updated_at = now()
+      WHERE id = ${customerId}::uuid`;
+  }
   if (addedAssets.length > 0 || newInstances.length > 0) await recountCustomerFigures(tx, [customerId]);
   const threatScore = await refreshThreatScore(tx, customerId);
-  return { customerId, scanned: true, discoveredEmails: addedAssets.length, newBreaches: newInstances.length, threatScore };
+  return { discoveredEmails: addedAssets.length, newBreaches: newInstances.length, threatScore };
 }
 
 async function addDiscoveredEmails(tx: Queryable, customerId: string, emails: string[]): Promise<Array<{ id: string; value: string }>> {
