@@ -143,10 +143,12 @@ async function main() {
 
       const memory = rssSampler();
       const cpuBefore = machineCpuTimes();
+      const processCpuBefore = process.cpuUsage();
       let jobs = 0;
       for (let ran = -1; ran !== 0; jobs += ran) ran = await runDueJobs(db, { kinds: [MATCH_NEW_EXPOSURES_JOB] });
       const matchedSeconds = (performance.now() - committed) / 1000;
       const cpuAfter = machineCpuTimes();
+      const processCpu = process.cpuUsage(processCpuBefore);
       memory.stop();
 
       const touched = (await db.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM customers WHERE updated_at >= ${committedAt}`).map((row) => row.id);
@@ -175,6 +177,8 @@ async function main() {
         newInstances: await count`SELECT count(*) AS n FROM customer_breaches WHERE created_at >= ${committedAt}`,
         alertsQueued: await count`SELECT count(*) AS n FROM notifications WHERE created_at >= ${committedAt}`,
         scanJobs: await count`SELECT count(*) AS n FROM jobs WHERE kind = ${SCAN_CUSTOMER_JOB}`,
+        // CPU of this process (the job: Prisma's query pipeline and the findings code) while matching.
+        matchProcessCpuSeconds: Number(((processCpu.user + processCpu.system) / 1e6).toFixed(1)),
         machineBusyPercent: machineCpuShare(cpuBefore, cpuAfter, "busy"),
         machineCpuStealPercent: machineCpuShare(cpuBefore, cpuAfter, "steal"),
         peakRss: mib(memory.peak()),
