@@ -2,8 +2,10 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Db } from "../db/client";
 import { inBulkTransaction, type BulkTransaction } from "../db/bulk-write";
+import { wakeJobWorkers } from "../jobs/wake";
 import { breachIdsByName } from "./catalogue";
 import { domainOf, normalizeEmail } from "./exposures";
+import { requestImportMatching } from "./match-requests";
 
 export const ACCOUNTS_HEADER = "email,breach_name";
 /** Rows sent to the staging table at a time. */
@@ -52,6 +54,10 @@ export class AccountsFileError extends Error {}
  * about as much again as the insert itself (docs/breaches.md): while it runs, other writers of the
  * index wait (readers do not), so no row can appear between the check and the insert. The whole
  * import is one transaction: it lands completely or not at all.
+ *
+ * The added rows carry the import's id (exposure_imports), and the job that matches them against
+ * active customers' monitored assets is queued in the same transaction (docs/breaches.md,
+ * incremental matching): an import that commits always gets matched, one that rolls back never.
  */
 export async function importAccounts(
   db: Db,
@@ -61,14 +67,19 @@ export async function importAccounts(
   const totalBytes = (await stat(file)).size;
   const breachIds = await breachIdsByName(db);
   const sortInByteOrder = await indexSortsAsciiByByte(db);
-  return inBulkTransaction(db, async (tx) => {
+  const imported = await inBulkTransaction(db, async (tx) => {
     await tx.execute(`CREATE TEMP TABLE ${STAGING_TABLE} (domain text, email text, breach_id uuid) ON COMMIT DROP`);
     const result = await stageAccounts(tx, file, breachIds, totalBytes, { onProgress, keepRejected });
     onProgress?.({ phase: "merging", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
-    result.added = await mergeStagedExposures(tx, { sortInByteOrder });
+    const importId = (await tx.query<{ id: string }>("INSERT INTO exposure_imports DEFAULT VALUES RETURNING id::text"))[0]!.id;
+    result.added = await mergeStagedExposures(tx, { sortInByteOrder, importId });
+    await tx.execute("UPDATE exposure_imports SET added = $2 WHERE id = $1", [importId, result.added]);
+    if (result.added > 0) await requestImportMatching(tx, Number(importId));
     onProgress?.({ phase: "merging", rows: result.rows, added: result.added, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
     return result;
   });
+  if (imported.added > 0) await wakeJobWorkers();
+  return imported;
 }
 
 /**
@@ -92,7 +103,7 @@ export async function indexSortsAsciiByByte(db: Db): Promise<boolean> {
 /** libc locales whose collation orders ASCII text by byte value (the builtin provider always does). */
 const BYTE_ORDER_LOCALES = new Set(["C", "POSIX", "C.UTF-8", "C.utf8"]);
 
-async function mergeStagedExposures(tx: BulkTransaction, { sortInByteOrder }: { sortInByteOrder: boolean }): Promise<number> {
+async function mergeStagedExposures(tx: BulkTransaction, { sortInByteOrder, importId }: { sortInByteOrder: boolean; importId: string }): Promise<number> {
   const collate = sortInByteOrder ? ' COLLATE "C"' : "";
   // For this transaction only: sort memory for the whole file, and deduplication by that sort
   // (a hash table of every row would be built first and sorted again).
@@ -103,13 +114,16 @@ async function mergeStagedExposures(tx: BulkTransaction, { sortInByteOrder }: { 
   await tx.execute(`ANALYZE ${STAGING_TABLE}`);
   // Blocks inserts, updates and deletes until commit; reads go on.
   await tx.execute("LOCK TABLE breach_exposures IN SHARE ROW EXCLUSIVE MODE");
-  return tx.execute(`
-    INSERT INTO breach_exposures (domain, email, breach_id)
-    SELECT DISTINCT staged.domain${collate}, staged.email${collate}, staged.breach_id FROM ${STAGING_TABLE} staged
+  return tx.execute(
+    `
+    INSERT INTO breach_exposures (domain, email, breach_id, import_id)
+    SELECT DISTINCT staged.domain${collate}, staged.email${collate}, staged.breach_id, $1::bigint FROM ${STAGING_TABLE} staged
     WHERE NOT EXISTS (
       SELECT FROM breach_exposures indexed
       WHERE indexed.domain = staged.domain AND indexed.email = staged.email AND indexed.breach_id = staged.breach_id)
-    ORDER BY 1, 2, 3`);
+    ORDER BY 1, 2, 3`,
+    [importId],
+  );
 }
 
 async function stageAccounts(

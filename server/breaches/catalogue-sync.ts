@@ -1,11 +1,11 @@
 import { config } from "../config";
 import type { Db } from "../db/client";
-import type { Queryable } from "../jobs/queue";
 import { defineJob } from "../jobs/registry";
 import { scheduleJob } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { mergeCatalogue } from "./catalogue";
+import { requestBreachMatching } from "./match-requests";
 import { HibpBreachSource } from "./sources/hibp";
 
 export const HIBP_KEY_MISSING =
@@ -35,7 +35,7 @@ export async function syncCatalogue(db: Db, source: HibpBreachSource): Promise<C
   const merge = await db.$transaction(
     async (tx) => {
       const result = await mergeCatalogue(tx, records);
-      await queueMatchingForNewBreaches(tx, result.added);
+      await requestBreachMatching(tx, result.added);
       return result;
     },
     { timeout: 60_000, maxWait: 30_000 },
@@ -57,12 +57,6 @@ export async function syncCatalogueFromHibp(db: Db): Promise<CatalogueSyncResult
   return syncCatalogue(db, source);
 }
 
-/**
- * Queues, in the sync's transaction, the matching of newly added breaches against the monitored
- * addresses of active customers (issue 19: the incremental matching job takes breach ids). The
- * lead wires this to that job when the branches are merged; until then it records nothing.
- */
-export async function queueMatchingForNewBreaches(_tx: Queryable, _breachIds: readonly string[]): Promise<void> {}
 
 export const catalogueSyncJob = defineJob<{ slot: string }>({
   kind: "breaches.sync-catalogue",

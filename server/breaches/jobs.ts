@@ -2,6 +2,8 @@ import type { Queryable } from "../jobs/queue";
 import { defineJob } from "../jobs/registry";
 import { scheduleJob, type Schedule } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
+import { MATCH_NEW_EXPOSURES_JOB, type MatchRequest } from "./match-requests";
+import { matchBreachesForActiveCustomers, matchImportForActiveCustomers } from "./new-exposures";
 import { SCAN_CUSTOMER_JOB, type ScanReason } from "./scan-requests";
 import { scanCustomer } from "./scanner";
 
@@ -13,6 +15,19 @@ export const scanCustomerJob = defineJob<{ customerId: string; reason: ScanReaso
   kind: SCAN_CUSTOMER_JOB,
   async run(db, payload) {
     await scanCustomer(db, payload.customerId, payload.reason);
+  },
+});
+
+/**
+ * Incremental matching (server/breaches/match-requests.ts): what an import added, or every
+ * exposure of some catalogue breaches, matched against active customers only.
+ */
+export const matchNewExposuresJob = defineJob<MatchRequest>({
+  kind: MATCH_NEW_EXPOSURES_JOB,
+  async run(db, payload) {
+    if ("importId" in payload && Number.isSafeInteger(payload.importId)) await matchImportForActiveCustomers(db, payload.importId);
+    else if ("breachIds" in payload && Array.isArray(payload.breachIds)) await matchBreachesForActiveCustomers(db, payload.breachIds);
+    else throw new Error(`${MATCH_NEW_EXPOSURES_JOB} needs {"importId": n} or {"breachIds": [...]}, got ${JSON.stringify(payload)}`);
   },
 });
 

@@ -14,6 +14,8 @@ import { ownPerDatabase, setOwnPerDatabase } from "./per-database";
 export interface BulkTransaction {
   /** Runs one statement ($1, $2, ... parameters) and returns how many rows it wrote. */
   execute(sql: string, params?: unknown[]): Promise<number>;
+  /** Runs one statement and returns its rows (as the driver parses them). */
+  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
   /**
    * Starts appending rows to a table with COPY. Rows are in COPY's text format: one line per row
    * ending in "\n", columns separated by tabs; a backslash, tab or line break inside a value must
@@ -64,6 +66,7 @@ export function postgresBulkTransactions(pool: pg.Pool): BulkTransactionRunner {
       await client.query("BEGIN");
       const result = await work({
         execute: async (sql, params) => (await client.query(sql, params)).rowCount ?? 0,
+        query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
         copyInto(table, columns) {
           // One COPY for every row: the server parses and stores rows while the next are prepared.
           const copy = client.query(copyFrom(`${copyTarget(table, columns)} FROM STDIN`));
@@ -104,6 +107,7 @@ export function pgliteBulkTransactions(pglite: PGlite): BulkTransactionRunner {
     pglite.transaction((tx) =>
       work({
         execute: async (sql, params) => (await tx.query(sql, params)).affectedRows ?? 0,
+        query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows,
         copyInto(table, columns) {
           // PGlite runs in this thread: each batch is one COPY of its own, read from a blob.
           const statement = `${copyTarget(table, columns)} FROM '/dev/blob'`;

@@ -27,13 +27,23 @@ export interface NewJob {
  * Returns undefined when a job with the same dedupeKey is already queued.
  */
 export async function enqueueJob(db: Queryable, job: NewJob): Promise<string | undefined> {
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
-    INSERT INTO jobs (kind, payload, run_at, dedupe_key, max_attempts, updated_at)
-    VALUES (${job.kind}, ${JSON.stringify(job.payload ?? {})}::jsonb, ${job.runAt ?? new Date()},
-            ${job.dedupeKey ?? null}, ${job.maxAttempts ?? 5}, now())
-    ON CONFLICT (dedupe_key) DO NOTHING
-    RETURNING id::text`;
+  const { sql, params } = jobInsertStatement(job);
+  const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(`${sql} RETURNING id::text`, ...params);
   return rows[0]?.id;
+}
+
+/**
+ * The INSERT that queues a job, as SQL text and $1... parameters: enqueueJob runs it through
+ * Prisma, a transaction that Prisma does not run (the accounts import's, server/db/bulk-write.ts)
+ * runs it itself.
+ */
+export function jobInsertStatement(job: NewJob): { sql: string; params: unknown[] } {
+  return {
+    sql: `INSERT INTO jobs (kind, payload, run_at, dedupe_key, max_attempts, updated_at)
+          VALUES ($1, $2::jsonb, $3::timestamptz, $4, $5, now())
+          ON CONFLICT (dedupe_key) DO NOTHING`,
+    params: [job.kind, JSON.stringify(job.payload ?? {}), (job.runAt ?? new Date()).toISOString(), job.dedupeKey ?? null, job.maxAttempts ?? 5],
+  };
 }
 
 /**

@@ -8,10 +8,11 @@ export const JOB_LEASE_MS = 5 * 60_000;
 
 /**
  * Claims the jobs that are due and runs them, at most `concurrency` at a time; the same code
- * serves the in-process runner and the Inngest function. Returns how many jobs it ran.
+ * serves the in-process runner and the Inngest function. Returns how many jobs it ran. `kinds`
+ * narrows the claim to some of the registered kinds (benchmarks, tests).
  */
-export async function runDueJobs(db: Db, { limit = 20, concurrency = 4 } = {}): Promise<number> {
-  const jobs = await claimDueJobs(db, { limit, leaseMs: JOB_LEASE_MS, kinds: registeredJobKinds() });
+export async function runDueJobs(db: Db, { limit = 20, concurrency = 4, kinds = registeredJobKinds() } = {}): Promise<number> {
+  const jobs = await claimDueJobs(db, { limit, leaseMs: JOB_LEASE_MS, kinds });
   let next = 0;
   const lanes = Array.from({ length: Math.min(concurrency, jobs.length) }, async () => {
     while (next < jobs.length) await runJob(db, jobs[next++]!);

@@ -103,6 +103,9 @@ describe("catalogue sync from HIBP", () => {
     expect(changed.modifiedDate.toISOString()).toBe("2025-06-01T12:00:00.000Z");
     // a data class new to us gets a category, as on import
     expect(await testDb.db.breachCategory.findUnique({ where: { name: "Telepathic impressions" } })).toMatchObject({ group: "other" });
+    // the added breach (only it) is queued for matching against active customers, in the sync's transaction
+    const matching = await testDb.db.job.findMany({ where: { kind: "breaches.match-new-exposures" }, select: { payload: true } });
+    expect(matching).toEqual([{ payload: { breachIds: [after.get("Fresh")!.id] } }]);
   });
 
   it("gives a new breach its texts in every locale as an imported one has them", async () => {

@@ -1,0 +1,28 @@
+import type { BulkTransaction } from "../db/bulk-write";
+import { enqueueJob, jobInsertStatement, type Queryable } from "../jobs/queue";
+
+/**
+ * Incremental matching (docs/breaches.md): new exposures matched against the monitored assets of
+ * active customers, so only the customers concerned get their findings, without waiting for the
+ * daily scan. One job kind, two payloads: the exposures one accounts import added, or every
+ * exposure of some catalogue breaches (a catalogue sync that added breaches).
+ */
+export const MATCH_NEW_EXPOSURES_JOB = "breaches.match-new-exposures";
+
+export type MatchRequest = { importId: number } | { breachIds: string[] };
+
+/**
+ * Asks for the exposures of these catalogue breaches to be matched against active customers.
+ * Call it in the transaction that added the breaches (or their exposures); wake the job workers
+ * after the commit.
+ */
+export async function requestBreachMatching(tx: Queryable, breachIds: readonly string[]): Promise<void> {
+  if (breachIds.length === 0) return;
+  await enqueueJob(tx, { kind: MATCH_NEW_EXPOSURES_JOB, payload: { breachIds: [...new Set(breachIds)].sort() } });
+}
+
+/** The same for what one accounts import added, queued in the import's own transaction. */
+export async function requestImportMatching(tx: BulkTransaction, importId: number): Promise<void> {
+  const { sql, params } = jobInsertStatement({ kind: MATCH_NEW_EXPOSURES_JOB, payload: { importId } });
+  await tx.execute(sql, params);
+}
