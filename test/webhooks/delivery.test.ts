@@ -1,32 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createEndpoint, type EndpointInput } from "../../server/webhooks/endpoints";
 import { cycleSecret, deactivateSecret, listSecrets } from "../../server/webhooks/secrets";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { breach, createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
-import { hmacHex, startReceiver, type TestReceiver } from "../helpers/webhook-receiver";
+import { hmacHex, type TestReceiver } from "../helpers/webhook-receiver";
+import { webhookTestBed } from "../helpers/webhook-test-bed";
 
-let testDb: TestDatabase;
-const receivers: TestReceiver[] = [];
+const testDb = webhookTestBed();
 
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-});
-afterAll(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-  await testDb?.close();
-});
-beforeEach(() => {
-  vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");
-  vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "0");
-  return () => vi.unstubAllEnvs();
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
+const receiver = (...args: Parameters<typeof testDb.receiver>) => testDb.receiver(...args);
 
 interface Setup {
   org: TestOrg;

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { GET as getOpenApiDocument } from "../../app/api/openapi.json/route";
 import { LEGACY_EVENT_TYPES } from "../../server/events/legacy";
 import { EVENT_TYPES } from "../../server/events/outbox";
 import { createEndpoint } from "../../server/webhooks/endpoints";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg } from "../helpers/fixtures";
 import { breach, createTestCustomer, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
-import { startReceiver, type ReceivedRequest, type TestReceiver } from "../helpers/webhook-receiver";
+import type { ReceivedRequest } from "../helpers/webhook-receiver";
+import { webhookTestBed } from "../helpers/webhook-test-bed";
 
 /**
  * The OpenAPI document's `webhooks` section against the wire: real events of every type, routed
@@ -30,22 +30,11 @@ interface Document {
   components: { schemas: Record<string, object> };
 }
 
-let testDb: TestDatabase;
+const testDb = webhookTestBed();
 let document: Document;
-const receivers: TestReceiver[] = [];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   document = (await getOpenApiDocument().json()) as Document;
-});
-afterAll(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-  await testDb?.close();
-});
-beforeEach(() => {
-  vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");
-  vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "0");
-  return () => vi.unstubAllEnvs();
 });
 
 /** A validator for a schema of the document, its component references resolved. */
@@ -79,10 +68,9 @@ describe("the OpenAPI document's webhooks section against real deliveries", () =
   it("describes every request the engine sends, for every event of both protocols and both signature schemes", async () => {
     const org = await createTestOrg(testDb.db);
     let partnerToken = "";
-    const signing = await startReceiver(() => ({ status: 200, signWith: partnerToken }));
-    const standard = await startReceiver(() => ({ status: 204 }));
-    const legacy = await startReceiver(() => ({ status: 200 }));
-    receivers.push(signing, standard, legacy);
+    const signing = await testDb.receiver(() => ({ status: 200, signWith: partnerToken }));
+    const standard = await testDb.receiver(() => ({ status: 204 }));
+    const legacy = await testDb.receiver(() => ({ status: 200 }));
     partnerToken = (
       await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", { url: signing.url, eventTypes: [...EVENT_TYPES] })
     ).secret;
@@ -143,8 +131,7 @@ describe("the OpenAPI document's webhooks section against real deliveries", () =
 
   it("refuses bodies that differ from what the service sends", async () => {
     const org = await createTestOrg(testDb.db);
-    const target = await startReceiver(() => ({ status: 204 }));
-    receivers.push(target);
+    const target = await testDb.receiver(() => ({ status: 204 }));
     await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
       url: target.url,
       eventTypes: ["customer.breach.found"],

@@ -1,38 +1,22 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { claimAttempts, INTERRUPTED, performAttempt, ResultWriter, sweepDeliveries } from "../../server/webhooks/delivery";
 import { startWebhookDispatcher } from "../../server/webhooks/dispatcher";
 import { createEndpoint } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg } from "../helpers/fixtures";
 import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
-import { startReceiver, type TestReceiver } from "../helpers/webhook-receiver";
+import { webhookTestBed } from "../helpers/webhook-test-bed";
 
-let testDb: TestDatabase;
-const receivers: TestReceiver[] = [];
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-});
-afterAll(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-  await testDb?.close();
-});
-beforeEach(() => {
-  vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");
-  vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "0");
-  return () => vi.unstubAllEnvs();
-});
+const testDb = webhookTestBed();
 
 /** A receiver that signs its answers; by default it never answers the first request. */
 async function setup(maxAttempts: number, { firstHangs = true } = {}) {
   let token = "";
-  const target = await startReceiver((_request, index) =>
+  const target = await testDb.receiver((_request, index) =>
     firstHangs && index === 0 ? { status: 200, delayMs: 60_000 } : { status: 200, signWith: token },
   );
-  receivers.push(target);
   const org = await createTestOrg(testDb.db);
   const customer = await createTestCustomer(testDb.db, org.partner.id);
   const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ENDPOINT_HEALTH_JOB, deliverDueBatch } from "../../server/webhooks/delivery";
 import { createEndpoint, type EndpointInput, type Protocol } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
@@ -9,26 +9,12 @@ import {
   retryAfterDelayMs,
   scheduledRetryDelayMs,
 } from "../../server/webhooks/retry-schedule";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg } from "../helpers/fixtures";
 import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
-import { startReceiver, type ReplyRule, type TestReceiver } from "../helpers/webhook-receiver";
+import { type TestReceiver } from "../helpers/webhook-receiver";
+import { webhookTestBed } from "../helpers/webhook-test-bed";
 
-let testDb: TestDatabase;
-const receivers: TestReceiver[] = [];
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-});
-afterAll(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-  await testDb?.close();
-});
-beforeEach(() => {
-  vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");
-  vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "0");
-  return () => vi.unstubAllEnvs();
-});
+const testDb = webhookTestBed();
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -76,11 +62,7 @@ describe("the retry schedule", () => {
   });
 });
 
-async function receiver(rule: ReplyRule) {
-  const started = await startReceiver(rule);
-  receivers.push(started);
-  return started;
-}
+const receiver = (...args: Parameters<typeof testDb.receiver>) => testDb.receiver(...args);
 
 async function setup(target: TestReceiver, protocol: Protocol = "current", input: Partial<EndpointInput> = {}) {
   const org = await createTestOrg(testDb.db);

@@ -1,39 +1,21 @@
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sendTestEvent } from "../../server/webhooks/deliveries";
 import { createEndpoint, updateEndpoint } from "../../server/webhooks/endpoints";
 import { cycleSecret } from "../../server/webhooks/secrets";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg } from "../helpers/fixtures";
 import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
-import { hmacHex, startReceiver, type ReceivedRequest, type TestReceiver } from "../helpers/webhook-receiver";
+import { hmacHex, type ReceivedRequest, type TestReceiver } from "../helpers/webhook-receiver";
+import { webhookTestBed } from "../helpers/webhook-test-bed";
 
 /**
  * Endpoints that opted into Standard Webhooks (docs/webhooks.md): real deliveries by the real
  * engine to a real receiver, verified the way a receiver would, with the `standardwebhooks`
  * package and the secret "whsec_" + base64(token).
  */
-let testDb: TestDatabase;
-const receivers: TestReceiver[] = [];
+const testDb = webhookTestBed();
 
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-});
-afterAll(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-  await testDb?.close();
-});
-beforeEach(() => {
-  vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");
-  vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "0");
-  return () => vi.unstubAllEnvs();
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
+const receiver = (...args: Parameters<typeof testDb.receiver>) => testDb.receiver(...args);
 
 interface Setup {
   owner: { partnerId: string };
