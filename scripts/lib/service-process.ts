@@ -16,7 +16,7 @@ export interface DemoCredentials {
 
 export interface ServiceProcess<Demo = DemoCredentials> {
   baseUrl: string;
-  /** The server process (the one `npm start` ends in), leader of its process group. */
+  /** The server process (the one `npm start` ends in; npm's with `viaNpm`), leader of its process group. */
   pid: number;
   demo: Demo;
   /** How the server process ended. */
@@ -34,6 +34,8 @@ interface ServiceOptions {
   timeoutMs?: number;
   /** Start on whatever `databaseUrl` holds (another server's database) and read no demo credentials. */
   existingDatabase?: boolean;
+  /** Run `npm start` itself (then `pid` is npm's, and the server is its child). */
+  viaNpm?: boolean;
 }
 
 /**
@@ -53,8 +55,9 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const env: NodeJS.ProcessEnv = { ...serviceEnvironment(options), PORT: String(options.port), APP_URL: baseUrl, ...options.env };
   if (options.existingDatabase) env.SEED_DEMO = "false";
-  await buildIfStale(log);
-  const child: ChildProcess = spawn(process.execPath, ["dist/start.js"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  if (!options.viaNpm) await buildIfStale(log);
+  const [command, args] = options.viaNpm ? ["npm", ["start"]] : [process.execPath, ["dist/start.js"]];
+  const child: ChildProcess = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   const exited = once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
