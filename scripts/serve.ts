@@ -77,6 +77,11 @@ const server = createServer((req, res) => {
 
 closeNext = () => app.close();
 if (!shuttingDown) {
+  // A port already taken must end the process (Next.js would log the error and keep it running, serving nothing).
+  server.once("error", (error) => {
+    log.error("the HTTP server could not start", { error, port });
+    process.exit(1);
+  });
   server.listen(port, () => console.log(`Ready on http://localhost:${port}`));
   stopHttp = (limitMs) => closeHttpServer(server, limitMs);
 }
