@@ -105,7 +105,8 @@ test("SIGTERM while the receiver outlasts the request timeout: the attempt is re
     expect(delivered).toMatchObject({ attempt_count: 2, attempts: [{ finished: true, status_code: null }, { finished: true, status_code: 200, error: null }] });
     expect(requestsFor(customerId)).toHaveLength(2);
   } finally {
-    const { code: secondCode } = await terminate(second);
-    expect(secondCode).toBe(0);
+    const stopped = await terminate(second, "SIGINT"); // Ctrl-C: the same shutdown
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(10_000);
   }
 });

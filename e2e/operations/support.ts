@@ -71,10 +71,10 @@ export async function stopServersLeftRunning(): Promise<void> {
   );
 }
 
-/** SIGTERM to the server process; resolves with its exit code and how long it took to exit. */
-export async function terminate(server: ServiceProcess<unknown>): Promise<{ code: number | null; ms: number }> {
+/** SIGTERM (or SIGINT) to the server process; resolves with its exit code and how long it took to exit. */
+export async function terminate(server: ServiceProcess<unknown>, signal: "SIGTERM" | "SIGINT" = "SIGTERM"): Promise<{ code: number | null; ms: number }> {
   const sentAt = Date.now();
-  process.kill(server.pid, "SIGTERM");
+  process.kill(server.pid, signal);
   const { code } = await server.exited;
   return { code, ms: Date.now() - sentAt };
 }
