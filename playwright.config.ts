@@ -22,6 +22,8 @@ export default defineConfig({
   },
   projects: [
     { name: "api", testMatch: "api/**/*.spec.ts" },
+    // Server processes of their own, signalled and restarted: shutdown, scale-out (PostgreSQL only).
+    { name: "operations", testMatch: "operations/**/*.spec.ts" },
     {
       name: "ui",
       testMatch: "ui/**/*.spec.ts",

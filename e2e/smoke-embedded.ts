@@ -1,8 +1,10 @@
 /**
- * The fresh-machine path in CI: the service started as `npm start` does on a new embedded
- * database prints demo keys that work. (The Playwright suites run on PostgreSQL in CI so the
- * admin CLI can run beside the server; this covers the embedded default.)
+ * The fresh-machine path in CI: `npm start` on a new embedded database prints demo keys that work,
+ * and ends in one Node process under npm: the server (dist/start.js; no launcher or tsx left).
+ * (The Playwright suites run on PostgreSQL in CI so the admin CLI can run beside the server; this
+ * covers the embedded default.)
  */
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { startServiceProcess } from "../scripts/lib/service-process";
 
@@ -10,6 +12,7 @@ const service = await startServiceProcess({
   port: Number(process.env.SMOKE_PORT ?? 3220),
   dataDir: path.resolve("e2e/artifacts/smoke-data"),
   logFile: path.resolve("e2e/artifacts/smoke-server.log"),
+  viaNpm: true,
 });
 try {
   const response = await fetch(`${service.baseUrl}/api/v1/integrations/partner/plans`, {
@@ -19,7 +22,23 @@ try {
   if (response.status !== 200 || body.success !== true || !body.data?.length) {
     throw new Error(`the demo partner key did not work: ${response.status} ${JSON.stringify(body)}`);
   }
-  console.log("embedded start: healthy, demo keys work");
+  const processes = execFileSync("ps", ["-A", "-o", "pid=,ppid=,rss=,args="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const [pid, ppid, rss, ...args] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), rssMiB: Math.round(Number(rss) / 1024), command: args.join(" ") };
+    });
+  const underNpm = processes.filter((candidate) => {
+    for (let parent = candidate.ppid; parent > 1; parent = processes.find((p) => p.pid === parent)?.ppid ?? 0) {
+      if (parent === service.pid) return true;
+    }
+    return false;
+  });
+  if (underNpm.length !== 1 || underNpm[0]!.command !== "node dist/start.js") {
+    throw new Error(`npm start should end in one process, node dist/start.js; found: ${JSON.stringify(underNpm)}`);
+  }
+  console.log(`embedded start: healthy, demo keys work, one server process under npm (${underNpm[0]!.rssMiB} MiB resident)`);
 } finally {
   service.stop();
 }

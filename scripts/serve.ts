@@ -7,9 +7,13 @@
  * the service's own work; served this way the same dispatcher answers about twice as many calls
  * per core (docs/measures.md). Everything else is `next start`'s: instrumentation (background
  * work), pages, the admin UI, /api/trpc, /api/auth, /api/inngest.
+ *
+ * Built into dist/serve.js (scripts/build.ts) and loaded by dist/start.js in its own process, so
+ * `npm start` ends in this one process. On SIGTERM or SIGINT it shuts down gracefully within
+ * SHUTDOWN_LIMIT_MS and exits 0 (docs/operations.md, "Shutdown").
  */
 import { existsSync, readFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import path from "node:path";
 import next from "next";
 import { countWhenSent, nextRouteLabeler } from "../server/http/next-route-metrics";
@@ -17,6 +21,35 @@ import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fa
 import { serveRestRequest, splitTarget } from "../server/http/rest-node";
 import { headerResolverFromBuild } from "../server/http/route-headers";
 import { log } from "../server/log";
+import { runShutdownPhase } from "../server/shutdown";
+
+/** Everything done within this; Kubernetes, systemd and Docker wait 10 s before SIGKILL by default. */
+const SHUTDOWN_LIMIT_MS = 9_500;
+/** How long requests and background work in flight may take to finish (a webhook attempt: at most two 3 s requests). */
+const DRAIN_LIMIT_MS = 7_000;
+/** Left for closing the database pools. */
+const CLOSE_LIMIT_MS = 1_500;
+
+let shuttingDown = false;
+let stopHttp: (limitMs: number) => Promise<void> = async () => undefined;
+let closeNext: () => Promise<void> = async () => undefined;
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutDown(signal));
+
+async function shutDown(signal: NodeJS.Signals): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  const startedAt = Date.now();
+  log.info("shutting down", { signal });
+  setTimeout(() => {
+    log.error("shutdown did not finish in time; exiting", { limitMs: SHUTDOWN_LIMIT_MS });
+    process.exit(1);
+  }, SHUTDOWN_LIMIT_MS).unref();
+  await Promise.all([stopHttp(DRAIN_LIMIT_MS), runShutdownPhase("work", DRAIN_LIMIT_MS)]);
+  await closeNext().catch((error: unknown) => log.error("closing Next.js failed", { error }));
+  await runShutdownPhase("database", CLOSE_LIMIT_MS);
+  log.info("shut down", { signal, ms: Date.now() - startedAt });
+  process.exit(0);
+}
 
 const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev: false, dir: process.cwd(), port });
@@ -50,17 +83,32 @@ const server = createServer((req, res) => {
   void handleWithNext(req, res);
 });
 
-server.listen(port, () => console.log(`Ready on http://localhost:${port}`));
+closeNext = () => app.close();
+if (!shuttingDown) {
+  // A port already taken must end the process (Next.js would log the error and keep it running, serving nothing).
+  server.once("error", (error) => {
+    log.error("the HTTP server could not start", { error, port });
+    process.exit(1);
+  });
+  server.listen(port, () => console.log(`Ready on http://localhost:${port}`));
+  stopHttp = (limitMs) => closeHttpServer(server, limitMs);
+}
 
-// The database registers its own close on these signals (server/db/instance.ts); with a listener
-// present Node no longer exits by itself, so the server does, after Next.js has closed.
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    server.close();
-    server.closeIdleConnections();
-    void app
-      .close()
-      .catch((error) => log.error("closing Next.js failed", { error }))
-      .finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+/**
+ * Stops accepting connections and lets the requests in flight finish: a connection is closed as
+ * soon as it is idle (keep-alive ones included), and whatever is still open after `limitMs` is cut.
+ */
+function closeHttpServer(httpServer: Server, limitMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const idleSweep = setInterval(() => httpServer.closeIdleConnections(), 100);
+    const cut = setTimeout(() => {
+      log.warn("requests still open at shutdown were cut", { limitMs });
+      httpServer.closeAllConnections();
+    }, limitMs);
+    httpServer.close(() => {
+      clearInterval(idleSweep);
+      clearTimeout(cut);
+      resolve();
+    });
   });
 }

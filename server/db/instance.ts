@@ -1,4 +1,4 @@
-import { log } from "../log";
+import { onShutdown } from "../shutdown";
 import { openDatabase, type Database, type Db } from "./client";
 import { pendingMigrationNames } from "./migration-status";
 
@@ -20,9 +20,7 @@ export function getAppDatabase(): Promise<Database> {
           "Start the service with `npm start` (it migrates first) or run `npm run db:migrate`.",
       );
     }
-    const close = () => void database.close().catch((error) => log.error("closing the database failed", { error }));
-    process.once("SIGTERM", close);
-    process.once("SIGINT", close);
+    onShutdown("database", "database", () => database.close());
     return database;
   })().catch((error) => {
     state.__appDatabase = undefined;

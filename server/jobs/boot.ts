@@ -4,6 +4,7 @@ import { config } from "../config";
 import { getAppDb } from "../db/instance";
 import { log } from "../log";
 import { appSecret } from "../app-key";
+import { onShutdown } from "../shutdown";
 import { startWebhookDispatcher } from "../webhooks/dispatcher";
 import { startInProcessRunner } from "./runner";
 import { setJobWaker } from "./wake";
@@ -33,6 +34,10 @@ export async function startBackgroundWork(): Promise<void> {
     runner.wake();
     webhooks.wake();
   });
+  // On shutdown neither claims more; jobs and webhook attempts in flight finish (an attempt is
+  // bounded by its request timeout), or are taken again by any process once their lease runs out.
+  onShutdown("work", "job runner", () => runner.stop());
+  onShutdown("work", "webhook dispatcher", () => webhooks.stop());
   log.info("background work is driven by the in-process runner");
 }
 

@@ -97,6 +97,13 @@ export async function completeJob(db: Db, id: string): Promise<void> {
     WHERE id = ${id}::uuid`;
 }
 
+/** Hands claimed jobs that were never started back to the queue, as they were before the claim. */
+export async function releaseJobs(db: Db, jobs: readonly ClaimedJob[]): Promise<void> {
+  await db.$executeRaw`
+    UPDATE jobs SET status = 'pending', attempts = attempts - 1, lease_until = NULL, updated_at = now()
+    WHERE id = ANY(${jobs.map((job) => job.id)}::uuid[]) AND status = 'running'`;
+}
+
 /** Records a failed attempt: retried after `retryDelayMs`, or failed for good after maxAttempts. */
 export async function failJob(db: Db, job: ClaimedJob, error: unknown, retryDelayMs: number): Promise<"retrying" | "failed"> {
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);

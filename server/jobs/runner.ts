@@ -8,6 +8,10 @@ import { runDueJobs } from "./worker";
 
 export interface InProcessRunner {
   wake(): void;
+  /**
+   * Stops claiming: jobs already running finish, claimed ones not yet started go back to the
+   * queue. Resolves when the loop has ended.
+   */
   stop(): Promise<void>;
 }
 
@@ -29,7 +33,7 @@ export function startInProcessRunner(db: Db, { pollMs = 2_000, scheduleEveryMs =
           const started = await runDueSchedules(db);
           if (started.length > 0) log.info("schedules started", { schedules: started });
         }
-        if ((await runDueJobs(db, { concurrency })) > 0) continue;
+        if ((await runDueJobs(db, { concurrency, stopping: () => stopped })) > 0) continue;
         const dueAt = await nextJobDueAt(db, registeredJobKinds());
         const untilDue = dueAt ? Math.max(0, dueAt.getTime() - Date.now()) : pollMs;
         if (!stopped) await sleeper.sleep(Math.min(pollMs, untilDue + 5));

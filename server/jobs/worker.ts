@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { log } from "../log";
-import { claimDueJobs, completeJob, failJob, type ClaimedJob } from "./queue";
+import { claimDueJobs, completeJob, failJob, releaseJobs, type ClaimedJob } from "./queue";
 import { defaultRetryDelayMs, jobDefinition, registeredJobKinds } from "./registry";
 import "./definitions";
 
@@ -9,16 +9,28 @@ export const JOB_LEASE_MS = 5 * 60_000;
 /**
  * Claims the jobs that are due and runs them, at most `concurrency` at a time; the same code
  * serves the in-process runner and the Inngest function. Returns how many jobs it ran. `kinds`
- * narrows the claim to some of the registered kinds (benchmarks, tests).
+ * narrows the claim to some of the registered kinds (benchmarks, tests). Once `stopping()` turns
+ * true (the process is shutting down) no further job of the batch is started: those claimed but
+ * not started go back to the queue as they were.
  */
-export async function runDueJobs(db: Db, { limit = 20, concurrency = 4, kinds = registeredJobKinds() } = {}): Promise<number> {
+export async function runDueJobs(
+  db: Db,
+  {
+    limit = 20,
+    concurrency = 4,
+    kinds = registeredJobKinds(),
+    stopping = () => false,
+  }: { limit?: number; concurrency?: number; kinds?: string[]; stopping?: () => boolean } = {},
+): Promise<number> {
   const jobs = await claimDueJobs(db, { limit, leaseMs: JOB_LEASE_MS, kinds });
   let next = 0;
   const lanes = Array.from({ length: Math.min(concurrency, jobs.length) }, async () => {
-    while (next < jobs.length) await runJob(db, jobs[next++]!);
+    while (next < jobs.length && !stopping()) await runJob(db, jobs[next++]!);
   });
   await Promise.all(lanes);
-  return jobs.length;
+  const unstarted = jobs.slice(next);
+  if (unstarted.length > 0) await releaseJobs(db, unstarted);
+  return next;
 }
 
 async function runJob(db: Db, job: ClaimedJob): Promise<void> {

@@ -29,6 +29,21 @@ const flakyJob = defineJob<{ n: number }>({
   },
 });
 
+/** Jobs that run until the test opens their gate. */
+const gate = { started: 0, open: () => undefined as void, opened: Promise.resolve() };
+function closeGate() {
+  gate.started = 0;
+  gate.opened = new Promise<void>((resolve) => (gate.open = resolve));
+}
+const gatedJob = defineJob<{ n: number }>({
+  kind: "test.gated",
+  async run(_db, payload) {
+    gate.started++;
+    await gate.opened;
+    ran.push({ kind: "test.gated", payload });
+  },
+});
+
 beforeAll(async () => {
   testDb = await createTestDatabase();
 });
@@ -160,6 +175,24 @@ describe("drivers", () => {
     } finally {
       await runner.stop();
     }
+  });
+
+  it("a stopped runner finishes the jobs it is running and hands back the ones it claimed but had not started", async () => {
+    closeGate();
+    for (let n = 0; n < 6; n++) await gatedJob.enqueue(testDb.db, { n });
+    const runner = startInProcessRunner(testDb.db, { pollMs: 60_000, scheduleEveryMs: 3_600_000, concurrency: 2 });
+    await vi.waitFor(() => expect(gate.started).toBe(2), { timeout: 10_000 });
+    const stopped = runner.stop();
+    gate.open();
+    await stopped;
+
+    expect(ran).toHaveLength(2);
+    const jobs = await testDb.db.job.findMany({ where: { kind: "test.gated" } });
+    expect(jobs.filter((job) => job.status === "succeeded")).toHaveLength(2);
+    const handedBack = jobs.filter((job) => job.status !== "succeeded");
+    expect(handedBack).toHaveLength(4);
+    for (const job of handedBack) expect(job).toMatchObject({ status: "pending", attempts: 0, leaseUntil: null });
+    expect(await runDueJobs(testDb.db)).toBe(4); // due at once, for this process or any other
   });
 
   it("the Inngest drain function runs every due job in steps", async () => {
