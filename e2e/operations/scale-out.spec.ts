@@ -35,12 +35,14 @@ const SCHEDULED_JOB_KINDS: Record<string, string> = {
   "webhook-retention": "webhooks.retention",
   "portal-cleanup": "portal.cleanup",
   "monthly-report": "notifications.monthly-reports",
+  "catalogue-sync": "breaches.sync-catalogue",
 };
 
 /** The schedules whose current slot is open now (their hours in UTC, as defined with each schedule). */
 function schedulesDueNow(now = new Date()): string[] {
   const hour = now.getUTCHours();
   const due = [];
+  if (hour >= 1) due.push("catalogue-sync");
   if (hour >= 2) due.push("daily-scan");
   if (hour >= 3) due.push("housekeeping", "webhook-retention", "portal-cleanup");
   if (now.getUTCDate() > 1 || hour >= 6) due.push("monthly-report");

@@ -1,5 +1,5 @@
 import { seedBreachCategories } from "../breaches/categories";
-import type { Db } from "./client";
+import type { Db, Prisma } from "./client";
 
 /**
  * The system plans every database starts with (idempotent: safe on every start). `features`
@@ -47,7 +47,7 @@ export const SYSTEM_PLANS = [
   },
 ] as const;
 
-export async function seedSystemData(db: Db): Promise<void> {
+export async function seedSystemData(db: Db | Prisma.TransactionClient): Promise<void> {
   for (const plan of SYSTEM_PLANS) {
     const data = { ...plan, features: [...plan.features] };
     await db.plan.upsert({ where: { planType: plan.planType }, create: data, update: {} });

@@ -85,6 +85,26 @@ describe("applying migrations", { timeout: 180_000 }, () => {
   );
 });
 
+describe("preparing a database", { timeout: 180_000 }, () => {
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "lets two processes starting at once on a new PostgreSQL database both finish, with the system rows once",
+    async () => {
+      const adminUrl = process.env.TEST_DATABASE_URL!;
+      const name = `emtest_prepare_${Date.now().toString(36)}`;
+      const url = await createDatabase(adminUrl, name);
+      const databases = await Promise.all([openDatabase({ url }), openDatabase({ url })]);
+      try {
+        await Promise.all(databases.map((database) => prepareDatabase(database)));
+        const plans = await databases[0]!.prisma.plan.findMany({ select: { planType: true }, orderBy: { planType: "asc" } });
+        expect(plans.map((plan) => plan.planType)).toEqual(["basic", "plus", "pro"]);
+      } finally {
+        for (const database of databases) await database.close();
+        await dropDatabase(adminUrl, name);
+      }
+    },
+  );
+});
+
 describe("upgrading a database with data", { timeout: 180_000 }, () => {
   it("the start that adds the customers' stored figures counts them for the customers already there", async () => {
     const earlier = await mkdtemp(path.join(os.tmpdir(), "upgrade-"));
