@@ -1,5 +1,5 @@
 /**
- * Incremental matching (issue 19 measure): with 100,000 monitored addresses of active customers
+ * Incremental matching (docs/breaches.md): with 100,000 monitored addresses of active customers
  * (10,000 customers with 10 addresses and a domain each), an import of 1,000,000 new exposures,
  * 1 % of them on monitored addresses, has every affected customer's events queued within 60 s of
  * the import's commit, and costs the unaffected customers nothing.

@@ -14,7 +14,7 @@ import { expectAccessible } from "../portal";
  * the failed delivery on the partner's behalf.
  */
 
-/** A receiver on 127.0.0.1 that answers 503 until told to work, then signs its answers (SPEC 6.1). */
+/** A receiver on 127.0.0.1 that answers 503 until told to work, then signs its answers (docs/webhooks.md). */
 async function startReceiver() {
   let secret = "";
   let working = false;

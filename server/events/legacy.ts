@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AssetRef, EventPayload, EventType } from "./outbox";
 
-/** The event names of the earlier delivery protocol (SPEC 6.2). */
+/** The event names of the earlier delivery protocol (docs/webhooks.md, "Two protocols"). */
 export const LEGACY_EVENT_TYPES = ["breach.new", "breach.resolved", "breach.unresolved", "email.added", "email.removed"] as const;
 export type LegacyEventType = (typeof LEGACY_EVENT_TYPES)[number];
 
@@ -34,7 +34,7 @@ const emailData = z
   .meta({ id: "LegacyEmailData" });
 
 /**
- * The `data` of each earlier-protocol event (SPEC 6.2), strict: every body is parsed with these
+ * The `data` of each earlier-protocol event (docs/webhooks.md), strict: every body is parsed with these
  * when it is built (server/webhooks/bodies.ts), and the OpenAPI document's `webhooks` section is
  * generated from them.
  */
@@ -61,7 +61,7 @@ export interface LegacyContext {
   occurredAt: Date;
   /** The customer's monitored e-mail addresses now (breach.new's emails_scanned). */
   emailsScanned: number;
-  /** A prospect customer: breach names are withheld (SPEC 2.4), as in the current protocol. */
+  /** A prospect customer: breach names are withheld (docs/webhooks.md), as in the current protocol. */
   redacted: boolean;
 }
 

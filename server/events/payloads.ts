@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type EventPayload, type EventType } from "./outbox";
 
 /**
- * The payload shapes of SPEC 6.1 as zod schemas, twice from one set of fields:
+ * The current protocol's payload shapes (docs/webhooks.md) as zod schemas, twice from one set of fields:
  * - as stored: read back from an outbox row for delivery (unknown keys dropped); a row whose
  *   payload does not match is reported and left undelivered instead of stopping the events
  *   behind it;
@@ -64,7 +64,7 @@ const breachData = z
   .strictObject({ customer: sentCustomer, breaches: z.array(sentBreach).min(1) })
   .meta({ id: "BreachEventData", description: "The breaches found, resolved or unresolved (breach.found events of one customer routed together are merged)" });
 
-/** SPEC 6.1's redacted breach-event data of a prospect customer: no breach names or other details. */
+/** The redacted breach-event data of a prospect customer: no breach names or other details. */
 export const redactedBreachDataSchema = z
   .strictObject({
     customer: sentCustomer,

@@ -14,7 +14,7 @@ export function isBreachEvent(type: EventType): boolean {
 /**
  * What a receiver of the current protocol gets as `data`: the event's payload, or for a
  * prospect customer's breach event the redacted shape (redactedBreachDataSchema), which
- * withholds breach names and every other breach detail (SPEC 2.4, 6.1). In the redacted
+ * withholds breach names and every other breach detail (docs/webhooks.md, "From event to delivery"). In the redacted
  * breaches, `id` is as in the redacted API list and `uuid` as the upgrade description names
  * it: the same value.
  */

@@ -42,22 +42,22 @@ function legacyBodySchema<E extends LegacyEventType>(event: E) {
     .meta({ id: `Legacy${pascalCase(event)}Event` });
 }
 
-/** SPEC 6.1: {idempotencyToken, type, data, timestamp}, per event type. */
+/** Current protocol: {idempotencyToken, type, data, timestamp}, per event type. */
 export const CURRENT_BODY_SCHEMAS = Object.fromEntries(EVENT_TYPES.map((type) => [type, currentBodySchema(type)])) as {
   [T in EventType]: ReturnType<typeof currentBodySchema>;
 };
 
-/** SPEC 6.2: {event, data, created_at}, per event. */
+/** Earlier protocol: {event, data, created_at}, per event. */
 export const LEGACY_BODY_SCHEMAS = Object.fromEntries(LEGACY_EVENT_TYPES.map((event) => [event, legacyBodySchema(event)])) as {
   [E in LegacyEventType]: ReturnType<typeof legacyBodySchema<E>>;
 };
 
-/** SPEC 6.1: `timestamp` is in ms, when the delivery record was created. */
+/** Current protocol: `timestamp` is in ms, when the delivery record was created. */
 export function currentProtocolBody(idempotencyToken: string, type: EventType, data: unknown, createdAt: Date): string {
   return JSON.stringify(CURRENT_BODY_SCHEMAS[type].parse({ idempotencyToken, type, data, timestamp: createdAt.getTime() }));
 }
 
-/** SPEC 6.2: `created_at` is ISO 8601, when the delivery record was created. */
+/** Earlier protocol: `created_at` is ISO 8601, when the delivery record was created. */
 export function legacyProtocolBody(event: LegacyEventType, data: unknown, createdAt: Date): string {
   return JSON.stringify(LEGACY_BODY_SCHEMAS[event].parse({ event, data, created_at: createdAt.toISOString() }));
 }

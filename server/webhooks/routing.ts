@@ -36,7 +36,7 @@ interface CustomerFacts {
 }
 
 /**
- * Turns unrouted outbox events into deliveries (SPEC 6.1 routing): one per endpoint of the
+ * Turns unrouted outbox events into deliveries (docs/webhooks.md, "From event to delivery"): one per endpoint of the
  * event's partner and of the partner's distributor that subscribes to the event (for
  * earlier-protocol endpoints: to its legacy event). A disabled endpoint's delivery is written
  * `failed` at once, without a request, so nothing that happened while it was off is lost: once

@@ -130,7 +130,7 @@ describe("on a partner's behalf", () => {
     await emailAdded(503);
     const log = await asX().deliveries({ id: ids.xLegacy, status: "failed" });
     expect(log.pagination.totalCount).toBe(3);
-    // The earlier protocol's four attempts (SPEC 6.2), every one answered 503.
+    // The earlier protocol's four attempts, every one answered 503.
     expect(log.deliveries[0]!.attempts.map((attempt) => attempt.statusCode)).toEqual([503, 503, 503, 503]);
 
     answer = 200;
