@@ -418,6 +418,11 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
                            ${endpoints.map(([, h]) => h.add)}::int[], ${endpoints.map(([, h]) => h.lastError)}::text[],
                            ${endpoints.map(([, h]) => h.gone)}::boolean[])
         AS h(endpoint_id, reset, add, last_error, gone)
+    ), locked AS (
+      -- the rows as they are once locked (FOR UPDATE waits for another writer and returns its
+      -- version), so concurrent writers of one endpoint add up instead of overwriting each other
+      SELECT e.id, e.enabled, e.consecutive_failures, e.failing_since FROM webhook_endpoints e
+      WHERE e.id IN (SELECT endpoint_id FROM health) ORDER BY e.id FOR UPDATE
     ), counted AS (
       SELECT h.*, (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add AS failures,
              h.add > 0 AND e.enabled AND (h.reset OR e.failing_since IS NULL) AS starts_failing,
@@ -425,7 +430,7 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
                   WHEN h.gone THEN 'gone'
                   WHEN h.add > 0 AND (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add >= ${AUTO_DISABLE_AFTER_FAILURES}::int
                     THEN 'failing' END AS disable
-      FROM health h JOIN webhook_endpoints e ON e.id = h.endpoint_id
+      FROM health h JOIN locked e ON e.id = h.endpoint_id
     ), updated AS (
       UPDATE webhook_endpoints e
       SET consecutive_failures = c.failures,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
-import { ENDPOINT_HEALTH_JOB, deliverDueBatch } from "../../server/webhooks/delivery";
+import pg from "pg";
+import { claimAttempts, ENDPOINT_HEALTH_JOB, deliverDueBatch, performAttempt, ResultWriter } from "../../server/webhooks/delivery";
 import { createEndpoint, type EndpointInput, type Protocol } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
 import {
@@ -207,6 +208,38 @@ describe("endpoint health", () => {
     expect(endpoint.consecutiveFailures).toBeGreaterThanOrEqual(20);
     expect(endpoint.disabledReason).toBe("Disabled after 20 failed deliveries in a row; last error: HTTP 500");
     expect((await healthNotices(endpointId)).map((notice) => notice.change)).toEqual(["failing", "disabled"]);
+  });
+});
+
+describe("endpoint health with two writers", () => {
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))("adds up the failures another process records for the endpoint at the same moment", async () => {
+    const target = await receiver(() => ({ status: 500 }));
+    const { customer, endpointId } = await setup(target, "current", { eventTypes: ["customer.asset.added"], maxAttempts: 1 });
+    await event(customer);
+    await routePendingEvents(testDb.db);
+    const { started } = await claimAttempts(testDb.db, { limit: 10 });
+    expect(started).toHaveLength(1);
+
+    // another process holds the endpoint's row while it records 5 failures of its own
+    const other = new pg.Client({ connectionString: testDb.url });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query("UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 5 WHERE id = $1", [endpointId]);
+      const recording = performAttempt(testDb.db, new ResultWriter(testDb.db), started[0]!);
+      await vi.waitFor(
+        async () => {
+          const { rows } = await other.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()");
+          expect(rows[0].n).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      await other.query("COMMIT");
+      await recording;
+    } finally {
+      await other.end();
+    }
+    expect((await endpointRow(endpointId)).consecutiveFailures).toBe(6);
   });
 });
 
