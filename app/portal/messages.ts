@@ -2,7 +2,7 @@ import type { LocaleCode } from "@/server/breaches/locales";
 import type { SignInErrorReason } from "@/server/portal/auth-routes";
 
 /**
- * Every text of the customer portal and its sign-in pages, in the six locales of SPEC 4.3
+ * Every text of the customer portal and its sign-in pages, in the six locales of the service
  * (the type makes each locale complete). `{name}` marks a value filled in by format().
  */
 export interface PortalMessages {

@@ -11,7 +11,7 @@ import { admin, demo, requireAdminCli } from "../demo";
  * the key; and staff of one distributor cannot reach another's partners.
  */
 
-/** A webhook receiver on 127.0.0.1 that checks the signature and answers with its own (SPEC 6.1). */
+/** A webhook receiver on 127.0.0.1 that checks the signature and answers with its own (docs/webhooks.md). */
 async function startReceiver() {
   const received: Array<{ type: string; data: { customer?: { uuid: string } }; idempotencyToken: string }> = [];
   let secret = "";

@@ -4,7 +4,7 @@ import type { Queryable } from "../jobs/queue";
 import type { Localized } from "./locales";
 
 /**
- * Breach categories (SPEC 2.5) are the catalogue's data classes ("Passwords", "Phone numbers").
+ * Breach categories are the catalogue's data classes ("Passwords", "Phone numbers").
  * Each belongs to a group that gives it a severity (threat score), its texts, a label for the
  * generated summary, and whether it is blacklisted. docs/breaches.md explains the choices.
  */

@@ -1,4 +1,4 @@
-/** The catalogue locales of SPEC 4.3; a text missing in one of them falls back to en-GB. */
+/** The catalogue locales (docs/breaches.md); a text missing in one of them falls back to en-GB. */
 export const LOCALE_CODES = ["sv-SE", "nb-NO", "fi-FI", "da-DK", "en-GB", "nl-NL"] as const;
 export type LocaleCode = (typeof LOCALE_CODES)[number];
 export const DEFAULT_LOCALE: LocaleCode = "en-GB";

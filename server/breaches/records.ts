@@ -25,7 +25,7 @@ export interface BreachFields {
   dataClasses: string[];
 }
 
-/** SPEC 2.4 catalogue breach (GET breach by name or uuid). */
+/** A catalogue breach (GET breach by name or uuid). */
 export function catalogueBreachRecord(breach: BreachFields, locale: LocaleCode) {
   return {
     uuid: breach.id,
@@ -38,7 +38,7 @@ export function catalogueBreachRecord(breach: BreachFields, locale: LocaleCode) 
   };
 }
 
-/** SPEC 2.4 breach entry for an e-mail address (breach/retrieve). */
+/** A breach entry for an e-mail address (breach/retrieve). */
 export function emailBreachEntry(breach: BreachFields, locale: LocaleCode, resolvedStatus: boolean) {
   return {
     title: breach.title,
@@ -50,7 +50,7 @@ export function emailBreachEntry(breach: BreachFields, locale: LocaleCode, resol
   };
 }
 
-/** DECISIONS.md full entry of an active customer's breach list (REFERENCE 2.7). */
+/** The full entry of an active customer's breach list (docs/breaches.md, Endpoints). */
 export function customerBreachEntry(
   instance: { id: string; emails: string[]; resolved: boolean },
   breach: BreachFields,
@@ -69,7 +69,7 @@ export function customerBreachEntry(
   };
 }
 
-/** SPEC 2.4 redacted entry (prospect customers): nothing but the instance id, addresses and flag. */
+/** The redacted entry (prospect customers): nothing but the instance id, addresses and flag. */
 export function redactedBreachEntry(instance: { id: string; emails: string[]; resolved: boolean }) {
   return { id: instance.id, emails: instance.emails, resolved: instance.resolved };
 }

@@ -17,7 +17,7 @@ export type ScanOutcome =
 
 /**
  * Whether a customer in this state is scanned for this reason: active customers always;
- * prospects once (their initial scan, SPEC 3.1), never daily; inactive and dormant never.
+ * prospects once (their initial scan), never daily; inactive and dormant never.
  */
 function skipReason(customer: { status: string; firstScannedAt: Date | null }, reason: ScanReason) {
   if (customer.status === "active") return undefined;
@@ -170,7 +170,7 @@ async function addDiscoveredEmails(tx: Queryable, customerId: string, emails: st
 /**
  * Inserts the instances that are new and adds newly exposed addresses to existing ones (their
  * id and resolved flag stay). Retired catalogue breaches are left out. Returns the new ones as
- * breach summaries (SPEC 6.1), ordered by breach name.
+ * breach summaries (the events' {uuid, name, emails}), ordered by breach name.
  */
 async function upsertInstances(tx: Queryable, customerId: string, emailsByBreach: Map<string, Set<string>>): Promise<BreachSummary[]> {
   if (emailsByBreach.size === 0) return [];

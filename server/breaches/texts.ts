@@ -20,7 +20,7 @@ export function descriptionToText(html: string): string {
 
 /**
  * Remediation steps. Steps for the data that matter most are written in all six locales; the
- * others exist in en-GB only and fall back to it (DECISIONS.md).
+ * others exist in en-GB only and fall back to it (docs/breaches.md).
  */
 const STEPS = {
   changePassword: {
@@ -167,7 +167,7 @@ const SUMMARY: Record<LocaleCode, (parts: { title: string; date: string; count: 
   "nl-NL": (p) => `In ${p.date} werd ${p.title} getroffen door een datalek waarbij ${p.count} accounts betrokken waren.` + (p.data && ` Tot de gelekte gegevens behoorden ${p.data}.`),
 };
 
-/** REFERENCE 2.7 generatedDescription: a summary written from the breach's fields in the locale. */
+/** generatedDescription: a summary written from the breach's fields in the locale. */
 export function generatedSummary(
   breach: { title: string; breachDate: Date; pwnCount: bigint | number; dataClasses: readonly string[] },
   locale: LocaleCode,

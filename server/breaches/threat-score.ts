@@ -1,7 +1,7 @@
 import type { Queryable } from "../jobs/queue";
 import { CATEGORY_GROUPS, categoryGroupOf } from "./categories";
 
-/** The top of the scale (REFERENCE 2.8: 0 to 97). */
+/** The top of the scale (0 to 97; docs/threat-score.md). */
 export const MAX_THREAT_SCORE = 97;
 /** Exposure points at which the score reaches 1 - 1/e (about 63 %) of the top. */
 const SATURATION_POINTS = 40;

@@ -17,7 +17,7 @@ interface Transition<From extends CustomerStatus> {
   notFoundMessage: string;
   /** The scan the customer gets once the transition committed. */
   scan?: ScanReason;
-  /** customer.deleted: the customer is offboarded (SPEC 6.1). */
+  /** customer.deleted: the customer is offboarded (docs/customers.md). */
   recordsDeletion?: boolean;
 }
 
@@ -28,7 +28,7 @@ function transition<From extends CustomerStatus>(definition: Transition<From>): 
 const alreadyActive = () => conflict("Customer is already active");
 
 /**
- * The status changes of SPEC 3.1 and DECISIONS.md, one row each, with the refusal for every
+ * The status changes of docs/customers.md (Lifecycle), one row each, with the refusal for every
  * other starting status. Nothing else about the customer changes: plan, price, billing, assets
  * and breach records stay as they are. Nothing moves a customer into `dormant` here; from
  * `dormant` the partner can offboard (docs/customers.md).

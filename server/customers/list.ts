@@ -18,7 +18,7 @@ export interface CustomerListItem {
   breachCount: number;
   domains: string[];
   emails: string[];
-  /** Beyond the partner API's list item (SPEC 2.3), for the admin UI; the REST answer leaves them out. */
+  /** Beyond the partner API's list item, for the admin UI; the REST answer leaves them out. */
   companyName: string;
   planType: string;
   threatScore: number;

@@ -37,7 +37,7 @@ export interface OnboardInput {
 }
 
 /**
- * Creates a partner's customer (SPEC 3.1: `active`, or `prospect` for a one-time check) in one
+ * Creates a partner's customer (`active`, or `prospect` for a one-time check) in one
  * transaction with its monitored assets, its portal user (from the contact e-mail, which is not
  * a monitored asset), the events customer.created and customer.asset.added (the initial assets),
  * the request for its initial scan, and its welcome e-mail.

@@ -3,7 +3,7 @@ import { notFound } from "../errors";
 import type { Queryable } from "../jobs/queue";
 import { isUuid } from "../uuid";
 
-/** The answer for a customer id that is unknown or belongs to another partner (SPEC 7.1). */
+/** The answer for a customer id unknown or belonging to another partner (docs/customers.md). */
 export const CUSTOMER_NOT_FOUND = "Customer not found or does not belong to partner";
 
 export interface LockedCustomer {

@@ -3,7 +3,7 @@ import type { Db, Prisma } from "./client";
 
 /**
  * The system plans every database starts with (idempotent: safe on every start). `features`
- * are stored as a list of names and served as [{feature_name}] (SPEC 2.6).
+ * are stored as a list of names and served as [{feature_name}] by the distributor API.
  */
 export const SYSTEM_PLANS = [
   {

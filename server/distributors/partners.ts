@@ -6,7 +6,7 @@ export const PARTNER_NOT_FOUND = "Partner not found";
 export const INVALID_PARTNER_ID = "Partner ID must be a valid UUID";
 export const PARTNER_UPDATE_EMPTY = "At least one partner field must be provided";
 
-/** A partner as the distributor API shows it (SPEC 2.7, REFERENCE 2.19): snake_case, no envelope. */
+/** A partner as the distributor API shows it (docs/distributors.md): snake_case, no envelope. */
 export interface PartnerRecord {
   uuid: string;
   name: string;
@@ -189,7 +189,7 @@ export async function requireOwnPartner(db: Db, distributorId: string, partnerId
   if (!row) throw notFound(PARTNER_NOT_FOUND);
 }
 
-/** The `where` of one of the distributor's partners; a malformed id is a bad request (REFERENCE 2.19). */
+/** The `where` of one of the distributor's partners; a malformed id is a bad request (400). */
 function ownPartnerWhere(distributorId: string, partnerId: string) {
   if (!isUuid(partnerId)) throw badRequest(INVALID_PARTNER_ID);
   return { id: partnerId, distributorId };

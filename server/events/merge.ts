@@ -15,7 +15,7 @@ export interface MergedEvent extends StoredEvent {
 
 /**
  * Merges the customer.breach.found events of one customer that are routed together (queued
- * close together, SPEC 6.1) into the first of them: the breaches of all, a breach that appears
+ * close together) into the first of them: the breaches of all, a breach that appears
  * more than once listed once with the union of its e-mail addresses. Other events pass through
  * in order. The merged event keeps the first event's id, so its idempotency token is stable.
  */

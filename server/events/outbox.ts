@@ -1,7 +1,7 @@
 import type { Prisma } from "../db/client";
 import type { Queryable } from "../jobs/queue";
 
-/** The event types of the current delivery protocol (SPEC 6.1). */
+/** The event types of the current delivery protocol (docs/webhooks.md). */
 export const EVENT_TYPES = [
   "customer.created",
   "customer.deleted",
@@ -13,7 +13,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** SPEC 6.1 shared shapes. */
+/** Shapes shared by the event payloads of the current protocol. */
 export interface CustomerRef {
   uuid: string;
   name: string;

@@ -5,10 +5,10 @@ import type { AlertBreach, BreachAlertData } from "./types";
 import { recipientsWanting } from "./unsubscribe";
 
 /**
- * Who is told about new breaches, and how much (SPEC 3.1): nobody when the partner sends no
- * transactional e-mails; an active customer in full unless it turned alerts off
- * (shouldReceiveBreachAlerts false); a prospect only when alerts were enabled at onboarding
- * (true), and then only the redacted facts; inactive and dormant customers never.
+ * Who is told about new breaches, and how much (docs/notifications.md, "Who gets what"): nobody
+ * when the partner sends no transactional e-mails; an active customer in full unless it turned
+ * alerts off (shouldReceiveBreachAlerts false); a prospect only when alerts were enabled at
+ * onboarding (true), and then only the redacted facts; inactive and dormant customers never.
  */
 export function breachAlertAudience(customer: {
   status: string;

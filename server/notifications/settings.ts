@@ -8,7 +8,7 @@ export const RECIPIENT_KINDS = ["breach_alert", "monthly_report"] as const;
 export type RecipientKind = (typeof RECIPIENT_KINDS)[number];
 
 export interface NotificationSettings {
-  /** Breach alerts are sent for this customer (SPEC 3.1: prospects only when enabled at onboarding). */
+  /** Breach alerts are sent for this customer (prospects only when enabled at onboarding). */
   breachAlerts: boolean;
   monthlyReport: boolean;
   /** Whether the partner sends such e-mails at all (send_transactional_emails); off: the settings change nothing. */

@@ -3,7 +3,7 @@ import type { CustomerNotificationKind } from "./types";
 
 /**
  * Every text of the customer e-mails (and the monthly report's PDF) in the six locales of
- * SPEC 4.3. Names are inserted as given; the Finnish texts put them where they need no
+ * docs/breaches.md ("Locales and texts"). Names are inserted as given; the Finnish texts put them where they need no
  * inflection (after a colon or in parentheses).
  */
 export interface NotificationTexts {

@@ -35,7 +35,7 @@ export interface AlertBreach {
   emails: string[];
 }
 
-/** Active customers get every breach; prospects only the redacted facts (SPEC 2.4): count and exposed addresses. */
+/** Active customers get every breach; prospects only the redacted facts: count and exposed addresses. */
 export type BreachAlertData =
   | { companyName: string; redacted: false; breaches: AlertBreach[] }
   | { companyName: string; redacted: true; count: number; emails: string[] };

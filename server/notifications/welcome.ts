@@ -15,7 +15,7 @@ export interface OnboardedCustomer {
 /**
  * The welcome message of a customer onboarded as active, to its contact e-mail, when the
  * partner sends welcome e-mails (send_customer_welcome_emails, checked in the same statement).
- * Prospects get none (SPEC 3.1). Called in the onboarding transaction.
+ * Prospects get none (docs/notifications.md). Called in the onboarding transaction.
  */
 export async function queueWelcomeEmail(tx: Queryable, customer: OnboardedCustomer): Promise<void> {
   if (customer.status !== "active") return;

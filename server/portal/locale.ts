@@ -1,6 +1,6 @@
 import { DEFAULT_LOCALE, LOCALE_CODES, type LocaleCode } from "../breaches/locales";
 
-/** Each locale of SPEC 4.3 by its language; Norwegian in any written form reads Bokmål. */
+/** Each of the six locales (docs/breaches.md) by its language; Norwegian in any written form reads Bokmål. */
 const LOCALE_BY_LANGUAGE: Record<string, LocaleCode> = {
   sv: "sv-SE",
   nb: "nb-NO",

@@ -7,9 +7,9 @@ import { log } from "../log";
 import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "./secret-tokens";
 import { startPortalSession, type PortalSignIn } from "./sessions";
 
-/** A link signs in once within an hour of its creation (SPEC 4.2.2, 8). */
+/** A link signs in once within an hour of its creation (docs/portal.md). */
 export const MAGIC_LINK_LIFETIME_SECONDS = 60 * 60;
-/** DECISIONS.md: a customer without a portal user cannot get a link. */
+/** A customer without a portal user cannot get a link. */
 export const NO_PLATFORM_USER = "Customer has no platform user";
 /** An offboarded customer has no portal access; a link would only lead to the error page. */
 export const CUSTOMER_CANNOT_SIGN_IN = "Customer cannot sign in: customer is inactive";
@@ -42,7 +42,7 @@ export async function createMagicLink(db: Db, partnerId: string, customerId: str
   return { url: magicLinkUrl(token) };
 }
 
-/** SPEC 4.2.2 / DECISIONS.md: the portal's confirmation address with the token and its type. */
+/** The portal's confirmation address with the token and its type. */
 export function magicLinkUrl(token: string): string {
   return `${config.appUrl()}/auth/confirm?token_hash=${token}&type=magiclink`;
 }

@@ -4,7 +4,7 @@ import { log } from "../log";
 import { isUuid } from "../uuid";
 import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN, successorToken } from "./secret-tokens";
 
-/** The access token (the session cookie's claims) is good for an hour (SPEC 8). */
+/** The access token (the session cookie's claims) is good for an hour (docs/portal.md, "Sessions"). */
 export const ACCESS_TOKEN_SECONDS = 60 * 60;
 /** A refresh token not used for this long expires: a customer idle for half a day signs in again. */
 export const REFRESH_TOKEN_IDLE_SECONDS = 12 * 60 * 60;

@@ -10,7 +10,7 @@ import { portalLocale } from "./locale";
 
 /**
  * What the portal shows a signed-in customer, always of that customer alone. A prospect gets
- * the redacted view of SPEC 2.4 (per breach: the instance id, the exposed addresses and the
+ * the redacted view (docs/portal.md; per breach: the instance id, the exposed addresses and the
  * resolved flag; nothing about the breach itself, not even the order of the breach dates);
  * everyone else the full records in their locale, from the same builders as the partner API.
  */

@@ -11,7 +11,7 @@ import type { WebhookOwner } from "./owner";
 import { sampleEvent, sampleLegacyData } from "./samples";
 
 /**
- * The delivery log of an endpoint (DECISIONS): deliveries with their attempts, newest first;
+ * The delivery log of an endpoint (docs/webhooks.md): deliveries with their attempts, newest first;
  * re-queueing one; and sending a signed sample event through the same engine.
  */
 export const DELIVERY_NOT_FOUND = "Delivery not found";

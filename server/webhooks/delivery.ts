@@ -73,7 +73,7 @@ interface ClaimRow extends ClaimedDelivery {
  * through the (status, endpoint_id, ...) index, one descent each), so a backlog on one endpoint,
  * such as a recover of thousands, never holds back another endpoint's deliveries. It writes the attempt row of each one that can be sent and takes it under a lease, and
  * fails without a request those that cannot be sent: the endpoint was disabled meanwhile (test
- * deliveries excepted), or the organization has no active signing secret (SPEC 6.1 rule 6).
+ * deliveries excepted), or the organization has no active signing secret (docs/webhooks.md).
  */
 export async function claimAttempts(
   db: Db,
@@ -249,8 +249,9 @@ function httpFailure(statusCode: number | undefined, error: string | undefined):
  * Sends one started attempt and hands its outcome to the writer. On the current protocol with
  * X-Signature, an answer that fails only because its signature does not verify with the active
  * token is followed, once per delivery and only while a fallback secret exists, by one extra
- * request signed and verified with the fallback token (SPEC 6.1 rule 4); that request does not
- * count against maxAttempts. Standard Webhooks has no answer to verify, so no such request.
+ * request signed and verified with the fallback token (docs/webhooks.md, fallback secret); that
+ * request does not count against maxAttempts. Standard Webhooks has no answer to verify, so no
+ * such request.
  */
 export async function performAttempt(db: Db, writer: ResultWriter, attempt: StartedAttempt): Promise<void> {
   const { delivery, signing } = attempt;

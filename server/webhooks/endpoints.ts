@@ -9,7 +9,7 @@ import { ensureActiveSecret } from "./secrets";
 import { checkWebhookUrl } from "./url-safety";
 
 /**
- * Webhook endpoints of both protocols (SPEC 2.9, 4.5; DECISIONS): the current one registered
+ * Webhook endpoints of both protocols (docs/webhooks.md): the current one registered
  * under /api/v1/... (partners and distributors) and the earlier one under the unversioned
  * /api/integrations/webhooks (partners). Every query is scoped to the owner and the protocol, so
  * each surface sees and edits only its own kind.
@@ -19,7 +19,7 @@ export type Protocol = "current" | "legacy";
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
 export const INVALID_WEBHOOK_ID = "Invalid webhook ID";
 export const DEFAULT_MAX_ATTEMPTS = 3;
-/** Earlier protocol: the first attempt and up to 3 retries (SPEC 6.2). */
+/** Earlier protocol: the first attempt and up to 3 retries (docs/webhooks.md, retry schedule). */
 export const LEGACY_MAX_ATTEMPTS = 4;
 
 /** How deliveries to an endpoint are signed (docs/webhooks.md): the service's own exchange or Standard Webhooks. */

@@ -6,7 +6,7 @@ import { decryptSecret, encryptSecret } from "../app-key";
 import { lockOwner, ownerKey, ownerOfRow, type WebhookOwner } from "./owner";
 
 /**
- * Signing secrets of the current protocol (SPEC 6.1 rules 4 to 6, DECISIONS): per organization
+ * Signing secrets of the current protocol (docs/webhooks.md, signing secrets): per organization
  * at most one active and one fallback. Tokens are UUID strings, stored encrypted with the app
  * key and shown only when created. A retired secret is deleted.
  */

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-/** Hex HMAC-SHA256 of the raw body, keyed with a signing token (X-Signature, SPEC 6.1). */
+/** Hex HMAC-SHA256 of the raw body, keyed with a signing token (X-Signature, the current protocol). */
 export function signBody(token: string, body: string): string {
   return createHmac("sha256", token).update(body, "utf8").digest("hex");
 }
@@ -18,7 +18,7 @@ export function signaturesMatch(expectedHex: string, presented: string | null | 
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** X-Service-Signature of the earlier protocol (SPEC 6.2): "sha256=<hex>" with the endpoint secret. */
+/** X-Service-Signature of the earlier protocol: "sha256=<hex>" with the endpoint secret. */
 export function legacySignatureHeader(secret: string, body: string): string {
   return `sha256=${signBody(secret, body)}`;
 }

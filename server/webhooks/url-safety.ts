@@ -5,7 +5,7 @@ import { config } from "../config";
 import { badRequest } from "../errors";
 
 /**
- * Webhook URLs must be https and reach only public addresses (SPEC 8, DECISIONS), checked when
+ * Webhook URLs must be https and reach only public addresses (docs/webhooks.md), checked when
  * an endpoint is registered and again when each request connects: the connection itself uses
  * `publicOnlyLookup`, so a name that resolves to a public address at registration and to an
  * internal one later (DNS rebinding) is refused. WEBHOOK_ALLOW_PRIVATE_URLS=true lifts both rules.

@@ -51,7 +51,7 @@ async function pendingScanReasons(customerId: string) {
 }
 
 describe("customer info", () => {
-  it("GET answers exactly the SPEC fields; scanned_status turns true with the first finished scan", async () => {
+  it("GET answers exactly the documented fields; scanned_status turns true with the first finished scan", async () => {
     const customerId = await createTestCustomer(testDb.db, org.partner.id, { price: 19.5, planType: "plus", localeCode: "da-DK" });
     const res = await server.api.get(infoPath(customerId), org.partner.headers);
     expect(res.status).toBe(200);

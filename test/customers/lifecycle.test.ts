@@ -57,7 +57,7 @@ describe("the transition table covers every status", () => {
   });
 });
 
-/** SPEC 3.1 and DECISIONS.md: [transition, from, expected status or refusal]. */
+/** The lifecycle of docs/customers.md: [transition, from, expected status or refusal]. */
 const TABLE: Array<[TransitionName, CustomerStatus, { to: CustomerStatus } | { status: number; error: string }]> = [
   ["upgrade", "prospect", { to: "active" }],
   ["upgrade", "active", { status: 409, error: "Customer is already active" }],

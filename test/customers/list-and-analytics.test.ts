@@ -135,7 +135,7 @@ describe("list items and analytics", () => {
     await addCustomerBreach(testDb.db, foreign, one.id);
   });
 
-  it("items carry the SPEC fields: breachCount includes resolved instances; emails exclude the contact e-mail", async () => {
+  it("items carry the documented fields: breachCount includes resolved instances; emails exclude the contact e-mail", async () => {
     const res = await server.api.get(LIST, org.partner.headers);
     expect(res.body.pagination.totalCount).toBe(5);
     const breached = res.body.customers.find((c: { customerId: string }) => c.customerId === breachedId);

@@ -78,7 +78,7 @@ describe("POST customer/{customerId}/magic-link", () => {
     expect(res.body.url).toMatch(LINK_PATTERN);
   });
 
-  it("answers the SPEC 7.1/7.2 and DECISIONS.md errors", async () => {
+  it("answers the documented errors", async () => {
     const customerId = await createTestCustomer(testDb.db, org.partner.id);
     const foreignCustomerId = await createTestCustomer(testDb.db, otherOrg.partner.id);
     const withoutPortalUser = await createBreachTestCustomer(testDb.db, org.partner.id, { domains: ["nouser.example"] });

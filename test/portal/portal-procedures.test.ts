@@ -20,7 +20,7 @@ const BREACHES = [
   hibpBreach("Beta", { Title: "Beta Shop", BreachDate: "2015-06-01", DataClasses: ["Email addresses", "Phone numbers"] }),
   hibpBreach("Gamma", { Title: "Gamma Forum", BreachDate: "2015-01-01", DataClasses: ["Email addresses"] }),
 ];
-/** Everything a prospect must not see of its breaches (SPEC 2.4). */
+/** Everything a prospect must not see of its breaches (docs/portal.md, "Prospects"). */
 const WITHHELD = ["Alpha", "Beta", "Gamma", "Social", "Shop", "Forum", "2024", "2015", "Passwords", "Phone numbers", "suffered a breach"];
 
 beforeAll(async () => {

@@ -31,7 +31,7 @@ async function setup(target: TestReceiver, input: Partial<EndpointInput> = {}): 
 
 const created = (s: Setup) => recordTestEvent(testDb.db, s.customer, "customer.created", {});
 
-describe("current protocol (SPEC 6.1)", () => {
+describe("current protocol", () => {
   it("sends a signed POST with a fresh X-Token and the event body, and accepts a correctly signed answer", async () => {
     let token = "";
     const target = await receiver(() => ({ status: 200, signWith: token }));
@@ -143,7 +143,7 @@ describe("current protocol (SPEC 6.1)", () => {
   });
 });
 
-describe("fallback secret (SPEC 6.1 rule 4)", () => {
+describe("fallback secret", () => {
   it("sends one extra request with the fallback secret when only the response signature fails, beyond maxAttempts", async () => {
     let oldToken = "";
     const target = await receiver(() => ({ status: 200, signWith: oldToken }));
@@ -190,7 +190,7 @@ describe("fallback secret (SPEC 6.1 rule 4)", () => {
   });
 });
 
-describe("without an active secret (SPEC 6.1 rule 6)", () => {
+describe("without an active secret", () => {
   it("fails the delivery before any request", async () => {
     const target = await receiver();
     const s = await setup(target);
@@ -205,7 +205,7 @@ describe("without an active secret (SPEC 6.1 rule 6)", () => {
   });
 });
 
-describe("earlier protocol (SPEC 6.2)", () => {
+describe("earlier protocol", () => {
   async function legacySetup(target: TestReceiver, events = ["breach.new", "email.added"]) {
     const org = await createTestOrg(testDb.db);
     const customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example", "b@acme.example"] });

@@ -35,7 +35,7 @@ async function route() {
   while ((await routePendingEvents(testDb.db)).events > 0);
 }
 
-describe("routing (SPEC 6.1)", () => {
+describe("routing", () => {
   let org: TestOrg;
   let customer: TestCustomer;
   beforeEach(async () => {
@@ -167,7 +167,7 @@ describe("routing (SPEC 6.1)", () => {
   });
 });
 
-describe("earlier-protocol events (SPEC 6.2)", () => {
+describe("earlier-protocol events", () => {
   let org: TestOrg;
   let customer: TestCustomer;
   let legacy: string;

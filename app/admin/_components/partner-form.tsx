@@ -22,9 +22,9 @@ const BILLING_CODE_FIELDS = [
 type OptionalTextField = (typeof TEXT_FIELDS)[number]["name"] | (typeof BILLING_CODE_FIELDS)[number]["name"];
 
 /**
- * Creates a partner or edits one, with the fields and checks of the distributor API (SPEC 2.7,
- * REFERENCE 2.19): the server validates with the API's zod schema and its field errors are shown
- * at the fields. An emptied optional field is cleared (null).
+ * Creates a partner or edits one, with the fields and checks of the distributor API
+ * (docs/distributors.md): the server validates with the API's zod schema and its field errors
+ * are shown at the fields. An emptied optional field is cleared (null).
  */
 export function PartnerForm({ partner, billingCodes }: { partner?: PartnerRecord; billingCodes: string[] }) {
   const router = useRouter();

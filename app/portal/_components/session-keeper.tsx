@@ -11,8 +11,8 @@ const ACTIVE_WINDOW_MS = 15 * 60_000;
 const CHECK_EVERY_MS = 30_000;
 
 /**
- * Keeps the session of an active customer (SPEC 4.2.2: "refreshes the session while the
- * customer is active"): shortly before the access token runs out, and only after recent input,
+ * Keeps the session of an active customer, refreshing it while the customer is active
+ * (docs/portal.md): shortly before the access token runs out, and only after recent input,
  * it is renewed in the background. An idle customer's access token simply runs out; the next
  * page they open renews it through /auth/refresh while the refresh token is still valid.
  */

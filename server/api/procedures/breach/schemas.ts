@@ -4,7 +4,7 @@ import { DEFAULT_LOCALE, LOCALE_CODES } from "../../../breaches/locales";
 
 export const LOCALE_MESSAGE = `localeCode must be one of ${LOCALE_CODES.join(", ")}`;
 
-/** An optional locale of SPEC 4.3 (default en-GB). */
+/** An optional locale of the six the service supports (docs/breaches.md; default en-GB). */
 export function localeInput(message = LOCALE_MESSAGE) {
   return z
     .enum(LOCALE_CODES, { error: message })

@@ -77,7 +77,7 @@ export function statusChangeOutput(status: "active" | "prospect") {
   });
 }
 
-/** SPEC 7.1: upgrade (and downgrade, DECISIONS.md) answer a body that is not JSON like a missing id. */
+/** Upgrade and downgrade answer a body that is not JSON like a missing id (docs/customers.md). */
 export const CUSTOMER_ID_REQUIRED = "Validation failed: customerId: Customer ID is required";
 
 export const assetListsOutput = z.object({

@@ -164,7 +164,7 @@ export function endpointResponse(endpoint: EndpointRecord): z.infer<typeof endpo
   };
 }
 
-/** An earlier-protocol endpoint as that surface shows it (REFERENCE 2.16). */
+/** An earlier-protocol endpoint as that surface shows it (docs/webhooks.md). */
 export const legacyEndpointSchema = z
   .object({
     id: uuidString(),
@@ -207,7 +207,7 @@ export const secretListItemSchema = z
   .object({ id: uuidString(), status: z.enum(["active", "fallback"]), createdAt: isoDateTime() })
   .meta({ id: "SigningSecret" });
 
-/** REFERENCE 2.18 shows the distributor sending {scope: "distributor"}; accepted, optional, not needed. */
+/** Existing distributor clients send {scope: "distributor"}; accepted, optional, not needed. */
 export const scopeInput = z.object({ scope: z.string().optional().meta({ example: "distributor" }) });
 
 export const deliveryStatusSchema = z.enum(["pending", "delivering", "delivered", "failed"]);
