@@ -16,6 +16,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import next from "next";
+import { config } from "../server/config";
 import { countWhenSent, nextRouteLabeler } from "../server/http/next-route-metrics";
 import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
 import { serveRestRequest, splitTarget } from "../server/http/rest-node";
@@ -60,11 +61,13 @@ const buildFile = (...parts: string[]) => path.join(process.cwd(), ".next", ...p
 const readBuildFile = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const readOptionalBuildFile = (file: string) => (existsSync(file) ? readBuildFile(file) : undefined);
 const routesManifest = readBuildFile(buildFile("routes-manifest.json"));
-const headerResolution = headerResolverFromBuild({
-  routes: routesManifest,
-  middleware: readOptionalBuildFile(buildFile("server", "middleware-manifest.json")),
-  functions: readOptionalBuildFile(buildFile("server", "functions-config-manifest.json")),
-});
+const headerResolution = config.restFastPath()
+  ? headerResolverFromBuild({
+      routes: routesManifest,
+      middleware: readOptionalBuildFile(buildFile("server", "middleware-manifest.json")),
+      functions: readOptionalBuildFile(buildFile("server", "functions-config-manifest.json")),
+    })
+  : { unsupported: "REST_FAST_PATH is false" };
 const configHeaders = typeof headerResolution === "function" ? headerResolution : undefined;
 if (typeof headerResolution !== "function") {
   log.warn("the REST API is served through Next.js's request pipeline", { reason: headerResolution.unsupported });

@@ -55,6 +55,13 @@ export const config = {
   },
   /** Bearer token of GET /api/metrics; unset: the endpoint answers 404 (docs/operations.md, "Metrics"). */
   metricsToken: (): string | undefined => nonEmpty(process.env.METRICS_TOKEN),
+  /**
+   * Switches for the service's own infrastructure (ARCHITECTURE.md, "Custom infrastructure"):
+   * each defaults to on; off goes the general way (same answers, slower).
+   */
+  restFastPath: (): boolean => onOff("REST_FAST_PATH"),
+  directDriverReads: (): boolean => onOff("DIRECT_DRIVER_READS"),
+  bulkCopy: (): boolean => onOff("BULK_COPY"),
   logLevel: (): "debug" | "info" | "warn" | "error" => {
     const level = process.env.LOG_LEVEL;
     return level === "debug" || level === "warn" || level === "error" ? level : "info";
@@ -63,7 +70,8 @@ export const config = {
 
 /** Reads every switch whose value can be malformed, so a bad one stops the start with its message. */
 export function checkConfig(): void {
-  for (const read of [config.port, config.breachCheckRateLimit, config.webhookRetryBaseMs, config.webhookLegacyHeaderPrefix, config.planTypeAliases]) read();
+  for (const read of [config.port, config.breachCheckRateLimit, config.webhookRetryBaseMs, config.webhookLegacyHeaderPrefix, config.planTypeAliases,
+    config.restFastPath, config.directDriverReads, config.bulkCopy]) read();
 }
 
 export function isEmbeddedDatabase(): boolean {
@@ -86,4 +94,12 @@ function integer(name: string, fallback: number, min: number, max: number): numb
     throw new Error(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+/** A switch that is on unless set to false, 0 or off (any case); anything else stops the start. */
+function onOff(name: string): boolean {
+  const raw = nonEmpty(process.env[name])?.toLowerCase();
+  if (raw === undefined || raw === "true" || raw === "1" || raw === "on") return true;
+  if (raw === "false" || raw === "0" || raw === "off") return false;
+  throw new Error(`${name} must be true or false (got "${process.env[name]!.trim()}")`);
 }

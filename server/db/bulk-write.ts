@@ -121,3 +121,51 @@ export function pgliteBulkTransactions(pglite: PGlite): BulkTransactionRunner {
       }),
     );
 }
+
+/** PostgreSQL's limit on parameters per statement. */
+const MAX_PARAMETERS = 65_535;
+
+/**
+ * The same transactions with COPY switched off (BULK_COPY=false): rows sent to a sink go in as
+ * multi-row INSERTs on the transaction, for a database or proxy that does not accept COPY.
+ */
+export function withInsertsInsteadOfCopy(run: BulkTransactionRunner): BulkTransactionRunner {
+  return (work) => run((tx) => work({ ...tx, copyInto: (table, columns) => insertingSink(tx, table, columns) }));
+}
+
+function insertingSink(tx: BulkTransaction, table: string, columns: readonly string[]): RowSink {
+  const target = `INSERT INTO ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(", ")}) VALUES `;
+  const rowsPerStatement = Math.floor(MAX_PARAMETERS / columns.length);
+  return {
+    async write(rows) {
+      const lines = rows.split("\n");
+      if (lines.at(-1) === "") lines.pop();
+      for (let start = 0; start < lines.length; start += rowsPerStatement) {
+        const params: Array<string | null> = [];
+        const tuples = lines.slice(start, start + rowsPerStatement).map((line) => {
+          const fields = line.split("\t");
+          if (fields.length !== columns.length) {
+            throw new Error(`a row for ${table} has ${fields.length} columns, expected ${columns.length}: "${line.slice(0, 100)}"`);
+          }
+          const first = params.length;
+          params.push(...fields.map(copyTextValue));
+          return `(${fields.map((_, index) => `$${first + index + 1}`).join(", ")})`;
+        });
+        await tx.execute(target + tuples.join(", "), params);
+      }
+    },
+    async end() {},
+  };
+}
+
+const COPY_ESCAPES: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" };
+
+/** A value in COPY's text format as the value itself: \N is null, backslash escapes decoded. */
+function copyTextValue(field: string): string | null {
+  if (field === "\\N") return null;
+  return field.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/g, (_, escape: string) => {
+    if (escape[0] === "x") return String.fromCharCode(parseInt(escape.slice(1), 16));
+    if (/^[0-7]/.test(escape)) return String.fromCharCode(parseInt(escape, 8));
+    return COPY_ESCAPES[escape] ?? escape;
+  });
+}

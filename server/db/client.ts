@@ -7,8 +7,14 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { config } from "../config";
 import { log } from "../log";
-import { pgliteBulkTransactions, postgresBulkTransactions, registerBulkTransactions } from "./bulk-write";
-import { registerDriverQuery } from "./direct-read";
+import {
+  pgliteBulkTransactions,
+  postgresBulkTransactions,
+  registerBulkTransactions,
+  withInsertsInsteadOfCopy,
+  type BulkTransactionRunner,
+} from "./bulk-write";
+import { registerDriverQuery, type DriverQuery } from "./direct-read";
 import { acquireEmbeddedLock } from "./embedded-lock";
 import { PrismaClient } from "./generated/client";
 import type { SqlSession } from "./migration-status";
@@ -63,14 +69,25 @@ export async function openDatabase(target: DatabaseTarget = databaseTargetFromEn
   }
 }
 
+/**
+ * Hot-path reads straight to the driver and bulk loads through COPY, unless DIRECT_DRIVER_READS or
+ * BULK_COPY switch them off (ARCHITECTURE.md, "Custom infrastructure").
+ */
+function registerDriverPaths(prisma: Db, paths: { driverQuery: DriverQuery; bulkTransactions: BulkTransactionRunner }): void {
+  if (config.directDriverReads()) registerDriverQuery(prisma, paths.driverQuery);
+  registerBulkTransactions(prisma, config.bulkCopy() ? paths.bulkTransactions : withInsertsInsteadOfCopy(paths.bulkTransactions));
+}
+
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   // Prisma listens for idle-connection errors only while connected; a connection the server drops
   // while the pool is closing (a dropped test database, a restart) must not crash the process.
   pool.on("error", (error) => log.warn("idle database connection failed", { error: error.message }));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions });
-  registerDriverQuery(prisma, async (sql, params, preparedAs) => (await pool.query({ text: sql, values: params, name: preparedAs })).rows);
-  registerBulkTransactions(prisma, postgresBulkTransactions(pool));
+  registerDriverPaths(prisma, {
+    driverQuery: async (sql, params, preparedAs) => (await pool.query({ text: sql, values: params, name: preparedAs })).rows,
+    bulkTransactions: postgresBulkTransactions(pool),
+  });
   const notifications = postgresNotifications(url);
   attachNotifications(prisma, notifications);
   return {
@@ -103,8 +120,10 @@ function openPostgres(url: string): Database {
 
 function openPglite(pglite: PGlite, location: string, releaseLock: () => void): Database {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions });
-  registerDriverQuery(prisma, async <T>(sql: string, params: unknown[]) => (await pglite.query<T>(sql, params)).rows);
-  registerBulkTransactions(prisma, pgliteBulkTransactions(pglite));
+  registerDriverPaths(prisma, {
+    driverQuery: async <T>(sql: string, params: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+    bulkTransactions: pgliteBulkTransactions(pglite),
+  });
   const notifications = pgliteNotifications(pglite);
   attachNotifications(prisma, notifications);
   return {

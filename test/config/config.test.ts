@@ -39,3 +39,29 @@ describe("WEBHOOK_LEGACY_HEADER_PREFIX", () => {
     expect(() => checkConfig()).toThrow(/^WEBHOOK_LEGACY_HEADER_PREFIX must be/);
   });
 });
+
+describe("REST_FAST_PATH, DIRECT_DRIVER_READS, BULK_COPY", () => {
+  const switches = [
+    ["REST_FAST_PATH", () => config.restFastPath()],
+    ["DIRECT_DRIVER_READS", () => config.directDriverReads()],
+    ["BULK_COPY", () => config.bulkCopy()],
+  ] as const;
+
+  it.each(switches)("%s is on unless switched off", (name, read) => {
+    vi.stubEnv(name, "");
+    expect(read()).toBe(true);
+    for (const on of ["true", "1", "ON"]) {
+      vi.stubEnv(name, on);
+      expect(read()).toBe(true);
+    }
+    for (const off of ["false", "0", "Off", " FALSE "]) {
+      vi.stubEnv(name, off);
+      expect(read()).toBe(false);
+    }
+  });
+
+  it.each(switches)("%s refuses anything else at start", (name) => {
+    vi.stubEnv(name, "no");
+    expect(() => checkConfig()).toThrow(`${name} must be true or false (got "no")`);
+  });
+});

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { PrismaClient, type Db } from "../../server/db/client";
 import { inBulkTransaction } from "../../server/db/bulk-write";
 import { DRIVER_TARGETS, openDriverTarget } from "../helpers/db";
@@ -9,12 +9,23 @@ async function probeRows(db: Db): Promise<Array<{ label: string; id: string }>> 
   return db.$queryRawUnsafe("SELECT label, id::text AS id FROM bulk_write_probe ORDER BY label");
 }
 
-describe.each(DRIVER_TARGETS)("bulk transactions on %s", (target) => {
+const MODES = [
+  ["COPY", "true"],
+  ["INSERTs (BULK_COPY=false)", "false"],
+] as const;
+const CASES = DRIVER_TARGETS.flatMap((target) => MODES.map(([mode, bulkCopy]) => [target, mode, bulkCopy] as const));
+
+describe.each(CASES)("bulk transactions on %s through %s", (target, _mode, bulkCopy) => {
   let opened: Awaited<ReturnType<typeof openDriverTarget>> | undefined;
   let db: Db;
 
   beforeAll(async () => {
-    opened = await openDriverTarget(target);
+    vi.stubEnv("BULK_COPY", bulkCopy);
+    try {
+      opened = await openDriverTarget(target);
+    } finally {
+      vi.unstubAllEnvs();
+    }
     db = opened.db;
     await db.$executeRawUnsafe("CREATE TABLE bulk_write_probe (label text NOT NULL, id uuid NOT NULL)");
   });
@@ -71,6 +82,45 @@ describe.each(DRIVER_TARGETS)("bulk transactions on %s", (target) => {
       }),
     ).rejects.toThrow(/invalid input syntax for type uuid: "not-a-uuid"/);
     expect(await probeRows(db)).toEqual([]);
+  });
+});
+
+describe.each(DRIVER_TARGETS)("bulk transactions with BULK_COPY=false on %s", (target) => {
+  let opened: Awaited<ReturnType<typeof openDriverTarget>> | undefined;
+
+  beforeAll(async () => {
+    vi.stubEnv("BULK_COPY", "false");
+    try {
+      opened = await openDriverTarget(target);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    await opened.db.$executeRawUnsafe("CREATE TABLE bulk_write_escapes (label text NOT NULL, note text, n int)");
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+
+  it("reads COPY's text format: escapes decoded, \\N as null, typed by the table", async () => {
+    await inBulkTransaction(opened!.db, async (tx) => {
+      const sink = tx.copyInto("bulk_write_escapes", ["label", "note", "n"]);
+      await sink.write("tab\\tback\\\\slash\t\\N\t7\nline\\nbreak\tnote\t\\N\n");
+      await sink.end();
+    });
+    const rows = await opened!.db.$queryRawUnsafe("SELECT label, note, n FROM bulk_write_escapes ORDER BY label DESC");
+    expect(rows).toEqual([
+      { label: "tab\tback\\slash", note: null, n: 7 },
+      { label: "line\nbreak", note: "note", n: null },
+    ]);
+  });
+
+  it("refuses a row with the wrong number of columns and stores nothing", async () => {
+    await expect(
+      inBulkTransaction(opened!.db, async (tx) => {
+        const sink = tx.copyInto("bulk_write_escapes", ["label", "note", "n"]);
+        await sink.write("short\tnote\n");
+      }),
+    ).rejects.toThrow('a row for bulk_write_escapes has 2 columns, expected 3: "short\tnote"');
   });
 });
 

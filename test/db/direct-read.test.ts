@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../server/db/client";
 import { driverQueryOf, readRows, registerDriverQuery } from "../../server/db/direct-read";
 import { DRIVER_TARGETS, openDriverTarget } from "../helpers/db";
@@ -61,5 +61,28 @@ describe.each(DRIVER_TARGETS)("readRows on %s", (target) => {
       registerDriverQuery(db, driverQuery);
     }
   });
+});
 
+describe.each(DRIVER_TARGETS)("readRows with DIRECT_DRIVER_READS=false on %s", (target) => {
+  let opened: Awaited<ReturnType<typeof openDriverTarget>> | undefined;
+
+  beforeAll(async () => {
+    vi.stubEnv("DIRECT_DRIVER_READS", "false");
+    try {
+      opened = await openDriverTarget(target);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+
+  it("goes through Prisma on the handle itself and returns the same rows", async () => {
+    expect(driverQueryOf(opened!.db)).toBeUndefined();
+    expect(await readRows(opened!.db, LOOKUP, [["b@x.example", "a@y.example"], [2, 1]])).toEqual([
+      { email: "a@y.example", n: 1 },
+      { email: "b@x.example", n: 2 },
+    ]);
+  });
 });
