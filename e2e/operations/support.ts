@@ -36,6 +36,9 @@ export async function sql<T extends object>(databaseUrl: string, text: string, v
 
 const serviceEnv = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_BASE_MS: "200", LOG_LEVEL: "info" };
 
+/** The log file of a server started here under `name`. */
+export const serverLogFile = (name: string) => serviceFiles(name).logFile;
+
 function serviceFiles(name: string) {
   const artifacts = path.resolve("e2e/artifacts/operations");
   return { dataDir: path.join(artifacts, `${name}-data`), logFile: path.join(artifacts, `${name}.log`) };
@@ -50,8 +53,8 @@ function track<T extends ServiceProcess<unknown>>(server: T): T {
 }
 
 /** A production server (as `npm start` starts it) on an empty database, which it migrates and fills with the demo organization. */
-export async function startSeededServer(name: string, port: number, databaseUrl: string): Promise<ServiceProcess> {
-  return track(await startServiceProcess({ port, databaseUrl, env: serviceEnv, ...serviceFiles(name) }));
+export async function startSeededServer(name: string, port: number, databaseUrl: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  return track(await startServiceProcess({ port, databaseUrl, env: { ...serviceEnv, ...env }, ...serviceFiles(name) }));
 }
 
 /** A production server on a database another server uses or used (migrated there, or by the one starting beside it). */
