@@ -45,7 +45,7 @@ export const partnerProcedure = t.procedure.meta({ auth: "partner" }).use(async 
 
 /**
  * Partner API endpoints that a distributor may call on behalf of one of its own partners
- * (offboard, upgrade, downgrade, analytics, list customers; docs/customers.md).
+ * (offboard, upgrade, downgrade, analytics, list customers; docs/api.md, "Credentials").
  */
 export const partnerOrDistributorProcedure = t.procedure
   .meta({ auth: "partnerOrDistributor" })

@@ -12,7 +12,7 @@ export const BREACH_INSTANCE_NOT_FOUND = "Breach not found or does not belong to
 /**
  * A customer's breach list (GET customer/{customerId}/breaches). Prospects get the redacted
  * envelope (instance id, addresses, resolved flag; nothing about the breach itself); every other
- * status gets the full entries (docs/breaches.md, Endpoints).
+ * status gets the full entries (docs/breaches.md, "List a customer's breaches").
  */
 export async function listCustomerBreaches(db: Db, partnerId: string, customerId: string, locale: LocaleCode) {
   const customer = await db.customer.findFirst({ where: { id: customerId, partnerId }, select: { status: true } });

@@ -50,7 +50,7 @@ export function emailBreachEntry(breach: BreachFields, locale: LocaleCode, resol
   };
 }
 
-/** The full entry of an active customer's breach list (docs/breaches.md, Endpoints). */
+/** The full entry of an active customer's breach list (docs/breaches.md, "List a customer's breaches"). */
 export function customerBreachEntry(
   instance: { id: string; emails: string[]; resolved: boolean },
   breach: BreachFields,

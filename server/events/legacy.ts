@@ -34,7 +34,7 @@ const emailData = z
   .meta({ id: "LegacyEmailData" });
 
 /**
- * The `data` of each earlier-protocol event (docs/webhooks.md), strict: every body is parsed with these
+ * The `data` of each earlier-protocol event (docs/webhooks.md, "Events"), strict: every body is parsed with these
  * when it is built (server/webhooks/bodies.ts), and the OpenAPI document's `webhooks` section is
  * generated from them.
  */

@@ -1,7 +1,7 @@
 import type { Prisma } from "../db/client";
 import type { Queryable } from "../jobs/queue";
 
-/** The event types of the current delivery protocol (docs/webhooks.md). */
+/** The event types of the current delivery protocol (docs/webhooks.md, "Events"). */
 export const EVENT_TYPES = [
   "customer.created",
   "customer.deleted",

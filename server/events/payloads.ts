@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type EventPayload, type EventType } from "./outbox";
 
 /**
- * The current protocol's payload shapes (docs/webhooks.md) as zod schemas, twice from one set of fields:
+ * The current protocol's payload shapes (docs/webhooks.md, "Events") as zod schemas, twice from one set of fields:
  * - as stored: read back from an outbox row for delivery (unknown keys dropped); a row whose
  *   payload does not match is reported and left undelivered instead of stopping the events
  *   behind it;

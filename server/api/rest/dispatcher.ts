@@ -12,7 +12,7 @@ import { toHttpError, type HttpError } from "./errors";
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 /** The largest request body the REST API reads (a larger one is answered 413). */
 export const MAX_REST_BODY_BYTES = 1_000_000;
-/** The unversioned prefix that integrations written against the described product still call. */
+/** The unversioned alias of /api/v1/integrations/ that existing integrations still call (docs/api.md, "Prefixes"). */
 const LEGACY_PREFIX = "/api/integrations/";
 const CURRENT_PREFIX = "/api/v1/integrations/";
 const NOT_FOUND = "Not found";

@@ -77,7 +77,7 @@ export function statusChangeOutput(status: "active" | "prospect") {
   });
 }
 
-/** Upgrade and downgrade answer a body that is not JSON like a missing id (docs/customers.md). */
+/** Upgrade and downgrade answer a body that is not JSON like a missing id (docs/customers.md, "Status changes"). */
 export const CUSTOMER_ID_REQUIRED = "Validation failed: customerId: Customer ID is required";
 
 export const assetListsOutput = z.object({

@@ -3,7 +3,7 @@ import { emailField, requiredText } from "../../schemas";
 
 const optionalText = (maxLength: number) => z.string().trim().max(maxLength, { error: `Must be at most ${maxLength} characters` }).nullable().optional();
 
-/** The partner fields a distributor sets (docs/distributors.md); null clears an optional one. */
+/** The partner fields a distributor sets (docs/distributors.md, "Partners"); null clears an optional one. */
 export const partnerFieldsShape = {
   name: requiredText("Name", 200).meta({ example: "API Test Partner" }),
   contact_email: emailField("Contact email").nullable().optional(),

@@ -164,7 +164,7 @@ export function endpointResponse(endpoint: EndpointRecord): z.infer<typeof endpo
   };
 }
 
-/** An earlier-protocol endpoint as that surface shows it (docs/webhooks.md). */
+/** An earlier-protocol endpoint as that surface shows it (docs/webhooks.md, "Endpoint record"). */
 export const legacyEndpointSchema = z
   .object({
     id: uuidString(),
