@@ -1,7 +1,11 @@
 import type { Db } from "../db/client";
 import { Sleeper } from "../jobs/sleeper";
 import { log } from "../log";
-import { claimAttempts, DELIVERY_LEASE_MS, nextDeliveryDueAt, performAttempt, ResultWriter, sweepDeliveries, type StartedAttempt } from "./delivery";
+import { performAttempt } from "./delivery-engine/attempt";
+import { claimAttempts, nextDeliveryDueAt, type StartedAttempt } from "./delivery-engine/claim";
+import { DELIVERY_LEASE_MS } from "./delivery-engine/limits";
+import { ResultWriter } from "./delivery-engine/outcomes";
+import { sweepDeliveries } from "./delivery-engine/sweep";
 import { ROUTE_BATCH_SIZE, routePendingEvents } from "./routing";
 
 /** Freed request slots that wake the delivery loop at once to claim deliveries for them. */

@@ -1,7 +1,11 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { claimAttempts, INTERRUPTED, performAttempt, ResultWriter, sweepDeliveries } from "../../server/webhooks/delivery";
+import { performAttempt } from "../../server/webhooks/delivery-engine/attempt";
+import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
+import { INTERRUPTED } from "../../server/webhooks/delivery-engine/failure-messages";
+import { ResultWriter } from "../../server/webhooks/delivery-engine/outcomes";
+import { sweepDeliveries } from "../../server/webhooks/delivery-engine/sweep";
 import { startWebhookDispatcher } from "../../server/webhooks/dispatcher";
 import { createEndpoint } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";

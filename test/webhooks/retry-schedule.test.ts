@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import pg from "pg";
-import { claimAttempts, ENDPOINT_HEALTH_JOB, deliverDueBatch, performAttempt, ResultWriter } from "../../server/webhooks/delivery";
+import { performAttempt } from "../../server/webhooks/delivery-engine/attempt";
+import { deliverDueBatch } from "../../server/webhooks/delivery-engine/batch";
+import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
+import { ENDPOINT_HEALTH_JOB, ResultWriter } from "../../server/webhooks/delivery-engine/outcomes";
 import { createEndpoint, type EndpointInput, type Protocol } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
 import {
