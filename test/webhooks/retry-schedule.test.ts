@@ -154,7 +154,7 @@ describe("what the receiver says", () => {
   it("a 410 to a test delivery leaves the endpoint as it is", async () => {
     const target = await receiver(() => ({ status: 410 }));
     const { endpointId } = await setup(target, "current");
-    const { sendTestEvent } = await import("../../server/webhooks/deliveries");
+    const { sendTestEvent } = await import("../../server/webhooks/delivery-log");
     const org = await testDb.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { partnerId: true } });
     await sendTestEvent(testDb.db, { partnerId: org.partnerId! }, "current", endpointId, undefined);
     await drainWebhooks(testDb.db);
