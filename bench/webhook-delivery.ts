@@ -1,11 +1,12 @@
 /**
  * Webhook delivery benchmark (on demand; not part of the test suite). On a fresh PostgreSQL
- * database it measures, with the in-process dispatcher and a signing receiver in a process of
+ * database it measures, with the in-process delivery worker and a signing receiver in a process of
  * its own on 127.0.0.1:
  *   1. throughput: N events recorded up front, then routed and delivered (deliveries/s);
  *   2. latency: events recorded one per transaction at a steady rate, each woken after its
  *      commit; the time from the event row to its first attempt (p50, p99);
- *   3. memory: the dispatcher process's heap and RSS sampled during the throughput run.
+ *   3. memory: the heap and RSS of the process running the delivery worker, sampled during the
+ *      throughput run.
  *
  *   npx tsx bench/webhook-delivery.ts [--deliveries 20000] [--rate 200] [--seconds 10]
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (default)
@@ -17,7 +18,7 @@ import { issueApiKey } from "../server/auth/api-keys";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { customerRef, recordEvent } from "../server/events/outbox";
-import { startWebhookDispatcher } from "../server/webhooks/dispatcher";
+import { startDeliveryWorker } from "../server/webhooks/delivery-worker";
 import { createEndpoint } from "../server/webhooks/endpoints";
 import { createBenchDatabase } from "./support/bench-kit";
 
@@ -86,7 +87,7 @@ async function main() {
       memory.push({ heap: usage.heapUsed, rss: usage.rss });
     }, 1000);
     const started = performance.now();
-    const dispatcher = startWebhookDispatcher(db);
+    const deliveryWorker = startDeliveryWorker(db);
     let delivered = 0;
     let reported = { at: started, delivered: 0 };
     while (delivered < DELIVERIES) {
@@ -120,7 +121,7 @@ async function main() {
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       await db.$transaction((tx) => record(tx));
-      dispatcher.wake();
+      deliveryWorker.wake();
     }
     while ((await db.webhookDelivery.count({ where: { createdAt: { gte: marker }, status: { in: ["pending", "delivering"] } } })) > 0) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -134,7 +135,7 @@ async function main() {
       `latency event -> first attempt at ${RATE}/s for ${SECONDS} s (${latencies.length} events): ` +
         `p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
     );
-    await dispatcher.stop();
+    await deliveryWorker.stop();
   } finally {
     receiver?.kill();
     await drop();

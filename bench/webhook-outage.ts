@@ -1,6 +1,6 @@
 /**
  * Receiver outage benchmark (on demand; not part of the test suite). On a fresh PostgreSQL
- * database, with the in-process dispatcher and a receiver in a process of its own on 127.0.0.1
+ * database, with the in-process delivery worker and a receiver in a process of its own on 127.0.0.1
  * (bench/support/outage-receiver.ts): the receiver answers 503 (no Retry-After) for the
  * equivalent of `--outage-minutes` of the retry schedule while `--events` events are recorded,
  * evenly over the outage, for one endpoint with the default maxAttempts; then it answers 200
@@ -12,7 +12,7 @@
  * Time is scaled the way WEBHOOK_RETRY_BASE_MS scales the whole retry schedule (docs/webhooks.md):
  * by WEBHOOK_RETRY_BASE_MS / 30000. The default here is 1000 (1/30): 30 minutes of outage last
  * 60 s, and the events arrive at about 170/s. At 100 (1/300, 6 s) they arrive at 1,700/s, faster
- * than the dispatcher makes attempts against a failing receiver on two cores: first attempts
+ * than the delivery worker makes attempts against a failing receiver on two cores: first attempts
  * queue up, are claimed before the retries (oldest due first), and the retries hardly come
  * during the outage, so the run measures that backlog rather than the schedule (the figures
  * `attemptedWhileDown` and `retriedWhileDown` show which case a run was).
@@ -28,7 +28,7 @@ import type { Prisma } from "../server/db/client";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { customerRef } from "../server/events/outbox";
-import { startWebhookDispatcher } from "../server/webhooks/dispatcher";
+import { startDeliveryWorker } from "../server/webhooks/delivery-worker";
 import { createEndpoint } from "../server/webhooks/endpoints";
 import { createBenchDatabase, reportResult } from "./support/bench-kit";
 import { startOutageReceiver } from "./support/outage-receiver";
@@ -76,7 +76,7 @@ async function main() {
       `WEBHOOK_RETRY_BASE_MS=${config.webhookRetryBaseMs()} (scale 1/${Math.round(1 / SCALE)}): receiver down for ${(OUTAGE_MS / 1000).toFixed(1)} s ` +
         `(${OUTAGE_MINUTES} min unscaled) while ${EVENTS} events are recorded, maxAttempts ${endpoint.maxAttempts}`,
     );
-    const dispatcher = startWebhookDispatcher(db);
+    const deliveryWorker = startDeliveryWorker(db);
     const downAt = Date.now();
     // The receiver comes back when the outage is over, whether or not all events are recorded by then.
     const comeback = sleep(OUTAGE_MS).then(() => receiver!.bringBack());
@@ -91,10 +91,10 @@ async function main() {
       if (wait > 0) await sleep(wait);
       const size = Math.min(BATCH, EVENTS - batch * BATCH);
       // The rows recordEvent writes, BATCH per statement: one recordEvent per event could not keep
-      // up with 10,000 events in 6 s next to the dispatcher on two cores.
+      // up with 10,000 events in 6 s next to the delivery worker on two cores.
       await db.outboxEvent.createMany({ data: Array.from({ length: size }, () => ({ type: "customer.created", partnerId: partner.id, customerId: customer.id, payload })) });
       recorded += size;
-      dispatcher.wake();
+      deliveryWorker.wake();
     }
     const producedMs = Date.now() - downAt;
     const backAt = await comeback;
@@ -122,7 +122,7 @@ async function main() {
         console.log(`  ${((Date.now() - backAt) / 1000).toFixed(0)} s after the return: ${JSON.stringify(counts)}`);
       }
     }
-    await dispatcher.stop();
+    await deliveryWorker.stop();
     const stats = await receiver.stats();
     const [whileDown] = await db.$queryRaw<Array<{ attempted: bigint; retried: bigint }>>`
       SELECT count(*) AS attempted, count(*) FILTER (WHERE n >= 2) AS retried

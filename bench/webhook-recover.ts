@@ -1,14 +1,14 @@
 /**
  * Recover benchmark (on demand; not part of the test suite). On a fresh PostgreSQL database, with
- * the in-process dispatcher and a receiver in a process of its own on 127.0.0.1
+ * the in-process delivery worker and a receiver in a process of its own on 127.0.0.1
  * (bench/support/outage-receiver.ts):
  *   1. `--deliveries` events are recorded and routed for one endpoint with maxAttempts 1 while the
- *      receiver answers 503, and the dispatcher drives every delivery to `failed` for real (after 20 failed
- *      deliveries in a row the endpoint is disabled, and the claim fails the rest without a
- *      request, as it would in production);
+ *      receiver answers 503, and the delivery worker drives every delivery to `failed` for real
+ *      (after 20 failed deliveries in a row the endpoint is disabled, and the claim fails the rest
+ *      without a request, as it would in production);
  *   2. the receiver answers 200 again, the endpoint is enabled (updateEndpoint, as its owner
  *      would), and recoverDeliveries (the service behind POST /{id}/recover) queues them all;
- *   3. the dispatcher delivers them. Reported: the time to queue (goal < 2 s) and the delivery
+ *   3. the delivery worker delivers them. Reported: the time to queue (goal < 2 s) and the delivery
  *      rate from the recover call to the last delivery accepted (goal >= 1,000/s); and, for
  *      another partner's healthy endpoint receiving 20 events/s meanwhile, the time from each
  *      event to its first attempt (what a recover's backlog costs everyone else).
@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { customerRef, recordEvent } from "../server/events/outbox";
-import { startWebhookDispatcher } from "../server/webhooks/dispatcher";
+import { startDeliveryWorker } from "../server/webhooks/delivery-worker";
 import { createEndpoint, updateEndpoint } from "../server/webhooks/endpoints";
 import { recoverDeliveries } from "../server/webhooks/recover";
 import { routePendingEvents } from "../server/webhooks/routing";
@@ -77,10 +77,10 @@ async function main() {
         }
       });
     }
-    // Routed before the dispatcher starts: once the endpoint is disabled, routing writes no
+    // Routed before the delivery worker starts: once the endpoint is disabled, routing writes no
     // deliveries for it, and the events would leave nothing to recover.
     while ((await routePendingEvents(db)).events > 0);
-    const dispatcher = startWebhookDispatcher(db);
+    const deliveryWorker = startDeliveryWorker(db);
     const failingStarted = performance.now();
     while ((await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: "failed" } })) < DELIVERIES) await sleep(250);
     const failingMs = performance.now() - failingStarted;
@@ -99,7 +99,7 @@ async function main() {
     const recoverStartedAt = Date.now();
     const queued = await recoverDeliveries(db, owner, "current", endpoint.id, { since });
     const queueMs = performance.now() - recoverStarted;
-    dispatcher.wake(); // what wakeJobWorkers() does in the server (no job waker is registered in this process)
+    deliveryWorker.wake(); // what wakeJobWorkers() does in the server (no job waker is registered in this process)
     console.log(`recover queued ${queued} in ${queueMs.toFixed(0)} ms`);
 
     // 3: delivered, while the other partner's events arrive BYSTANDER_RATE a second, one per transaction
@@ -110,7 +110,7 @@ async function main() {
         await db.$transaction((tx) =>
           recordEvent(tx, { type: "customer.created", partnerId: otherPartner.id, customerId: otherCustomer.id, data: { customer: customerRef(otherCustomer) } }),
         );
-        dispatcher.wake();
+        deliveryWorker.wake();
         await sleep(1000 / BYSTANDER_RATE);
       }
     })();
@@ -125,7 +125,7 @@ async function main() {
     while ((await db.outboxEvent.count({ where: { routedAt: null } })) + (await db.webhookDelivery.count({ where: { status: { in: ["pending", "delivering"] } } })) > 0) {
       await sleep(100);
     }
-    await dispatcher.stop();
+    await deliveryWorker.stop();
     // The other partner's events: from the event's row to its delivery's first attempt.
     const latencyRows = await db.$queryRaw<Array<{ ms: number }>>`
       SELECT extract(epoch FROM (min(a.started_at) - o.created_at)) * 1000 AS ms

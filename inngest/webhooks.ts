@@ -1,5 +1,7 @@
 import type { Db } from "../server/db/client";
-import { deliverDueBatch, nextDeliveryDueAt, sweepDeliveries } from "../server/webhooks/delivery";
+import { deliverDueBatch } from "../server/webhooks/delivery-engine/batch";
+import { nextDeliveryDueAt } from "../server/webhooks/delivery-engine/claim";
+import { sweepDeliveries } from "../server/webhooks/delivery-engine/sweep";
 import { routePendingEvents } from "../server/webhooks/routing";
 import { inngest, JOBS_DUE_EVENT } from "./client";
 

@@ -4,7 +4,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { LEGACY_EVENT_TYPES, type LegacyEventType } from "../events/legacy";
 import { EVENT_TYPES, type EventType } from "../events/outbox";
 import { CURRENT_BODY_SCHEMAS, LEGACY_BODY_SCHEMAS } from "../webhooks/bodies";
-import { CURRENT_TIMEOUT_MS, LEGACY_TIMEOUT_MS } from "../webhooks/delivery";
+import { CURRENT_TIMEOUT_MS, LEGACY_TIMEOUT_MS } from "../webhooks/delivery-engine/limits";
 
 /**
  * The OpenAPI 3.1 `webhooks` section: one POST per event of each protocol, keyed by the event's

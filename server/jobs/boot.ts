@@ -5,7 +5,7 @@ import { getAppDb } from "../db/instance";
 import { log } from "../log";
 import { appSecret } from "../app-key";
 import { onShutdown } from "../shutdown";
-import { startWebhookDispatcher } from "../webhooks/dispatcher";
+import { startDeliveryWorker } from "../webhooks/delivery-worker";
 import { startInProcessRunner } from "./runner";
 import { setJobWaker } from "./wake";
 
@@ -29,7 +29,7 @@ export async function startBackgroundWork(): Promise<void> {
   }
   const db = await getAppDb();
   const runner = startInProcessRunner(db);
-  const webhooks = startWebhookDispatcher(db);
+  const webhooks = startDeliveryWorker(db);
   setJobWaker(() => {
     runner.wake();
     webhooks.wake();

@@ -5,7 +5,8 @@ import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { queueNotification, type NotificationAddressee } from "../notifications/messages";
 import type { OrganizationNotificationContent, WebhookHealthEndpoint } from "../notifications/types";
-import { AUTO_DISABLE_AFTER_FAILURES, ENDPOINT_HEALTH_JOB } from "./delivery";
+import { AUTO_DISABLE_AFTER_FAILURES } from "./delivery-engine/limits";
+import { ENDPOINT_HEALTH_JOB } from "./delivery-engine/outcomes";
 
 /**
  * Telling an endpoint's owner that the endpoint started failing or was disabled by the service

@@ -6,7 +6,7 @@ import { parseEventPayload } from "../events/payloads";
 import { currentProtocolData, isBreachEvent } from "../events/redaction";
 import { log } from "../log";
 import { currentProtocolBody, legacyProtocolBody } from "./bodies";
-import { ENDPOINT_DISABLED } from "./delivery";
+import { ENDPOINT_DISABLED } from "./delivery-engine/failure-messages";
 
 /** Outbox events routed per transaction (and the most merged together). */
 export const ROUTE_BATCH_SIZE = 200;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { recountCustomerFigures } from "../../server/customers/figures";
 import type { Db } from "../../server/db/client";
-import { deliverDueBatch } from "../../server/webhooks/delivery";
+import { deliverDueBatch } from "../../server/webhooks/delivery-engine/batch";
 import { routePendingEvents } from "../../server/webhooks/routing";
 import { customerRef, recordEvent, type BreachSummary, type CustomerRef, type EventData, type EventType } from "../../server/events/outbox";
 

@@ -7,7 +7,7 @@ import { legacySurface, distributorSurface, partnerSurface } from "../../server/
 import { createStaffUser } from "../../server/auth/staff";
 import { closeMailTransports, mailDirectory } from "../../server/notifications/transport";
 import { createEndpoint, type Protocol } from "../../server/webhooks/endpoints";
-import { ENDPOINT_HEALTH_JOB } from "../../server/webhooks/delivery";
+import { ENDPOINT_HEALTH_JOB } from "../../server/webhooks/delivery-engine/outcomes";
 import { endpointApiPath, queueEndpointHealthNotice } from "../../server/webhooks/health-notices";
 import type { WebhookOwner } from "../../server/webhooks/owner";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";

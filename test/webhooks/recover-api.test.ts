@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as getOpenApiDocument } from "../../app/api/openapi.json/route";
-import { deliverDueBatch } from "../../server/webhooks/delivery";
+import { deliverDueBatch } from "../../server/webhooks/delivery-engine/batch";
 import { routePendingEvents } from "../../server/webhooks/routing";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";

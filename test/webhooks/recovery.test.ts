@@ -1,8 +1,12 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { claimAttempts, INTERRUPTED, performAttempt, ResultWriter, sweepDeliveries } from "../../server/webhooks/delivery";
-import { startWebhookDispatcher } from "../../server/webhooks/dispatcher";
+import { performAttempt } from "../../server/webhooks/delivery-engine/attempt";
+import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
+import { INTERRUPTED } from "../../server/webhooks/delivery-engine/failure-messages";
+import { ResultWriter } from "../../server/webhooks/delivery-engine/outcomes";
+import { sweepDeliveries } from "../../server/webhooks/delivery-engine/sweep";
+import { startDeliveryWorker } from "../../server/webhooks/delivery-worker";
 import { createEndpoint } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
 import { createTestOrg } from "../helpers/fixtures";
@@ -108,16 +112,16 @@ describe("a worker that dies mid-delivery", () => {
   });
 });
 
-describe("the in-process dispatcher", () => {
+describe("the in-process delivery worker", () => {
   it("delivers an event recorded and woken after its commit, and stops cleanly", async () => {
     const { target, customer, endpointId } = await setup(3, { firstHangs: false });
-    const dispatcher = startWebhookDispatcher(testDb.db, { pollMs: 60_000 });
+    const deliveryWorker = startDeliveryWorker(testDb.db, { pollMs: 60_000 });
     try {
       await recordTestEvent(testDb.db, customer, "customer.created", {});
-      dispatcher.wake();
+      deliveryWorker.wake();
       await vi.waitFor(async () => expect((await deliveriesOf(testDb.db, endpointId))[0]?.status).toBe("delivered"), { timeout: 10_000, interval: 50 });
     } finally {
-      await dispatcher.stop();
+      await deliveryWorker.stop();
     }
     expect(target.requests).toHaveLength(1);
   });

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import pg from "pg";
-import { claimAttempts, ENDPOINT_HEALTH_JOB, deliverDueBatch, performAttempt, ResultWriter } from "../../server/webhooks/delivery";
+import { performAttempt } from "../../server/webhooks/delivery-engine/attempt";
+import { deliverDueBatch } from "../../server/webhooks/delivery-engine/batch";
+import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
+import { ENDPOINT_HEALTH_JOB, ResultWriter } from "../../server/webhooks/delivery-engine/outcomes";
 import { createEndpoint, type EndpointInput, type Protocol } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
 import {
@@ -151,7 +154,7 @@ describe("what the receiver says", () => {
   it("a 410 to a test delivery leaves the endpoint as it is", async () => {
     const target = await receiver(() => ({ status: 410 }));
     const { endpointId } = await setup(target, "current");
-    const { sendTestEvent } = await import("../../server/webhooks/deliveries");
+    const { sendTestEvent } = await import("../../server/webhooks/delivery-log");
     const org = await testDb.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { partnerId: true } });
     await sendTestEvent(testDb.db, { partnerId: org.partnerId! }, "current", endpointId, undefined);
     await drainWebhooks(testDb.db);

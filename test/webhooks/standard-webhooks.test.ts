@@ -1,6 +1,6 @@
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { sendTestEvent } from "../../server/webhooks/deliveries";
+import { sendTestEvent } from "../../server/webhooks/delivery-log";
 import { createEndpoint, updateEndpoint } from "../../server/webhooks/endpoints";
 import { cycleSecret } from "../../server/webhooks/secrets";
 import { createTestOrg } from "../helpers/fixtures";

@@ -3,8 +3,8 @@
  * at WORKER_DATABASE_URL with a short lease until it is killed.
  */
 import { openDatabase } from "../../../server/db/client";
-import { startWebhookDispatcher } from "../../../server/webhooks/dispatcher";
+import { startDeliveryWorker } from "../../../server/webhooks/delivery-worker";
 
 const database = await openDatabase({ url: process.env.WORKER_DATABASE_URL! });
-startWebhookDispatcher(database.prisma, { pollMs: 50, leaseMs: Number(process.env.WORKER_LEASE_MS) });
+startDeliveryWorker(database.prisma, { pollMs: 50, leaseMs: Number(process.env.WORKER_LEASE_MS) });
 process.stdout.write("ready\n");

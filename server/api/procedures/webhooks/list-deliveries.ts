@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listDeliveries as listDeliveriesService } from "../../../webhooks/deliveries";
+import { listDeliveries as listDeliveriesService } from "../../../webhooks/delivery-log";
 import { queryInteger, successTrue } from "../../schemas";
 import { deliveryResponse, deliverySchema, deliveryStatusSchema, endpointIdInput } from "./schemas";
 import type { WebhookSurface } from "./surfaces";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DELIVERY_NOT_FOUND, requeueDelivery } from "../../../webhooks/deliveries";
+import { DELIVERY_NOT_FOUND, requeueDelivery } from "../../../webhooks/delivery-log";
 import { successTrue } from "../../schemas";
 import { deliveryResponse, deliverySchema, endpointIdInput } from "./schemas";
 import type { WebhookSurface } from "./surfaces";

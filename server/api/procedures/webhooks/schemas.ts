@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LEGACY_EVENT_TYPES } from "../../../events/legacy";
 import { EVENT_TYPES } from "../../../events/outbox";
-import type { DeliveryRecord } from "../../../webhooks/deliveries";
+import type { DeliveryRecord } from "../../../webhooks/delivery-log";
 import { SIGNATURE_SCHEMES, type EndpointRecord } from "../../../webhooks/endpoints";
 
 const isoDateTime = () => z.string().meta({ format: "date-time", example: "2026-03-18T12:00:00.000Z" });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sendTestEvent } from "../../../webhooks/deliveries";
+import { sendTestEvent } from "../../../webhooks/delivery-log";
 import { successTrue } from "../../schemas";
 import { deliveryResponse, deliverySchema, endpointIdInput } from "./schemas";
 import type { WebhookSurface } from "./surfaces";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listDeliveries, requeueDelivery, sendTestEvent } from "../../../webhooks/deliveries";
+import { listDeliveries, requeueDelivery, sendTestEvent } from "../../../webhooks/delivery-log";
 import { createEndpoint, deleteEndpoint, getEndpoint, updateEndpoint } from "../../../webhooks/endpoints";
 import type { WebhookOwner } from "../../../webhooks/owner";
 import { recoverDeliveries } from "../../../webhooks/recover";

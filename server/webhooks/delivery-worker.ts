@@ -1,7 +1,11 @@
 import type { Db } from "../db/client";
 import { Sleeper } from "../jobs/sleeper";
 import { log } from "../log";
-import { claimAttempts, DELIVERY_LEASE_MS, nextDeliveryDueAt, performAttempt, ResultWriter, sweepDeliveries, type StartedAttempt } from "./delivery";
+import { performAttempt } from "./delivery-engine/attempt";
+import { claimAttempts, nextDeliveryDueAt, type StartedAttempt } from "./delivery-engine/claim";
+import { DELIVERY_LEASE_MS } from "./delivery-engine/limits";
+import { ResultWriter } from "./delivery-engine/outcomes";
+import { sweepDeliveries } from "./delivery-engine/sweep";
 import { ROUTE_BATCH_SIZE, routePendingEvents } from "./routing";
 
 /** Freed request slots that wake the delivery loop at once to claim deliveries for them. */
@@ -9,13 +13,13 @@ const CLAIM_BATCH = 8;
 /** The longest a freed slot waits for others before the loop claims for it. */
 const FINISHES_GATHERED_MS = 10;
 
-export interface WebhookDispatcher {
+export interface DeliveryWorker {
   wake(): void;
   /** Stops claiming and waits for the requests in flight to be recorded. */
   stop(): Promise<void>;
 }
 
-export interface DispatcherOptions {
+export interface DeliveryWorkerOptions {
   /** Requests in flight in this process. */
   concurrency?: number;
   /** Longest sleep between looks at the queue when not woken. */
@@ -34,10 +38,10 @@ export interface DispatcherOptions {
  * (wakeJobWorkers). Between those they sleep until the next delivery is due, `pollMs` at the
  * most, and every `sweepEveryMs` the delivery loop recovers deliveries a dead worker left behind.
  */
-export function startWebhookDispatcher(
+export function startDeliveryWorker(
   db: Db,
-  { concurrency = 128, pollMs = 2_000, sweepEveryMs = 15_000, leaseMs = DELIVERY_LEASE_MS }: DispatcherOptions = {},
-): WebhookDispatcher {
+  { concurrency = 128, pollMs = 2_000, sweepEveryMs = 15_000, leaseMs = DELIVERY_LEASE_MS }: DeliveryWorkerOptions = {},
+): DeliveryWorker {
   let stopped = false;
   const router = new Sleeper();
   const deliverer = new Sleeper();

@@ -1,0 +1,50 @@
+import type { Db } from "../../db/client";
+import { metrics } from "../../metrics/registry";
+import type { StartedAttempt } from "./claim";
+import { exchangeCurrent, exchangeLegacy, exchangeStandardWebhooks, type Exchange } from "./exchanges";
+import { outcomeOf, type ResultWriter } from "./outcomes";
+
+/**
+ * Sends one started attempt and hands its outcome to the writer. On the current protocol with
+ * X-Signature, an answer that fails only because its signature does not verify with the active
+ * token is followed, once per delivery and only while a fallback secret exists, by one extra
+ * request signed and verified with the fallback token (docs/webhooks.md, fallback secret); that
+ * request does not count against maxAttempts. Standard Webhooks has no answer to verify, so no
+ * such request.
+ */
+export async function performAttempt(db: Db, writer: ResultWriter, attempt: StartedAttempt): Promise<void> {
+  const { delivery, signing } = attempt;
+  const first =
+    signing.protocol === "legacy"
+      ? await exchangeLegacy(delivery, signing.secret)
+      : delivery.signatureScheme === "standard-webhooks"
+        ? await exchangeStandardWebhooks(delivery, signing.tokens)
+        : await exchangeCurrent(delivery, signing.tokens.active);
+  const fallbackToken = signing.protocol === "current" ? signing.tokens.fallback : undefined;
+  if (first.signatureMismatch && fallbackToken && !delivery.fallbackUsed) {
+    const fallbackAttemptId = await recordFirstAndStartFallback(db, attempt, first);
+    if (!fallbackAttemptId) return;
+    metrics().webhookAttempts.inc({ protocol: delivery.protocol, outcome: "fallback" });
+    const second = await exchangeCurrent(delivery, fallbackToken);
+    await writer.record(outcomeOf(attempt, fallbackAttemptId, second, second.error ? first.error : undefined));
+    return;
+  }
+  await writer.record(outcomeOf(attempt, attempt.attemptId, first, first.error));
+}
+
+/** Completes the active-secret attempt and writes the fallback request's attempt row; undefined when the lease was lost. */
+async function recordFirstAndStartFallback(db: Db, attempt: StartedAttempt, first: Exchange): Promise<string | undefined> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    WITH done AS (
+      UPDATE webhook_attempts SET finished_at = now(), status_code = ${first.statusCode ?? null}::int,
+             duration_ms = ${first.durationMs}::int, error = ${first.error ?? null}
+      WHERE id = ${attempt.attemptId}::uuid
+    ), marked AS (
+      UPDATE webhook_deliveries SET fallback_used = true, updated_at = now()
+      WHERE id = ${attempt.delivery.id}::uuid AND claim_token = ${attempt.delivery.claimToken}::uuid
+      RETURNING id
+    )
+    INSERT INTO webhook_attempts (delivery_id, fallback_secret, started_at) SELECT id, true, now() FROM marked
+    RETURNING id::text`;
+  return rows[0]?.id;
+}

@@ -1,0 +1,168 @@
+import type { Db, Prisma } from "../../db/client";
+import { log } from "../../log";
+import { decryptSecret } from "../../app-key";
+import type { SigningTokens } from "../secrets";
+import type { SignatureScheme } from "../endpoints";
+import { ENDPOINT_DISABLED, NO_ACTIVE_SECRET } from "./failure-messages";
+import { DELIVERY_LEASE_MS, PER_ENDPOINT_CONCURRENCY } from "./limits";
+
+/**
+ * The delivery engine: claims due deliveries (claim.ts), makes one attempt each (attempt.ts,
+ * exchanges.ts), records the outcome (outcomes.ts); sweep.ts recovers expired leases.
+ * A delivery moves pending -> delivering (claimed under a lease, with a fresh claim token) ->
+ * delivered | failed, or back to pending for its next attempt. Each attempt's row is written
+ * before its request goes out and completed after it; a worker that dies mid-attempt leaves
+ * the row open and the lease running out, and the sweep records the attempt as interrupted
+ * and hands the delivery back (or fails it when its attempts are used up). A late result from
+ * a worker whose lease was taken over is refused by the claim token.
+ */
+export interface ClaimedDelivery {
+  id: string;
+  claimToken: string;
+  endpointId: string;
+  /** The delivery's idempotency token (`webhook-id` under Standard Webhooks). */
+  idempotencyToken: string;
+  body: string;
+  eventType: string;
+  /** Attempts made in this round, this one included. */
+  attemptCount: number;
+  maxAttempts: number;
+  fallbackUsed: boolean;
+  isTest: boolean;
+  url: string;
+  protocol: "current" | "legacy";
+  signatureScheme: SignatureScheme;
+}
+
+/** A claimed delivery whose attempt row is written: ready to send. */
+export interface StartedAttempt {
+  delivery: ClaimedDelivery;
+  attemptId: string;
+  signing: { protocol: "current"; tokens: SigningTokens & { active: string } } | { protocol: "legacy"; secret: string };
+}
+
+interface ClaimRow extends ClaimedDelivery {
+  refusal: string | null;
+  attemptId: string | null;
+  secretCiphertext: string | null;
+  activeCiphertext: string | null;
+  fallbackCiphertext: string | null;
+}
+
+/**
+ * Claims up to `limit` due deliveries in one statement: picks them (FOR UPDATE SKIP LOCKED, at
+ * most `perEndpoint` in flight per endpoint counting those other workers hold, oldest due
+ * first). Candidates are taken per endpoint (the endpoints with pending deliveries are walked
+ * through the (status, endpoint_id, ...) index, one descent each), so a backlog on one endpoint,
+ * such as a recover of thousands, never holds back another endpoint's deliveries. It writes the attempt row of each one that can be sent and takes it under a lease, and
+ * fails without a request those that cannot be sent: the endpoint was disabled meanwhile (test
+ * deliveries excepted), or the organization has no active signing secret (docs/webhooks.md).
+ */
+export async function claimAttempts(
+  db: Db,
+  { limit, perEndpoint = PER_ENDPOINT_CONCURRENCY, leaseMs = DELIVERY_LEASE_MS }: { limit: number; perEndpoint?: number; leaseMs?: number },
+): Promise<{ claimed: number; started: StartedAttempt[] }> {
+  if (limit <= 0) return { claimed: 0, started: [] };
+  // Plain index scans only: every claim and every result moves rows between statuses, which leaves
+  // a dead index entry per move until VACUUM comes round. A plain index scan marks the dead
+  // entries it meets so the next claim skips them; a bitmap scan (the planner's choice while the
+  // table's statistics lag behind a burst) revisits them all, and under a backlog of 100,000
+  // deliveries made each claim 30 times dearer.
+  const rows = await db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SET LOCAL enable_bitmapscan = off`;
+      return claimRows(tx, { limit, perEndpoint, leaseMs });
+    },
+    // a busy pool is a reason to wait for a connection, not to fail the claim
+    { maxWait: 30_000, timeout: 30_000 },
+  );
+  const started: StartedAttempt[] = [];
+  for (const { refusal, attemptId, secretCiphertext, activeCiphertext, fallbackCiphertext, ...delivery } of rows) {
+    if (refusal !== null || attemptId === null) {
+      log.warn("webhook delivery failed without a request", { deliveryId: delivery.id, endpointId: delivery.endpointId, error: refusal });
+      continue;
+    }
+    const signing: StartedAttempt["signing"] =
+      delivery.protocol === "legacy"
+        ? { protocol: "legacy", secret: decryptSecret(secretCiphertext!) }
+        : {
+            protocol: "current",
+            tokens: { active: decryptSecret(activeCiphertext!), fallback: fallbackCiphertext ? decryptSecret(fallbackCiphertext) : undefined },
+          };
+    started.push({ delivery, attemptId, signing });
+  }
+  return { claimed: rows.length, started };
+}
+
+/** The claim itself: one statement. */
+async function claimRows(
+  tx: Prisma.TransactionClient,
+  { limit, perEndpoint, leaseMs }: { limit: number; perEndpoint: number; leaseMs: number },
+): Promise<ClaimRow[]> {
+  return tx.$queryRaw<ClaimRow[]>`
+    WITH RECURSIVE owners AS (
+      (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+              WHERE d.status = 'pending' AND d.endpoint_id > owners.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+      FROM owners WHERE owners.endpoint_id IS NOT NULL
+    ), busy AS (
+      SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivering' GROUP BY endpoint_id
+    ), due AS (
+      SELECT next.id, next.next_attempt_at, next.sequence
+      FROM owners LEFT JOIN busy USING (endpoint_id)
+      CROSS JOIN LATERAL (
+        SELECT d.id, d.next_attempt_at, d.sequence FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.endpoint_id = owners.endpoint_id AND d.next_attempt_at <= now()
+        ORDER BY d.next_attempt_at, d.sequence
+        LIMIT greatest(0, ${perEndpoint}::int - coalesce(busy.n, 0))) next
+      WHERE owners.endpoint_id IS NOT NULL
+    ), picked AS (
+      SELECT d.id FROM webhook_deliveries d
+      WHERE d.id IN (SELECT due.id FROM due ORDER BY due.next_attempt_at, due.sequence LIMIT ${limit}::int)
+        AND d.status = 'pending'
+      FOR UPDATE SKIP LOCKED
+    ), decided AS (
+      SELECT d.id, active.token_ciphertext AS active_ciphertext, fallback.token_ciphertext AS fallback_ciphertext,
+             CASE WHEN NOT e.enabled AND NOT d.is_test THEN ${ENDPOINT_DISABLED}
+                  WHEN e.protocol = 'current' AND active.id IS NULL THEN ${NO_ACTIVE_SECRET} END AS refusal
+      FROM picked
+      JOIN webhook_deliveries d ON d.id = picked.id
+      JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      LEFT JOIN webhook_secrets active ON e.protocol = 'current' AND active.status = 'active'
+        AND (active.partner_id = e.partner_id OR active.distributor_id = e.distributor_id)
+      LEFT JOIN webhook_secrets fallback ON e.protocol = 'current' AND fallback.status = 'fallback'
+        AND (fallback.partner_id = e.partner_id OR fallback.distributor_id = e.distributor_id)
+    ), claimed AS (
+      UPDATE webhook_deliveries d
+      SET status = (CASE WHEN x.refusal IS NULL THEN 'delivering' ELSE 'failed' END)::webhook_delivery_status,
+          attempt_count = d.attempt_count + (CASE WHEN x.refusal IS NULL THEN 1 ELSE 0 END),
+          claim_token = CASE WHEN x.refusal IS NULL THEN gen_random_uuid() END,
+          lease_until = CASE WHEN x.refusal IS NULL THEN now() + make_interval(secs => ${leaseMs / 1000}::double precision) END,
+          last_error = coalesce(x.refusal, d.last_error),
+          updated_at = now()
+      FROM decided x WHERE d.id = x.id
+      RETURNING d.id, d.claim_token, d.endpoint_id, d.idempotency_token, d.body, d.event_type, d.attempt_count, d.max_attempts, d.fallback_used,
+                d.is_test, x.refusal, x.active_ciphertext, x.fallback_ciphertext
+    ), attempts AS (
+      INSERT INTO webhook_attempts (delivery_id, started_at) SELECT id, now() FROM claimed WHERE refusal IS NULL
+      RETURNING id, delivery_id
+    )
+    SELECT c.id::text, c.claim_token::text AS "claimToken", c.endpoint_id::text AS "endpointId",
+           c.idempotency_token::text AS "idempotencyToken", c.body, c.event_type AS "eventType",
+           c.attempt_count AS "attemptCount", c.max_attempts AS "maxAttempts", c.fallback_used AS "fallbackUsed", c.is_test AS "isTest",
+           c.refusal, a.id::text AS "attemptId", e.url, e.protocol::text AS protocol, e.signature_scheme::text AS "signatureScheme",
+           e.secret_ciphertext AS "secretCiphertext",
+           c.active_ciphertext AS "activeCiphertext", c.fallback_ciphertext AS "fallbackCiphertext"
+    FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id LEFT JOIN attempts a ON a.delivery_id = c.id`;
+}
+
+/** When the next delivery is due, or the next lease runs out; undefined when nothing waits. */
+export async function nextDeliveryDueAt(db: Db): Promise<Date | undefined> {
+  const rows = await db.$queryRaw<Array<{ at: Date | null }>>`
+    SELECT least(
+      (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'),
+      (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
+      (SELECT min(created_at) FROM outbox_events WHERE routed_at IS NULL)) AS at`;
+  return rows[0]?.at ?? undefined;
+}
