@@ -75,7 +75,8 @@ describe("a worker that dies mid-delivery", () => {
     await recordTestEvent(testDb.db, customer, "customer.created", {});
     await routePendingEvents(testDb.db);
     // What a killed worker leaves behind: claimed under a lease, the attempt row written, no result.
-    const started = (await claimAttempts(testDb.db, { limit: 10, leaseMs: 300 })).started;
+    // Long enough that the sweep right after the claim still finds the lease running on a busy machine.
+    const started = (await claimAttempts(testDb.db, { limit: 10, leaseMs: 2_000 })).started;
     expect(started).toHaveLength(1);
     expect(await sweepDeliveries(testDb.db)).toBe(0);
 
