@@ -1,6 +1,6 @@
 import { catalogueSyncJob, catalogueSyncSchedule } from "../breaches/catalogue-sync";
 import { dailyScanJob, dailyScanSchedule, matchNewExposuresJob, scanCustomerJob } from "../breaches/jobs";
-import { jobCatalogue as createJobCatalogue } from "../jobs/catalogue";
+import { createJobCatalogue } from "../jobs/catalogue";
 import { housekeepingJob, housekeepingSchedule } from "../jobs/housekeeping";
 import { monthlyReportJob, monthlyReportSchedule, monthlyReportsJob, sendNotificationJob } from "../notifications/jobs";
 import { portalCleanupJob, portalCleanupSchedule } from "../portal/cleanup";

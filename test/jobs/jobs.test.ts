@@ -1,7 +1,7 @@
 import { InngestTestEngine } from "@inngest/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createInngestFunctions } from "../../inngest/functions";
-import { jobCatalogue } from "../../server/jobs/catalogue";
+import { createJobCatalogue } from "../../server/jobs/catalogue";
 import { defineJob } from "../../server/jobs/definition";
 import { claimDueJobs, jobType } from "../../server/jobs/queue";
 import { startInProcessRunner } from "../../server/jobs/runner";
@@ -46,7 +46,7 @@ const gatedJob = defineJob<{ n: number }>({
 });
 
 /** What the worker, the runner and the drain function of these tests run. */
-const catalogue = jobCatalogue({ jobs: [recordJob, flakyJob, gatedJob], schedules: [] });
+const catalogue = createJobCatalogue({ jobs: [recordJob, flakyJob, gatedJob], schedules: [] });
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
