@@ -1,6 +1,6 @@
 import { config } from "../config";
 import type { Db } from "../db/client";
-import { defineJob } from "../jobs/registry";
+import { defineJob } from "../jobs/definition";
 import { scheduleJob } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";

@@ -1,18 +1,18 @@
+import { Prisma } from "../db/client";
+import { defineJob } from "../jobs/definition";
 import type { Queryable } from "../jobs/queue";
-import { defineJob } from "../jobs/registry";
 import { scheduleJob, type Schedule } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
-import { MATCH_NEW_EXPOSURES_JOB, type MatchRequest } from "./match-requests";
+import { MATCH_NEW_EXPOSURES_JOB, matchNewExposuresJobType } from "./match-requests";
 import { matchBreachesForActiveCustomers, matchImportForActiveCustomers } from "./new-exposures";
-import { SCAN_CUSTOMER_JOB, type ScanReason } from "./scan-requests";
+import { scanCustomerJobType } from "./scan-requests";
 import { scanCustomer } from "./scanner";
 
 /** Customers per page of the daily fan-out. */
 export const DAILY_SCAN_PAGE = 1_000;
 
 /** The contract of server/breaches/scan-requests.ts: one customer's scan. */
-export const scanCustomerJob = defineJob<{ customerId: string; reason: ScanReason }>({
-  kind: SCAN_CUSTOMER_JOB,
+export const scanCustomerJob = defineJob(scanCustomerJobType, {
   async run(db, payload) {
     await scanCustomer(db, payload.customerId, payload.reason);
   },
@@ -22,8 +22,7 @@ export const scanCustomerJob = defineJob<{ customerId: string; reason: ScanReaso
  * Incremental matching (server/breaches/match-requests.ts): what an import added, or every
  * exposure of some catalogue breaches, matched against active customers only.
  */
-export const matchNewExposuresJob = defineJob<MatchRequest>({
-  kind: MATCH_NEW_EXPOSURES_JOB,
+export const matchNewExposuresJob = defineJob(matchNewExposuresJobType, {
   async run(db, payload) {
     if ("importId" in payload && Number.isSafeInteger(payload.importId)) await matchImportForActiveCustomers(db, payload.importId);
     else if ("breachIds" in payload && Array.isArray(payload.breachIds)) await matchBreachesForActiveCustomers(db, payload.breachIds);
@@ -43,9 +42,8 @@ export async function enqueueDailyScans(db: Queryable): Promise<number> {
       WITH page AS (
         SELECT id FROM customers WHERE status = 'active' AND id > ${afterId}::uuid ORDER BY id LIMIT ${DAILY_SCAN_PAGE}
       ), queued AS (
-        INSERT INTO jobs (kind, payload, run_at, dedupe_key, updated_at)
-        SELECT ${SCAN_CUSTOMER_JOB}, jsonb_build_object('customerId', id, 'reason', 'daily'), now(), 'scan:' || id, now() FROM page
-        ON CONFLICT (dedupe_key) DO NOTHING
+        ${scanCustomerJobType.insertSelected(Prisma.sql`
+          SELECT jsonb_build_object('customerId', id, 'reason', 'daily') AS payload, 'scan:' || id AS dedupe_key FROM page`)}
       )
       SELECT max(id::text) AS last FROM page`;
     const last = rows[0]?.last;

@@ -1,5 +1,5 @@
 import type { BulkTransaction } from "../db/bulk-write";
-import { enqueueJob, jobInsertStatement, type Queryable } from "../jobs/queue";
+import { jobType, type Queryable } from "../jobs/queue";
 
 /**
  * Incremental matching (docs/breaches.md): new exposures matched against the monitored assets of
@@ -11,6 +11,9 @@ export const MATCH_NEW_EXPOSURES_JOB = "breaches.match-new-exposures";
 
 export type MatchRequest = { importId: number } | { breachIds: string[] };
 
+/** Run by matchNewExposuresJob (server/breaches/jobs.ts). */
+export const matchNewExposuresJobType = jobType<MatchRequest>(MATCH_NEW_EXPOSURES_JOB);
+
 /**
  * Asks for the exposures of these catalogue breaches to be matched against active customers.
  * Call it in the transaction that added the breaches (or their exposures); wake the job workers
@@ -18,11 +21,11 @@ export type MatchRequest = { importId: number } | { breachIds: string[] };
  */
 export async function requestBreachMatching(tx: Queryable, breachIds: readonly string[]): Promise<void> {
   if (breachIds.length === 0) return;
-  await enqueueJob(tx, { kind: MATCH_NEW_EXPOSURES_JOB, payload: { breachIds: [...new Set(breachIds)].sort() } });
+  await matchNewExposuresJobType.enqueue(tx, { breachIds: [...new Set(breachIds)].sort() });
 }
 
 /** The same for what one accounts import added, queued in the import's own transaction. */
 export async function requestImportMatching(tx: BulkTransaction, importId: number): Promise<void> {
-  const { sql, params } = jobInsertStatement({ kind: MATCH_NEW_EXPOSURES_JOB, payload: { importId } });
+  const { sql, params } = matchNewExposuresJobType.insertStatement({ importId });
   await tx.execute(sql, params);
 }

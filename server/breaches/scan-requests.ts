@@ -1,9 +1,11 @@
-import type { Queryable } from "../jobs/queue";
-import { enqueueJob } from "../jobs/queue";
+import { jobType, type Queryable } from "../jobs/queue";
 
 export const SCAN_CUSTOMER_JOB = "breaches.scan-customer";
 
 export type ScanReason = "onboard" | "upgrade" | "assets" | "reactivate" | "daily" | "manual";
+
+/** One customer's scan, run by scanCustomerJob (server/breaches/jobs.ts). */
+export const scanCustomerJobType = jobType<{ customerId: string; reason: ScanReason }>(SCAN_CUSTOMER_JOB);
 
 /**
  * Asks for a scan of one customer's monitored assets. Call it inside the transaction of the
@@ -11,5 +13,5 @@ export type ScanReason = "onboard" | "upgrade" | "assets" | "reactivate" | "dail
  * the commit. While a scan of the customer is already queued, this adds nothing.
  */
 export async function requestCustomerScan(tx: Queryable, customerId: string, reason: ScanReason): Promise<void> {
-  await enqueueJob(tx, { kind: SCAN_CUSTOMER_JOB, payload: { customerId, reason }, dedupeKey: `scan:${customerId}` });
+  await scanCustomerJobType.enqueue(tx, { customerId, reason }, { dedupeKey: `scan:${customerId}` });
 }

@@ -1,4 +1,4 @@
-import { defineJob } from "./registry";
+import { defineJob } from "./definition";
 import { scheduleJob } from "./schedules";
 
 const FINISHED_JOB_RETENTION_DAYS = 7;
@@ -16,7 +16,7 @@ export const housekeepingJob = defineJob<{ slot: string }>({
   },
 });
 
-scheduleJob(housekeepingJob, {
+export const housekeepingSchedule = scheduleJob(housekeepingJob, {
   name: "housekeeping",
   every: "day",
   hourUtc: 3,

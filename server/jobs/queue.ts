@@ -1,4 +1,4 @@
-import type { Prisma } from "../db/client";
+import { Prisma } from "../db/client";
 import type { Db } from "../db/client";
 
 /** Anything that runs queries: the client or an interactive transaction. */
@@ -12,59 +12,86 @@ export interface ClaimedJob {
   maxAttempts: number;
 }
 
-export interface NewJob {
-  kind: string;
-  payload?: Prisma.InputJsonValue;
+const DEFAULT_MAX_ATTEMPTS = 5;
+
+export interface EnqueueOptions {
   runAt?: Date;
   /** While a job with this key is pending or running, enqueuing another is a no-op. */
   dedupeKey?: string;
-  maxAttempts?: number;
+}
+
+export interface JobEntry<P> extends EnqueueOptions {
+  payload: P;
 }
 
 /**
- * Queues a job. Call it inside the transaction of the change that calls for the work, so the
- * work is recorded exactly when the change is; wake the workers after the commit.
- * Returns undefined when a job with the same dedupeKey is already queued.
+ * A kind of job as the code that asks for it sees it: the kind stored in the row, the payload's
+ * type, the attempts. Every job row is written through one of these: this module holds all the
+ * SQL that inserts into jobs. Declared with `jobType` next to the code that requests the work
+ * (so requesting it does not import the code that does it), or by `defineJob` (definition.ts).
+ * Call the enqueue methods inside the transaction of the change that calls for the work, so the
+ * work is recorded exactly when the change is; wake the workers after the commit (wake.ts).
  */
-export async function enqueueJob(db: Queryable, job: NewJob): Promise<string | undefined> {
-  const { sql, params } = jobInsertStatement(job);
-  const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(`${sql} RETURNING id::text`, ...params);
-  return rows[0]?.id;
+export interface JobType<P extends Prisma.InputJsonValue> {
+  readonly kind: string;
+  readonly maxAttempts: number;
+  /** Queues one job. Returns its id, or undefined when a job with the same dedupeKey is already queued. */
+  enqueue(db: Queryable, payload: P, options?: EnqueueOptions): Promise<string | undefined>;
+  /**
+   * Queues many in one statement (a fan-out's page); jobs whose dedupeKey is already queued are
+   * left out. Returns how many were queued.
+   */
+  enqueueMany(db: Queryable, jobs: readonly JobEntry<P>[]): Promise<number>;
+  /**
+   * The INSERT of one job as SQL text and $1... parameters, for a transaction that Prisma does not
+   * run (the accounts import's, server/db/bulk-write.ts).
+   */
+  insertStatement(payload: P, options?: EnqueueOptions): { sql: string; params: unknown[] };
+  /**
+   * An INSERT ... SELECT that queues one job per row of `rows`: a SELECT of `payload` (jsonb) and
+   * `dedupe_key` (text or NULL), which may read the CTEs of the statement the INSERT is part of
+   * (as a CTE of its own, or as the statement). The payload is built in SQL, so keeping it to the
+   * payload type is the caller's part. A row whose dedupe_key is already queued is left out.
+   */
+  insertSelected(rows: Prisma.Sql): Prisma.Sql;
 }
 
-/**
- * The INSERT that queues a job, as SQL text and $1... parameters: enqueueJob runs it through
- * Prisma, a transaction that Prisma does not run (the accounts import's, server/db/bulk-write.ts)
- * runs it itself.
- */
-export function jobInsertStatement(job: NewJob): { sql: string; params: unknown[] } {
-  return {
+export function jobType<P extends Prisma.InputJsonValue>(kind: string, { maxAttempts = DEFAULT_MAX_ATTEMPTS } = {}): JobType<P> {
+  const insertStatement = (payload: P, options: EnqueueOptions = {}) => ({
     sql: `INSERT INTO jobs (kind, payload, run_at, dedupe_key, max_attempts, updated_at)
           VALUES ($1, $2::jsonb, $3::timestamptz, $4, $5, now())
           ON CONFLICT (dedupe_key) DO NOTHING`,
-    params: [job.kind, JSON.stringify(job.payload ?? {}), (job.runAt ?? new Date()).toISOString(), job.dedupeKey ?? null, job.maxAttempts ?? 5],
+    params: [kind, JSON.stringify(payload), (options.runAt ?? new Date()).toISOString(), options.dedupeKey ?? null, maxAttempts],
+  });
+  return {
+    kind,
+    maxAttempts,
+    insertStatement,
+    async enqueue(db, payload, options) {
+      const { sql, params } = insertStatement(payload, options);
+      const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(`${sql} RETURNING id::text`, ...params);
+      return rows[0]?.id;
+    },
+    async enqueueMany(db, jobs) {
+      if (jobs.length === 0) return 0;
+      const rows = jobs.map((job) => ({
+        payload: job.payload,
+        run_at: (job.runAt ?? new Date()).toISOString(),
+        dedupe_key: job.dedupeKey ?? null,
+      }));
+      return db.$executeRaw`
+        INSERT INTO jobs (kind, payload, run_at, dedupe_key, max_attempts, updated_at)
+        SELECT ${kind}, payload, run_at, dedupe_key, ${maxAttempts}::int, now()
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS job(payload jsonb, run_at timestamptz, dedupe_key text)
+        ON CONFLICT (dedupe_key) DO NOTHING`;
+    },
+    insertSelected(rows) {
+      return Prisma.sql`
+        INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, updated_at)
+        SELECT ${kind}, selected.payload, selected.dedupe_key, ${maxAttempts}::int, now() FROM (${rows}) AS selected
+        ON CONFLICT (dedupe_key) DO NOTHING`;
+    },
   };
-}
-
-/**
- * Queues many jobs in one statement (a fan-out's page); jobs whose dedupeKey is already queued
- * are left out. Returns how many were queued.
- */
-export async function enqueueJobs(db: Queryable, jobs: readonly NewJob[]): Promise<number> {
-  if (jobs.length === 0) return 0;
-  const rows = jobs.map((job) => ({
-    kind: job.kind,
-    payload: job.payload ?? {},
-    run_at: (job.runAt ?? new Date()).toISOString(),
-    dedupe_key: job.dedupeKey ?? null,
-    max_attempts: job.maxAttempts ?? 5,
-  }));
-  return db.$executeRaw`
-    INSERT INTO jobs (kind, payload, run_at, dedupe_key, max_attempts, updated_at)
-    SELECT kind, payload, run_at, dedupe_key, max_attempts, now()
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      AS job(kind text, payload jsonb, run_at timestamptz, dedupe_key text, max_attempts int)
-    ON CONFLICT (dedupe_key) DO NOTHING`;
 }
 
 /**

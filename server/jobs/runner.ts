@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { log } from "../log";
+import type { JobCatalogue } from "./catalogue";
 import { nextJobDueAt } from "./queue";
-import { registeredJobKinds } from "./registry";
 import { Sleeper } from "./sleeper";
 import { runDueSchedules } from "./schedules";
 import { runDueJobs } from "./worker";
@@ -17,10 +17,14 @@ export interface InProcessRunner {
 
 /**
  * The default driver of background work (no Inngest configured): one loop in the server
- * process that runs due schedules and claims due jobs, sleeping until the next job is due,
- * `pollMs` at the most, or until woken.
+ * process that runs the catalogue's due schedules and claims its due jobs, sleeping until the
+ * next job is due, `pollMs` at the most, or until woken.
  */
-export function startInProcessRunner(db: Db, { pollMs = 2_000, scheduleEveryMs = 30_000, concurrency = 4 } = {}): InProcessRunner {
+export function startInProcessRunner(
+  db: Db,
+  catalogue: JobCatalogue,
+  { pollMs = 2_000, scheduleEveryMs = 30_000, concurrency = 4 } = {},
+): InProcessRunner {
   let stopped = false;
   const sleeper = new Sleeper();
   let lastScheduleCheck = 0;
@@ -30,11 +34,11 @@ export function startInProcessRunner(db: Db, { pollMs = 2_000, scheduleEveryMs =
       try {
         if (Date.now() - lastScheduleCheck >= scheduleEveryMs) {
           lastScheduleCheck = Date.now();
-          const started = await runDueSchedules(db);
+          const started = await runDueSchedules(db, catalogue.schedules);
           if (started.length > 0) log.info("schedules started", { schedules: started });
         }
-        if ((await runDueJobs(db, { concurrency, stopping: () => stopped })) > 0) continue;
-        const dueAt = await nextJobDueAt(db, registeredJobKinds());
+        if ((await runDueJobs(db, catalogue, { concurrency, stopping: () => stopped })) > 0) continue;
+        const dueAt = await nextJobDueAt(db, catalogue.kinds);
         const untilDue = dueAt ? Math.max(0, dueAt.getTime() - Date.now()) : pollMs;
         if (!stopped) await sleeper.sleep(Math.min(pollMs, untilDue + 5));
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import type { Queryable } from "./queue";
+import type { JobType, Queryable } from "./queue";
 
 /**
  * A recurring task. Each period has a slot key ("2026-11-21" for a daily task); a slot is
@@ -13,30 +13,17 @@ export interface Schedule {
   hourUtc?: number;
   /** Inngest drives this schedule through a function of its own (not the generic schedule-<name>). */
   dedicatedInngestFunction?: boolean;
+  /** The kind of job a slot queues (scheduleJob sets it; the job catalogue checks it lists that kind). */
+  jobKind?: string;
   enqueue(db: Queryable, slot: string): Promise<unknown>;
-}
-
-const schedules: Schedule[] = [];
-
-export function defineSchedule(schedule: Schedule): Schedule {
-  if (schedules.some((existing) => existing.name === schedule.name)) throw new Error(`schedule ${schedule.name} is defined twice`);
-  schedules.push(schedule);
-  return schedule;
 }
 
 /**
  * The usual schedule: each slot queues one job of `job` with the slot as its payload, deduplicated
  * per slot (`<schedule name>:<slot>`).
  */
-export function scheduleJob(
-  job: { enqueue(db: Queryable, payload: { slot: string }, options: { dedupeKey: string }): Promise<unknown> },
-  schedule: Omit<Schedule, "enqueue">,
-): Schedule {
-  return defineSchedule({ ...schedule, enqueue: (db, slot) => job.enqueue(db, { slot }, { dedupeKey: `${schedule.name}:${slot}` }) });
-}
-
-export function allSchedules(): readonly Schedule[] {
-  return schedules;
+export function scheduleJob(job: JobType<{ slot: string }>, schedule: Omit<Schedule, "enqueue" | "jobKind">): Schedule {
+  return { ...schedule, jobKind: job.kind, enqueue: (db, slot) => job.enqueue(db, { slot }, { dedupeKey: `${schedule.name}:${slot}` }) };
 }
 
 /** The slot open at `now`, or undefined while this period's slot has not opened yet. */
@@ -74,7 +61,7 @@ export async function runScheduleIfDue(db: Db, schedule: Schedule, now = new Dat
   });
 }
 
-export async function runDueSchedules(db: Db, now = new Date()): Promise<string[]> {
+export async function runDueSchedules(db: Db, schedules: readonly Schedule[], now = new Date()): Promise<string[]> {
   const started: string[] = [];
   for (const schedule of schedules) {
     if (await runScheduleIfDue(db, schedule, now)) started.push(schedule.name);

@@ -1,7 +1,7 @@
 /**
  * A sleep that wake() cuts short; a wake that arrives while the loop is busy (not sleeping) is
  * remembered, so the next sleep returns at once instead of losing it. The background loops (job
- * runner, webhook dispatcher) sleep on one of these between looks at their queues.
+ * runner, webhook delivery worker) sleep on one of these between looks at their queues.
  */
 export class Sleeper {
   private wakeUp: (() => void) | undefined;

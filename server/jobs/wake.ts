@@ -1,19 +1,31 @@
 import { log } from "../log";
 
-let waker: () => void | Promise<void> = () => undefined;
+type JobWaker = () => void | Promise<void>;
 
-/** Set once per process by the component that drives background work (runner or Inngest). */
-export function setJobWaker(wake: () => void | Promise<void>): void {
-  waker = wake;
+/**
+ * The waker lives in a process-wide slot, as the shutdown steps do (server/shutdown.ts): the
+ * composition sets it from instrumentation.ts, which Next.js compiles as an entry of its own, and
+ * the route handlers that queue work hold other copies of this module.
+ */
+const SLOT = Symbol.for("exposure-monitor.job-waker");
+const slot = globalThis as unknown as { [SLOT]?: JobWaker };
+
+/**
+ * Set once per process by the composition of background work (server/startup/background.ts): it
+ * wakes the in-process runner and webhook delivery worker, or sends Inngest the jobs-due event.
+ */
+export function setJobWaker(wake: JobWaker): void {
+  slot[SLOT] = wake;
 }
 
 /**
  * Tells the workers that jobs were queued, after the transaction that queued them committed.
- * Best effort: a lost wake-up only delays the work until the next poll or sweep.
+ * Best effort: a lost wake-up only delays the work until the next poll or sweep. Without a waker
+ * (scripts, tests) it does nothing.
  */
 export async function wakeJobWorkers(): Promise<void> {
   try {
-    await waker();
+    await slot[SLOT]?.();
   } catch (error) {
     log.warn("could not wake job workers; the next poll will pick the work up", { error });
   }

@@ -1,31 +1,32 @@
 import type { Db } from "../db/client";
 import { log } from "../log";
 import { claimDueJobs, completeJob, failJob, releaseJobs, type ClaimedJob } from "./queue";
-import { defaultRetryDelayMs, jobDefinition, registeredJobKinds } from "./registry";
-import "./definitions";
+import type { JobCatalogue } from "./catalogue";
+import { defaultRetryDelayMs } from "./definition";
 
 export const JOB_LEASE_MS = 5 * 60_000;
 
 /**
- * Claims the jobs that are due and runs them, at most `concurrency` at a time; the same code
- * serves the in-process runner and the Inngest function. Returns how many jobs it ran. `kinds`
- * narrows the claim to some of the registered kinds (benchmarks, tests). Once `stopping()` turns
+ * Claims the jobs of the catalogue's kinds that are due and runs them, at most `concurrency` at a
+ * time; the same code serves the in-process runner and the Inngest function. Returns how many jobs
+ * it ran. `kinds` narrows the claim to some of the catalogue's kinds (benchmarks, tests). Once `stopping()` turns
  * true (the process is shutting down) no further job of the batch is started: those claimed but
  * not started go back to the queue as they were.
  */
 export async function runDueJobs(
   db: Db,
+  catalogue: JobCatalogue,
   {
     limit = 20,
     concurrency = 4,
-    kinds = registeredJobKinds(),
+    kinds = catalogue.kinds,
     stopping = () => false,
   }: { limit?: number; concurrency?: number; kinds?: string[]; stopping?: () => boolean } = {},
 ): Promise<number> {
   const jobs = await claimDueJobs(db, { limit, leaseMs: JOB_LEASE_MS, kinds });
   let next = 0;
   const lanes = Array.from({ length: Math.min(concurrency, jobs.length) }, async () => {
-    while (next < jobs.length && !stopping()) await runJob(db, jobs[next++]!);
+    while (next < jobs.length && !stopping()) await runJob(db, catalogue, jobs[next++]!);
   });
   await Promise.all(lanes);
   const unstarted = jobs.slice(next);
@@ -33,8 +34,8 @@ export async function runDueJobs(
   return next;
 }
 
-async function runJob(db: Db, job: ClaimedJob): Promise<void> {
-  const definition = jobDefinition(job.kind);
+async function runJob(db: Db, catalogue: JobCatalogue, job: ClaimedJob): Promise<void> {
+  const definition = catalogue.definition(job.kind);
   try {
     if (!definition) throw new Error(`no job definition for kind "${job.kind}"`);
     await definition.run(db, job.payload as never, job);

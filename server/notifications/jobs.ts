@@ -1,17 +1,15 @@
-import { defineJob } from "../jobs/registry";
+import { defineJob } from "../jobs/definition";
 import { scheduleJob } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { deliverNotification } from "./delivery";
-import { SEND_ATTEMPTS, SEND_NOTIFICATION_JOB } from "./messages";
-import { enqueueMonthlyReports, MONTHLY_REPORT_JOB, queueMonthlyReport, reportedPeriod } from "./monthly-reports";
+import { sendNotificationJobType } from "./messages";
+import { enqueueMonthlyReports, monthlyReportJobType, queueMonthlyReport, reportedPeriod } from "./monthly-reports";
 
 /** How long sent and failed messages are kept (the monthly report's change reads last month's). */
 export const NOTIFICATION_RETENTION_DAYS = 400;
 
 /** Sends one message: retried after 1, 2, 4 ... 60 minutes, SEND_ATTEMPTS attempts in all. */
-export const sendNotificationJob = defineJob<{ notificationId: string }>({
-  kind: SEND_NOTIFICATION_JOB,
-  maxAttempts: SEND_ATTEMPTS,
+export const sendNotificationJob = defineJob(sendNotificationJobType, {
   retryDelayMs: (attempt) => Math.min(60_000 * 2 ** Math.max(0, attempt - 1), 3_600_000),
   async run(db, payload, job) {
     await deliverNotification(db, payload.notificationId, { finalAttempt: job.attempts >= job.maxAttempts });
@@ -19,8 +17,7 @@ export const sendNotificationJob = defineJob<{ notificationId: string }>({
 });
 
 /** One customer's monthly report. */
-export const monthlyReportJob = defineJob<{ customerId: string; period: string }>({
-  kind: MONTHLY_REPORT_JOB,
+export const monthlyReportJob = defineJob(monthlyReportJobType, {
   async run(db, payload) {
     if ((await queueMonthlyReport(db, payload.customerId, payload.period)).length > 0) await wakeJobWorkers();
   },

@@ -1,5 +1,5 @@
 import { Prisma } from "../db/client";
-import type { Queryable } from "../jobs/queue";
+import { jobType, type Queryable } from "../jobs/queue";
 import { portalLocale } from "../portal/locale";
 import { notificationSubject } from "./subjects";
 import type { CustomerNotificationContent, OrganizationNotificationContent } from "./types";
@@ -8,6 +8,8 @@ import type { CustomerNotificationContent, OrganizationNotificationContent } fro
 export const SEND_NOTIFICATION_JOB = "notifications.send";
 /** Attempts per message: with the backoff of jobs.ts, the last is about two hours after the first. */
 export const SEND_ATTEMPTS = 8;
+/** Run by sendNotificationJob (jobs.ts). */
+export const sendNotificationJobType = jobType<{ notificationId: string }>(SEND_NOTIFICATION_JOB, { maxAttempts: SEND_ATTEMPTS });
 
 /**
  * Whom a message concerns: a customer (the e-mails to its recipients), or the partner or
@@ -52,9 +54,8 @@ export async function queueNotification(tx: Queryable, message: NewNotification,
       ON CONFLICT (${key}, kind, cause, recipient) DO NOTHING
       RETURNING id
     ), queued AS (
-      INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, updated_at)
-      SELECT ${SEND_NOTIFICATION_JOB}, jsonb_build_object('notificationId', id), 'notification:' || id, ${SEND_ATTEMPTS}, now()
-      FROM message
+      ${sendNotificationJobType.insertSelected(Prisma.sql`
+        SELECT jsonb_build_object('notificationId', id) AS payload, 'notification:' || id AS dedupe_key FROM message`)}
     )
     SELECT id::text FROM message`;
   return rows.map((row) => row.id);

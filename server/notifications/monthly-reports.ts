@@ -1,10 +1,12 @@
 import type { Db } from "../db/client";
-import { enqueueJobs, type Queryable } from "../jobs/queue";
+import { jobType, type Queryable } from "../jobs/queue";
 import { queueNotification } from "./messages";
 import type { MonthlyReportData } from "./types";
 import { recipientsWanting } from "./unsubscribe";
 
 export const MONTHLY_REPORT_JOB = "notifications.monthly-report";
+/** One customer's report of a month, run by monthlyReportJob (jobs.ts). */
+export const monthlyReportJobType = jobType<{ customerId: string; period: string }>(MONTHLY_REPORT_JOB);
 /** New breaches listed by name in a report; the count covers all. */
 export const LISTED_NEW_BREACHES = 20;
 /** Customers per page of the monthly fan-out. */
@@ -37,9 +39,9 @@ export async function enqueueMonthlyReports(db: Queryable, period: string): Prom
         AND c.created_at < ${end} AND c.id > ${afterId}::uuid
       ORDER BY c.id LIMIT ${FAN_OUT_PAGE}`;
     if (page.length === 0) return queued;
-    queued += await enqueueJobs(
+    queued += await monthlyReportJobType.enqueueMany(
       db,
-      page.map(({ id }) => ({ kind: MONTHLY_REPORT_JOB, payload: { customerId: id, period }, dedupeKey: `monthly-report:${id}:${period}` })),
+      page.map(({ id }) => ({ payload: { customerId: id, period }, dedupeKey: `monthly-report:${id}:${period}` })),
     );
     afterId = page[page.length - 1]!.id;
   }

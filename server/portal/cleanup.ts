@@ -1,5 +1,5 @@
 import type { Queryable } from "../jobs/queue";
-import { defineJob } from "../jobs/registry";
+import { defineJob } from "../jobs/definition";
 import { scheduleJob } from "../jobs/schedules";
 
 /** Spent links and finished sessions are kept this long (for support questions), then deleted. */
@@ -29,7 +29,7 @@ export const portalCleanupJob = defineJob<{ slot: string }>({
   },
 });
 
-scheduleJob(portalCleanupJob, {
+export const portalCleanupSchedule = scheduleJob(portalCleanupJob, {
   name: "portal-cleanup",
   every: "day",
   hourUtc: 3,

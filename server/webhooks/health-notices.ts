@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { Prisma, type Db } from "../db/client";
-import { defineJob } from "../jobs/registry";
+import { defineJob } from "../jobs/definition";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { queueNotification, type NotificationAddressee } from "../notifications/messages";
 import type { OrganizationNotificationContent, WebhookHealthEndpoint } from "../notifications/types";
 import { AUTO_DISABLE_AFTER_FAILURES } from "./delivery-engine/limits";
-import { ENDPOINT_HEALTH_JOB } from "./delivery-engine/outcomes";
+import { endpointHealthJobType } from "./endpoint-health-job";
 
 /**
  * Telling an endpoint's owner that the endpoint started failing or was disabled by the service
@@ -131,8 +131,7 @@ export async function queueEndpointHealthNotice(db: Db, change: EndpointHealthCh
 }
 
 /** The engine's job per state change (contract in docs/webhooks.md). A malformed payload is logged, not retried. */
-export const endpointHealthJob = defineJob<EndpointHealthChange>({
-  kind: ENDPOINT_HEALTH_JOB,
+export const endpointHealthJob = defineJob(endpointHealthJobType, {
   async run(db, payload) {
     const parsed = healthChangeSchema.safeParse(payload);
     if (!parsed.success) {

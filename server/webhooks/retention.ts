@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { defineJob } from "../jobs/registry";
+import { defineJob } from "../jobs/definition";
 import { scheduleJob } from "../jobs/schedules";
 
 /** How long finished deliveries (with their attempts) and routed outbox events are kept. */
@@ -42,7 +42,7 @@ export const webhookRetentionJob = defineJob<{ slot: string }>({
   },
 });
 
-scheduleJob(webhookRetentionJob, {
+export const webhookRetentionSchedule = scheduleJob(webhookRetentionJob, {
   name: "webhook-retention",
   every: "day",
   hourUtc: 3,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { issueApiKey } from "../../server/auth/api-keys";
 import { scanCustomer } from "../../server/breaches/scanner";
 import { openDatabase } from "../../server/db/client";
-import { enqueueJob } from "../../server/jobs/queue";
+import { jobType } from "../../server/jobs/queue";
 import { metricsHandler } from "../../server/metrics/endpoint";
 import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
 import { sweepDeliveries } from "../../server/webhooks/delivery-engine/sweep";
@@ -327,10 +327,11 @@ describe("queue gauges, read at scrape time", () => {
   it("shows jobs pending and running by kind", async () => {
     const kind = `metrics-test.${randomUUID().slice(0, 8)}`;
     const otherKind = `${kind}-other`;
-    await enqueueJob(testDb.db, { kind });
-    await enqueueJob(testDb.db, { kind, runAt: new Date(Date.now() + 3_600_000) });
-    const running = await enqueueJob(testDb.db, { kind });
-    await enqueueJob(testDb.db, { kind: otherKind });
+    const job = jobType(kind);
+    await job.enqueue(testDb.db, {});
+    await job.enqueue(testDb.db, {}, { runAt: new Date(Date.now() + 3_600_000) });
+    const running = await job.enqueue(testDb.db, {});
+    await jobType(otherKind).enqueue(testDb.db, {});
     await testDb.db.job.update({ where: { id: running! }, data: { status: "running", leaseUntil: new Date(Date.now() + 60_000) } });
 
     const result = await scrape();

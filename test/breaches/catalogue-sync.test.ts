@@ -7,9 +7,8 @@ import { HIBP_KEY_MISSING, catalogueSyncSchedule, syncCatalogue } from "../../se
 import { getCatalogueBreach } from "../../server/breaches/lookups";
 import { HibpBreachSource } from "../../server/breaches/sources/hibp";
 import { parseAdminCommand } from "../../server/cli/admin";
-import { registeredJobKinds } from "../../server/jobs/registry";
 import { runScheduleIfDue } from "../../server/jobs/schedules";
-import "../../server/jobs/definitions";
+import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { hibpBreach, seedExposures } from "../helpers/breach-fixtures";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { serveOnLoopback } from "../helpers/http";
@@ -151,7 +150,7 @@ describe("the catalogue-sync schedule", () => {
   const slotTime = new Date("2026-11-21T01:30:00Z");
 
   it("runs daily at 01:00 UTC, an hour before the daily scan", () => {
-    expect(registeredJobKinds()).toContain("breaches.sync-catalogue");
+    expect(jobCatalogue.kinds).toContain("breaches.sync-catalogue");
     expect(catalogueSyncSchedule).toMatchObject({ name: "catalogue-sync", every: "day", hourUtc: 1 });
   });
 

@@ -2,6 +2,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBreachScanFunctions, SCAN_REQUESTED_EVENT } from "../../inngest/breach-scans";
 import { createInngestFunctions } from "../../inngest/functions";
+import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg } from "../helpers/fixtures";
 import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 describe("Inngest breach scan functions", () => {
   it("are served instead of the generic schedule function for the daily scan", () => {
-    const ids = createInngestFunctions(async () => testDb.db).map((fn) => fn.id());
+    const ids = createInngestFunctions(async () => testDb.db, jobCatalogue).map((fn) => fn.id());
     expect(ids).toEqual(expect.arrayContaining(["breaches-daily-scan", "breaches-scan-customer"]));
     expect(ids).not.toContain("schedule-daily-scan");
     expect(ids).toContain("schedule-housekeeping");

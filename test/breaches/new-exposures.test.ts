@@ -9,6 +9,7 @@ import { SCAN_CUSTOMER_JOB } from "../../server/breaches/scan-requests";
 import { scanCustomer } from "../../server/breaches/scanner";
 import { runImportBreaches } from "../../server/cli/import-breaches";
 import { runDueJobs } from "../../server/jobs/worker";
+import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { createBreachTestCustomer, hibpBreach, seedExposures, writeTempFile } from "../helpers/breach-fixtures";
@@ -39,7 +40,7 @@ afterAll(async () => {
 /** Runs the matching jobs that are due (only those: the alerts they queue stay queued to be looked at). */
 async function runMatchingJobs(): Promise<number> {
   let ran = 0;
-  for (let count = -1; count !== 0; ran += count) count = await runDueJobs(testDb.db, { kinds: [MATCH_NEW_EXPOSURES_JOB] });
+  for (let count = -1; count !== 0; ran += count) count = await runDueJobs(testDb.db, jobCatalogue, { kinds: [MATCH_NEW_EXPOSURES_JOB] });
   return ran;
 }
 

@@ -4,6 +4,7 @@ import { requestCustomerScan } from "../../server/breaches/scan-requests";
 import { scanAllActiveCustomers, scanCustomer } from "../../server/breaches/scanner";
 import { insertExposures } from "../../server/breaches/exposures";
 import { runDueJobs } from "../../server/jobs/worker";
+import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";
@@ -152,7 +153,7 @@ describe("scan jobs", () => {
       await requestCustomerScan(tx, customer.id, "assets");
     });
     expect(await testDb.db.job.count({ where: { kind: "breaches.scan-customer", status: "pending" } })).toBe(1);
-    await runDueJobs(testDb.db);
+    await runDueJobs(testDb.db, jobCatalogue);
     expect((await instancesOf(customer.id)).map((instance) => instance.name)).toEqual(["Beta"]);
     expect(await testDb.db.job.findFirst({ where: { kind: "breaches.scan-customer" }, orderBy: { createdAt: "desc" } })).toMatchObject({ status: "succeeded" });
   });
@@ -172,7 +173,7 @@ describe("scan jobs", () => {
     // Queuing again while they wait adds nothing.
     await enqueueDailyScans(testDb.db);
     expect(await testDb.db.job.count({ where: { kind: "breaches.scan-customer" } })).toBe(jobs.length);
-    while ((await runDueJobs(testDb.db)) > 0);
+    while ((await runDueJobs(testDb.db, jobCatalogue)) > 0);
     expect((await instancesOf(active.id)).map((instance) => instance.name)).toEqual(["Alpha"]);
     expect(await instancesOf(prospect.id)).toEqual([]);
   });

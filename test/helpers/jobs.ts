@@ -1,12 +1,13 @@
 import { vi } from "vitest";
 import type { Db } from "../../server/db/client";
 import { runDueJobs } from "../../server/jobs/worker";
+import { jobCatalogue } from "../../server/startup/job-catalogue";
 
-/** Runs due jobs round after round (a scan queues alerts, which queue sends) until none is due. */
+/** Runs the service's due jobs round after round (a scan queues alerts, which queue sends) until none is due. */
 export async function runJobsUntilIdle(db: Db, maxRounds = 20): Promise<number> {
   let ran = 0;
   for (let round = 0; round < maxRounds; round++) {
-    const count = await runDueJobs(db);
+    const count = await runDueJobs(db, jobCatalogue);
     if (count === 0) return ran;
     ran += count;
   }

@@ -1,11 +1,12 @@
 import { InngestTestEngine } from "@inngest/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createInngestFunctions } from "../../inngest/functions";
-import { claimDueJobs, enqueueJob } from "../../server/jobs/queue";
-import { defineJob } from "../../server/jobs/registry";
+import { createJobCatalogue } from "../../server/jobs/catalogue";
+import { defineJob } from "../../server/jobs/definition";
+import { claimDueJobs, jobType } from "../../server/jobs/queue";
 import { startInProcessRunner } from "../../server/jobs/runner";
 import { Sleeper } from "../../server/jobs/sleeper";
-import { currentSlot, defineSchedule, runScheduleIfDue } from "../../server/jobs/schedules";
+import { currentSlot, runScheduleIfDue, type Schedule } from "../../server/jobs/schedules";
 import { runDueJobs } from "../../server/jobs/worker";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 
@@ -44,6 +45,9 @@ const gatedJob = defineJob<{ n: number }>({
   },
 });
 
+/** What the worker, the runner and the drain function of these tests run. */
+const catalogue = createJobCatalogue({ jobs: [recordJob, flakyJob, gatedJob], schedules: [] });
+
 beforeAll(async () => {
   testDb = await createTestDatabase();
 });
@@ -67,17 +71,17 @@ const quietly = async <T>(work: () => Promise<T>): Promise<T> => {
 describe("the job queue", () => {
   it("runs a queued job once and records it as succeeded", async () => {
     const id = await recordJob.enqueue(testDb.db, { n: 1 });
-    expect(await runDueJobs(testDb.db)).toBe(1);
+    expect(await runDueJobs(testDb.db, catalogue)).toBe(1);
     expect(ran).toEqual([{ kind: "test.record", payload: { n: 1 } }]);
     const job = await testDb.db.job.findUniqueOrThrow({ where: { id: id! } });
     expect(job).toMatchObject({ status: "succeeded", attempts: 1, dedupeKey: null });
-    expect(await runDueJobs(testDb.db)).toBe(0);
+    expect(await runDueJobs(testDb.db, catalogue)).toBe(0);
   });
 
   it("queues nothing more while a job with the same dedupe key is pending, and again after it finished", async () => {
     expect(await recordJob.enqueue(testDb.db, { n: 1 }, { dedupeKey: "same" })).toBeDefined();
     expect(await recordJob.enqueue(testDb.db, { n: 2 }, { dedupeKey: "same" })).toBeUndefined();
-    await runDueJobs(testDb.db);
+    await runDueJobs(testDb.db, catalogue);
     expect(ran).toHaveLength(1);
     expect(await recordJob.enqueue(testDb.db, { n: 3 }, { dedupeKey: "same" })).toBeDefined();
   });
@@ -94,28 +98,28 @@ describe("the job queue", () => {
 
   it("leaves jobs alone until they are due, and jobs of kinds this process does not know", async () => {
     await recordJob.enqueue(testDb.db, { n: 1 }, { runAt: new Date(Date.now() + 60_000) });
-    await enqueueJob(testDb.db, { kind: "test.unknown-kind" });
-    expect(await runDueJobs(testDb.db)).toBe(0);
+    await jobType("test.unknown-kind").enqueue(testDb.db, {});
+    expect(await runDueJobs(testDb.db, catalogue)).toBe(0);
     expect(await testDb.db.job.count({ where: { status: "pending" } })).toBe(2);
   });
 
   it("retries a failing job and fails it for good after maxAttempts", async () => {
     flakyFailuresLeft = 1;
     const retried = await flakyJob.enqueue(testDb.db, { n: 1 });
-    await quietly(() => runDueJobs(testDb.db));
+    await quietly(() => runDueJobs(testDb.db, catalogue));
     expect(await testDb.db.job.findUniqueOrThrow({ where: { id: retried! } })).toMatchObject({
       status: "pending",
       attempts: 1,
       lastError: "transient failure",
     });
-    await runDueJobs(testDb.db);
+    await runDueJobs(testDb.db, catalogue);
     expect(await testDb.db.job.findUniqueOrThrow({ where: { id: retried! } })).toMatchObject({ status: "succeeded", attempts: 2 });
 
     flakyFailuresLeft = 10;
     const doomed = await flakyJob.enqueue(testDb.db, { n: 2 });
-    for (let i = 0; i < 3; i++) await quietly(() => runDueJobs(testDb.db));
+    for (let i = 0; i < 3; i++) await quietly(() => runDueJobs(testDb.db, catalogue));
     expect(await testDb.db.job.findUniqueOrThrow({ where: { id: doomed! } })).toMatchObject({ status: "failed", attempts: 3 });
-    expect(await quietly(() => runDueJobs(testDb.db))).toBe(0);
+    expect(await quietly(() => runDueJobs(testDb.db, catalogue))).toBe(0);
   });
 
   it("never gives one job to two claimers, and takes a job back whose lease ran out", async () => {
@@ -138,7 +142,7 @@ describe("the job queue", () => {
 
 describe("schedules", () => {
   const seen: string[] = [];
-  const scheduled = defineSchedule({
+  const scheduled: Schedule = {
     name: "test-daily",
     every: "day",
     hourUtc: 6,
@@ -146,7 +150,7 @@ describe("schedules", () => {
       seen.push(slot);
       await recordJob.enqueue(db, { n: 0 });
     },
-  });
+  };
 
   it("knows which slot is open", () => {
     expect(currentSlot(scheduled, new Date("2026-11-21T05:59:00Z"))).toBeUndefined();
@@ -167,7 +171,7 @@ describe("schedules", () => {
 
 describe("drivers", () => {
   it("the in-process runner runs a job soon after it is queued and woken", async () => {
-    const runner = startInProcessRunner(testDb.db, { pollMs: 60_000, scheduleEveryMs: 3_600_000 });
+    const runner = startInProcessRunner(testDb.db, catalogue, { pollMs: 60_000, scheduleEveryMs: 3_600_000 });
     try {
       await recordJob.enqueue(testDb.db, { n: 42 });
       runner.wake();
@@ -180,7 +184,7 @@ describe("drivers", () => {
   it("a stopped runner finishes the jobs it is running and hands back the ones it claimed but had not started", async () => {
     closeGate();
     for (let n = 0; n < 6; n++) await gatedJob.enqueue(testDb.db, { n });
-    const runner = startInProcessRunner(testDb.db, { pollMs: 60_000, scheduleEveryMs: 3_600_000, concurrency: 2 });
+    const runner = startInProcessRunner(testDb.db, catalogue, { pollMs: 60_000, scheduleEveryMs: 3_600_000, concurrency: 2 });
     await vi.waitFor(() => expect(gate.started).toBe(2), { timeout: 10_000 });
     const stopped = runner.stop();
     gate.open();
@@ -192,12 +196,12 @@ describe("drivers", () => {
     const handedBack = jobs.filter((job) => job.status !== "succeeded");
     expect(handedBack).toHaveLength(4);
     for (const job of handedBack) expect(job).toMatchObject({ status: "pending", attempts: 0, leaseUntil: null });
-    expect(await runDueJobs(testDb.db)).toBe(4); // due at once, for this process or any other
+    expect(await runDueJobs(testDb.db, catalogue)).toBe(4); // due at once, for this process or any other
   });
 
   it("the Inngest drain function runs every due job in steps", async () => {
     for (let n = 0; n < 3; n++) await recordJob.enqueue(testDb.db, { n });
-    const [drainJobs] = createInngestFunctions(async () => testDb.db);
+    const [drainJobs] = createInngestFunctions(async () => testDb.db, catalogue);
     const engine = new InngestTestEngine({ function: drainJobs! });
     const { result } = await engine.execute();
     expect(result).toEqual({ ran: 3 });

@@ -13,6 +13,7 @@ import {
 } from "../../server/notifications/monthly-reports";
 import { closeMailTransports } from "../../server/notifications/transport";
 import { optOut } from "../../server/notifications/unsubscribe";
+import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { createTestCustomer } from "../helpers/customers";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -87,7 +88,7 @@ describe("periods", () => {
   it("is a monthly schedule on the 1st at 06:00 UTC that Inngest runs through the generic schedule function", () => {
     expect(monthlyReportSchedule).toMatchObject({ name: "monthly-report", every: "month", hourUtc: 6 });
     expect(cronOf(monthlyReportSchedule)).toBe("0 6 1 * *");
-    expect(createInngestFunctions(async () => testDb.db).map((fn) => fn.id())).toContain("schedule-monthly-report");
+    expect(createInngestFunctions(async () => testDb.db, jobCatalogue).map((fn) => fn.id())).toContain("schedule-monthly-report");
   });
 });
 

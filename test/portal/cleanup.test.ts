@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registeredJobKinds } from "../../server/jobs/registry";
-import { allSchedules } from "../../server/jobs/schedules";
 import { deleteSpentSignInRecords } from "../../server/portal/cleanup";
 import { consumeMagicLink, createMagicLink } from "../../server/portal/magic-links";
 import { hashSecretToken } from "../../server/portal/secret-tokens";
 import { refreshPortalSession } from "../../server/portal/sessions";
-import "../../server/jobs/definitions";
+import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { createTestCustomer } from "../helpers/customers";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -48,7 +46,7 @@ describe("deleteSpentSignInRecords", () => {
   });
 
   it("runs daily as the portal-cleanup schedule", () => {
-    expect(registeredJobKinds()).toContain("portal.cleanup");
-    expect(allSchedules().find((schedule) => schedule.name === "portal-cleanup")).toMatchObject({ every: "day", hourUtc: 3 });
+    expect(jobCatalogue.kinds).toContain("portal.cleanup");
+    expect(jobCatalogue.schedules.find((schedule) => schedule.name === "portal-cleanup")).toMatchObject({ every: "day", hourUtc: 3 });
   });
 });

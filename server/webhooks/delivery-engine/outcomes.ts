@@ -1,7 +1,8 @@
-import type { Db } from "../../db/client";
+import { Prisma, type Db } from "../../db/client";
 import { wakeJobWorkers } from "../../jobs/wake";
 import { log } from "../../log";
 import { metrics } from "../../metrics/registry";
+import { endpointHealthJobType } from "../endpoint-health-job";
 import { nextAttemptDelayMs } from "../retry-schedule";
 import type { ClaimedDelivery, StartedAttempt } from "./claim";
 import type { Exchange } from "./exchanges";
@@ -89,7 +90,7 @@ interface EndpointHealthChange {
 }
 
 /** The job that tells an endpoint's owner it started failing or was disabled (docs/webhooks.md, "Health and warnings"). */
-export const ENDPOINT_HEALTH_JOB = "webhooks.endpoint-health";
+export const ENDPOINT_HEALTH_JOB = endpointHealthJobType.kind;
 
 function endpointHealthChanges(outcomes: AttemptOutcome[]): Array<[string, EndpointHealthChange]> {
   const health = new Map<string, EndpointHealthChange>();
@@ -165,14 +166,13 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
       FROM counted c WHERE e.id = c.endpoint_id
       RETURNING e.id, c.failures, c.disable, c.starts_failing, e.failing_since, e.disabled_at
     ), notices AS (
-      INSERT INTO jobs (kind, payload, dedupe_key, updated_at)
-      SELECT ${ENDPOINT_HEALTH_JOB}, jsonb_build_object('endpointId', n.id::text, 'change', n.change, 'at', n.at),
-             'webhook-health:' || n.id::text || ':' || n.change || ':' || n.at, now()
-      FROM (SELECT id, CASE WHEN disable IS NOT NULL THEN 'disabled' ELSE 'failing' END AS change,
-                   to_char((CASE WHEN disable IS NOT NULL THEN disabled_at ELSE failing_since END) AT TIME ZONE 'UTC',
-                           'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
-            FROM updated WHERE disable IS NOT NULL OR starts_failing) n
-      ON CONFLICT (dedupe_key) DO NOTHING
+      ${endpointHealthJobType.insertSelected(Prisma.sql`
+        SELECT jsonb_build_object('endpointId', n.id::text, 'change', n.change, 'at', n.at) AS payload,
+               'webhook-health:' || n.id::text || ':' || n.change || ':' || n.at AS dedupe_key
+        FROM (SELECT id, CASE WHEN disable IS NOT NULL THEN 'disabled' ELSE 'failing' END AS change,
+                     to_char((CASE WHEN disable IS NOT NULL THEN disabled_at ELSE failing_since END) AT TIME ZONE 'UTC',
+                             'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+              FROM updated WHERE disable IS NOT NULL OR starts_failing) n`)}
     )
     SELECT id::text, failures, disable AS "disabledKind", starts_failing AS "startedFailing" FROM updated
     WHERE disable IS NOT NULL OR starts_failing`;

@@ -1,20 +1,26 @@
 import { createInngestFunctions } from "../../inngest/functions";
 import { inngest, JOBS_DUE_EVENT } from "../../inngest/client";
+import { appSecret } from "../app-key";
 import { config } from "../config";
 import { getAppDb } from "../db/instance";
+import { startInProcessRunner } from "../jobs/runner";
+import { setJobWaker } from "../jobs/wake";
 import { log } from "../log";
-import { appSecret } from "../app-key";
 import { onShutdown } from "../shutdown";
 import { startDeliveryWorker } from "../webhooks/delivery-worker";
-import { startInProcessRunner } from "./runner";
-import { setJobWaker } from "./wake";
+import { jobCatalogue } from "./job-catalogue";
+
+/**
+ * The composition of background work: which driver runs the job catalogue and the webhook
+ * engine, what wakeJobWorkers() wakes (the one call of setJobWaker), and how they stop.
+ */
 
 const state = globalThis as unknown as { __backgroundStarted?: boolean };
 
 /**
  * Called once when the server process starts (instrumentation.ts). With Inngest configured,
  * work is driven through /api/inngest and queued jobs wake it with an event; otherwise the
- * in-process runner drives it.
+ * in-process runner and the webhook delivery worker drive it.
  */
 export async function startBackgroundWork(): Promise<void> {
   if (state.__backgroundStarted) return;
@@ -28,7 +34,7 @@ export async function startBackgroundWork(): Promise<void> {
     return;
   }
   const db = await getAppDb();
-  const runner = startInProcessRunner(db);
+  const runner = startInProcessRunner(db, jobCatalogue);
   const webhooks = startDeliveryWorker(db);
   setJobWaker(() => {
     runner.wake();
@@ -37,10 +43,11 @@ export async function startBackgroundWork(): Promise<void> {
   // On shutdown neither claims more; jobs and webhook attempts in flight finish (an attempt is
   // bounded by its request timeout), or are taken again by any process once their lease runs out.
   onShutdown("work", "job runner", () => runner.stop());
-  onShutdown("work", "webhook dispatcher", () => webhooks.stop());
+  onShutdown("work", "webhook delivery worker", () => webhooks.stop());
   log.info("background work is driven by the in-process runner");
 }
 
+/** The functions app/api/inngest/route.ts serves. */
 export function inngestFunctionsForApp() {
-  return createInngestFunctions(getAppDb);
+  return createInngestFunctions(getAppDb, jobCatalogue);
 }

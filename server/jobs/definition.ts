@@ -1,0 +1,37 @@
+import type { Prisma } from "../db/client";
+import type { Db } from "../db/client";
+import { jobType, type ClaimedJob, type JobType } from "./queue";
+
+/** How a job runs. */
+export interface JobHandler<P> {
+  run(db: Db, payload: P, job: ClaimedJob): Promise<void>;
+  /** Delay before attempt `attempt + 1` (default: 10 s, doubling, at most 1 h). */
+  retryDelayMs?(attempt: number): number;
+}
+
+/**
+ * A kind of background job with the code that runs it. Definitions are plain values: the domain
+ * exports them and the job catalogue (server/startup/job-catalogue.ts) lists them, which is what
+ * the runner and the Inngest functions run. A definition is also its job type: `enqueue` and
+ * the other writes of queue.ts.
+ */
+export interface JobDefinition<P extends Prisma.InputJsonValue> extends JobType<P>, JobHandler<P> {}
+
+/** The handler of a job type declared apart (next to the code that requests the work). */
+export function defineJob<P extends Prisma.InputJsonValue>(type: JobType<P>, handler: JobHandler<P>): JobDefinition<P>;
+/** A job type and its handler in one. */
+export function defineJob<P extends Prisma.InputJsonValue>(
+  definition: { kind: string; maxAttempts?: number } & JobHandler<P>,
+): JobDefinition<P>;
+export function defineJob<P extends Prisma.InputJsonValue>(
+  typeOrDefinition: JobType<P> | ({ kind: string; maxAttempts?: number } & JobHandler<P>),
+  handler?: JobHandler<P>,
+): JobDefinition<P> {
+  if (handler) return { ...(typeOrDefinition as JobType<P>), run: handler.run, retryDelayMs: handler.retryDelayMs };
+  const { kind, maxAttempts, run, retryDelayMs } = typeOrDefinition as { kind: string; maxAttempts?: number } & JobHandler<P>;
+  return { ...jobType<P>(kind, { maxAttempts }), run, retryDelayMs };
+}
+
+export function defaultRetryDelayMs(attempt: number): number {
+  return Math.min(10_000 * 2 ** Math.max(0, attempt - 1), 3_600_000);
+}

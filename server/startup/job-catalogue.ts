@@ -1,0 +1,41 @@
+import { catalogueSyncJob, catalogueSyncSchedule } from "../breaches/catalogue-sync";
+import { dailyScanJob, dailyScanSchedule, matchNewExposuresJob, scanCustomerJob } from "../breaches/jobs";
+import { createJobCatalogue } from "../jobs/catalogue";
+import { housekeepingJob, housekeepingSchedule } from "../jobs/housekeeping";
+import { monthlyReportJob, monthlyReportSchedule, monthlyReportsJob, sendNotificationJob } from "../notifications/jobs";
+import { portalCleanupJob, portalCleanupSchedule } from "../portal/cleanup";
+import { endpointHealthJob } from "../webhooks/health-notices";
+import { webhookRetentionJob, webhookRetentionSchedule } from "../webhooks/retention";
+
+/**
+ * Every background job and schedule of the service, in one place: the in-process runner and the
+ * Inngest functions run what is listed here, and nothing else. A domain exports its job
+ * definitions (defineJob) and schedules (scheduleJob); adding background work means adding them
+ * here. Schedules are checked in this order.
+ */
+export const jobCatalogue = createJobCatalogue({
+  jobs: [
+    housekeepingJob,
+    // breaches: a customer's scan, the daily fan-out, incremental matching, the HIBP catalogue sync
+    scanCustomerJob,
+    dailyScanJob,
+    matchNewExposuresJob,
+    catalogueSyncJob,
+    // webhooks: the log's retention, the owner's notice of an endpoint's health change
+    webhookRetentionJob,
+    endpointHealthJob,
+    portalCleanupJob,
+    // notifications: sending one message, the monthly reports' fan-out and one customer's report
+    sendNotificationJob,
+    monthlyReportsJob,
+    monthlyReportJob,
+  ],
+  schedules: [
+    housekeepingSchedule,
+    dailyScanSchedule,
+    catalogueSyncSchedule,
+    webhookRetentionSchedule,
+    portalCleanupSchedule,
+    monthlyReportSchedule,
+  ],
+});
