@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
 import type { Localized } from "./locales";
 
 /**

@@ -1,4 +1,4 @@
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
 import { enqueueJob } from "../jobs/queue";
 
 export const SCAN_CUSTOMER_JOB = "breaches.scan-customer";

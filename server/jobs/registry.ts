@@ -1,6 +1,6 @@
-import type { Prisma } from "../db/client";
+import type { Prisma, Queryable } from "../db/client";
 import type { Db } from "../db/client";
-import { enqueueJob, type ClaimedJob, type NewJob, type Queryable } from "./queue";
+import { enqueueJob, type ClaimedJob, type NewJob } from "./queue";
 
 export interface JobDefinition<P> {
   kind: string;

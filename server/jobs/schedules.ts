@@ -1,5 +1,4 @@
-import type { Db } from "../db/client";
-import type { Queryable } from "./queue";
+import type { Db, Queryable } from "../db/client";
 
 /**
  * A recurring task. Each period has a slot key ("2026-11-21" for a daily task); a slot is

@@ -1,5 +1,4 @@
-import { Prisma } from "../db/client";
-import type { Queryable } from "../jobs/queue";
+import { Prisma, type Queryable } from "../db/client";
 import { portalLocale } from "../portal/locale";
 import { notificationSubject } from "./subjects";
 import type { CustomerNotificationContent, OrganizationNotificationContent } from "./types";

@@ -1,5 +1,5 @@
-import type { Db } from "../db/client";
-import { enqueueJobs, type Queryable } from "../jobs/queue";
+import type { Db, Queryable } from "../db/client";
+import { enqueueJobs } from "../jobs/queue";
 import { queueNotification } from "./messages";
 import type { MonthlyReportData } from "./types";
 import { recipientsWanting } from "./unsubscribe";

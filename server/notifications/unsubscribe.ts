@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { derivedAppKey } from "../app-key";
 import type { LocaleCode } from "../breaches/locales";
 import { config } from "../config";
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
 import { portalLocale } from "../portal/locale";
 import { CUSTOMER_NOTIFICATION_KINDS, type CustomerNotificationKind } from "./types";
 

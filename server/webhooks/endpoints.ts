@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { UUID_PATTERN } from "../api/schemas";
-import type { Db, Prisma } from "../db/client";
+import type { Db, Prisma, Queryable } from "../db/client";
 import { badRequest, notFound } from "../errors";
-import type { Queryable } from "../jobs/queue";
 import { encryptSecret } from "../app-key";
 import { lockOwner, type WebhookOwner } from "./owner";
 import { ensureActiveSecret } from "./secrets";
