@@ -1,4 +1,4 @@
-import type { LocaleCode } from "@/server/breaches/locales";
+import type { LocaleCode } from "@/server/i18n/locales";
 import type { SignInErrorReason } from "@/server/portal/auth-routes";
 
 /**

@@ -1,5 +1,5 @@
 import { Prisma, type Queryable } from "../db/client";
-import { portalLocale } from "../portal/locale";
+import { portalLocale } from "../i18n/negotiate";
 import { notificationSubject } from "./subjects";
 import type { CustomerNotificationContent, OrganizationNotificationContent } from "./types";
 

@@ -1,4 +1,4 @@
-import type { LocaleCode } from "../breaches/locales";
+import type { LocaleCode } from "../i18n/locales";
 import { periodLabel, type NotificationTexts } from "./texts";
 import type { MonthlyReportData } from "./types";
 

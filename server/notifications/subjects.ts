@@ -1,4 +1,4 @@
-import type { LocaleCode } from "../breaches/locales";
+import type { LocaleCode } from "../i18n/locales";
 import { notificationTexts, organizationTexts, periodLabel } from "./texts";
 import type { NotificationContent } from "./types";
 

@@ -1,4 +1,4 @@
-import type { LocaleCode } from "../breaches/locales";
+import type { LocaleCode } from "../i18n/locales";
 import type { CustomerNotificationKind } from "./types";
 
 /**
