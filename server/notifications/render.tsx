@@ -11,7 +11,7 @@ import { WelcomeEmail } from "./templates/welcome";
 import { notificationSubject } from "./subjects";
 import { config } from "../config";
 import { portalLocale } from "../i18n/negotiate";
-import { notificationTexts, organizationTexts } from "./texts";
+import { notificationTexts, organizationTexts } from "../i18n/translations";
 import { isCustomerNotificationKind, type CustomerNotificationContent, type NotificationKind, type OrganizationNotificationContent } from "./types";
 import { unsubscribePageUrl } from "./unsubscribe";
 

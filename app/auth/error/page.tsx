@@ -5,7 +5,7 @@ import { currentUiSession } from "@/server/auth/ui-session";
 import { LOCALE_CODES, type LocaleCode } from "@/server/i18n/locales";
 import { negotiateLocale } from "@/server/i18n/negotiate";
 import { SIGN_IN_ERROR_REASONS, type SignInErrorReason } from "@/server/portal/auth-routes";
-import { portalMessages } from "../../portal/messages";
+import { portalMessages } from "@/server/i18n/translations";
 import styles from "../../portal/portal.module.css";
 
 export const dynamic = "force-dynamic";

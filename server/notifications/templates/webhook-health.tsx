@@ -3,7 +3,7 @@ import { Link } from "@react-email/link";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import type { LocaleCode } from "../../i18n/locales";
-import type { OrganizationTexts } from "../texts";
+import type { OrganizationTexts } from "../../i18n/translations";
 import type { OrganizationNotificationContent, WebhookHealthEndpoint } from "../types";
 import { EmailLayout, styles, type FooterProps } from "./layout";
 
