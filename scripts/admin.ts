@@ -4,7 +4,7 @@
  */
 import { adminUsage, parseAdminCommand, UsageError } from "../server/cli/admin";
 import { openDatabase } from "../server/db/client";
-import { prepareDatabase } from "../server/db/prepare";
+import { prepareDatabase } from "../server/startup/database";
 import { AppError } from "../server/errors";
 
 async function main(argv: string[]): Promise<number> {

@@ -6,7 +6,7 @@
  */
 import { config } from "../server/config";
 import { openDatabase } from "../server/db/client";
-import { prepareDatabase } from "../server/db/prepare";
+import { prepareDatabase } from "../server/startup/database";
 import { describeDemoCredentials, seedDemoIfEmpty } from "../server/demo";
 
 async function main() {

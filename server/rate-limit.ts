@@ -1,6 +1,5 @@
-import type { Db } from "./db/client";
+import type { Db, Queryable } from "./db/client";
 import { perDatabase } from "./db/per-database";
-import type { Queryable } from "./jobs/queue";
 
 export interface RateLimitDecision {
   allowed: boolean;

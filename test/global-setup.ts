@@ -5,7 +5,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../server/db/client";
-import { prepareDatabase } from "../server/db/prepare";
+import { prepareDatabase } from "../server/startup/database";
 import { createDatabase, dropDatabase, withAdminClient } from "../scripts/lib/scratch-database";
 
 declare module "vitest" {

@@ -1,4 +1,4 @@
-import type { PortalMessages } from "./messages";
+import type { PortalMessages } from "@/server/i18n/translations";
 
 /**
  * The portal's navigation, in order. A feature with a page of its own adds an entry here and

@@ -4,7 +4,7 @@ import { ExposureChart } from "./_components/exposure-chart";
 import { formatDate } from "./_components/format-date";
 import { ThreatGauge } from "./_components/threat-gauge";
 import { UpgradeCard } from "./_components/upgrade-card";
-import { format } from "./messages";
+import { format } from "@/server/i18n/format";
 import { portalPage, portalText } from "./portal-page";
 import styles from "./portal.module.css";
 

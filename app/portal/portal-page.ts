@@ -3,11 +3,11 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { uiCaller } from "@/server/api/ui/handler";
 import { currentUiSession, sessionCookieName, type CustomerUiSession } from "@/server/auth/ui-session";
-import { DEFAULT_LOCALE } from "@/server/breaches/locales";
+import { DEFAULT_LOCALE } from "@/server/i18n/locales";
 import { AppError } from "@/server/errors";
 import { isAccessExpired } from "@/server/portal/sessions";
 import { signInErrorPath } from "@/server/portal/auth-routes";
-import { portalMessages, type PortalMessages } from "./messages";
+import { portalMessages, type PortalMessages } from "@/server/i18n/translations";
 
 /**
  * The signed-in customer; without one, the sign-in error page (session ended, or never signed

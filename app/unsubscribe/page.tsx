@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { uiCaller } from "@/server/api/ui/handler";
-import { notificationTexts } from "@/server/notifications/texts";
+import { notificationTexts } from "@/server/i18n/translations";
 import styles from "./unsubscribe.module.css";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { openDatabase, type Database } from "../../server/db/client";
-import { prepareDatabase } from "../../server/db/prepare";
+import { prepareDatabase } from "../../server/startup/database";
 import { createDatabase, dropDatabase } from "../../scripts/lib/scratch-database";
 
 /** The PostgreSQL server the benchmarks create their own databases on (and drop afterwards). */

@@ -2,8 +2,6 @@ import { z } from "zod";
 import { INVALID_EMAIL, normalizeEmail } from "../customers/asset-values";
 import { UUID_PATTERN } from "../uuid";
 
-export { UUID_PATTERN };
-
 /** A uuid input with one message for both a missing and a malformed value. */
 export function uuidInput(message: string) {
   return z

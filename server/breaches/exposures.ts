@@ -1,5 +1,5 @@
 import { readRows } from "../db/direct-read";
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
 
 /** The WHATWG (HTML) e-mail grammar, applied to the lower-cased address. */
 const EMAIL_PATTERN =

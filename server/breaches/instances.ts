@@ -1,8 +1,8 @@
 import type { Db } from "../db/client";
 import { notFound } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
+import type { LocaleCode } from "../i18n/locales";
 import { wakeJobWorkers } from "../jobs/wake";
-import type { LocaleCode } from "./locales";
 import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "./records";
 import { refreshThreatScore } from "./threat-score";
 

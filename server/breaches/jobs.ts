@@ -1,6 +1,5 @@
-import { Prisma } from "../db/client";
+import { Prisma, type Queryable } from "../db/client";
 import { defineJob } from "../jobs/definition";
-import type { Queryable } from "../jobs/queue";
 import { scheduleJob, type Schedule } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { MATCH_NEW_EXPOSURES_JOB, matchNewExposuresJobType } from "./match-requests";

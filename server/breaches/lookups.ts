@@ -1,8 +1,7 @@
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import { readRows } from "../db/direct-read";
 import { AppError, notFound } from "../errors";
-import type { Queryable } from "../jobs/queue";
-import type { LocaleCode } from "./locales";
+import type { LocaleCode } from "../i18n/locales";
 import { metrics } from "../metrics/registry";
 import { consumeRateLimit } from "../rate-limit";
 import { breachFields, byBreachDateDesc, catalogueBreachRecord, emailBreachEntry } from "./records";

@@ -1,5 +1,6 @@
 import type { BulkTransaction } from "../db/bulk-write";
-import { jobType, type Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
+import { jobType } from "../jobs/queue";
 
 /**
  * Incremental matching (docs/breaches.md): new exposures matched against the monitored assets of

@@ -1,5 +1,5 @@
+import type { LocaleCode } from "../i18n/locales";
 import { visibleDataClasses } from "./categories";
-import type { LocaleCode } from "./locales";
 import { generatedSummary, nextStepsFor } from "./texts";
 
 /** The catalogue fields every breach response is made from. */

@@ -1,4 +1,5 @@
-import { jobType, type Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
+import { jobType } from "../jobs/queue";
 
 export const SCAN_CUSTOMER_JOB = "breaches.scan-customer";
 

@@ -1,7 +1,6 @@
 import { recountCustomerFigures } from "../customers/figures";
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
-import type { Queryable } from "../jobs/queue";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";

@@ -1,6 +1,6 @@
 import { convert } from "html-to-text";
+import { localize, type Localized, type LocaleCode } from "../i18n/locales";
 import { CATEGORY_GROUPS, categoryGroupOf, type CategoryGroupKey } from "./categories";
-import { localize, type Localized, type LocaleCode } from "./locales";
 
 /**
  * The catalogue's HTML description made safe as plain text: tags dropped (link texts kept,

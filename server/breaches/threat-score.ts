@@ -1,4 +1,4 @@
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
 import { CATEGORY_GROUPS, categoryGroupOf } from "./categories";
 
 /** The top of the scale (0 to 97; docs/threat-score.md). */

@@ -1,9 +1,8 @@
 import { requestCustomerScan } from "../breaches/scan-requests";
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import type { AssetKind } from "../db/generated/enums";
 import { badRequest } from "../errors";
 import { customerRef, recordEvent, type AssetRef } from "../events/outbox";
-import type { Queryable } from "../jobs/queue";
 import { wakeJobWorkers } from "../jobs/wake";
 import { recountCustomerFigures } from "./figures";
 import { assetDomain, distinct, INVALID_DOMAIN, INVALID_EMAIL, normalizeDomain, normalizeEmail } from "./asset-values";

@@ -1,4 +1,4 @@
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
 
 /**
  * The customer's billing periods (customer_billing_periods): stretches of time in which it was

@@ -1,5 +1,4 @@
-import { Prisma } from "../db/client";
-import type { Queryable } from "../jobs/queue";
+import { Prisma, type Queryable } from "../db/client";
 
 /**
  * A customer's stored figures (customers.monitored_domain_count, monitored_email_count,

@@ -1,10 +1,9 @@
 import { requestCustomerScan } from "../breaches/scan-requests";
-import { Prisma, type Db } from "../db/client";
+import { Prisma, type Db, type Queryable } from "../db/client";
 import type { AssetKind } from "../db/generated/enums";
 import { resolvePlan } from "../distributors/plans";
 import { badRequest, conflict } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
-import type { Queryable } from "../jobs/queue";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { queueWelcomeEmail } from "../notifications/welcome";

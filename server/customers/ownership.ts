@@ -1,6 +1,6 @@
 import type { CustomerStatus } from "../db/generated/enums";
 import { notFound } from "../errors";
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
 import { isUuid } from "../uuid";
 
 /** The answer for a customer id unknown or belonging to another partner (docs/customers.md). */

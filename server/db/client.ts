@@ -16,12 +16,15 @@ import {
 } from "./bulk-write";
 import { registerDriverQuery, type DriverQuery } from "./direct-read";
 import { acquireEmbeddedLock } from "./embedded-lock";
-import { PrismaClient } from "./generated/client";
+import { PrismaClient, type Prisma } from "./generated/client";
 import type { SqlSession } from "./migration-status";
 import { attachNotifications, pgliteNotifications, postgresNotifications, type NotificationSource } from "./notifications";
 
 export { Prisma, PrismaClient } from "./generated/client";
 export type Db = PrismaClient;
+
+/** Anything that runs queries: the client or an interactive transaction. */
+export type Queryable = Prisma.TransactionClient | Db;
 
 export interface Database {
   prisma: PrismaClient;

@@ -1,5 +1,4 @@
-import type { Queryable } from "../jobs/queue";
-import type { Db } from "./client";
+import type { Db, Queryable } from "./client";
 import { ownPerDatabase, setOwnPerDatabase } from "./per-database";
 
 /**

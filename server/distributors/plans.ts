@@ -1,7 +1,6 @@
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import { config } from "../config";
 import { badRequest, notFound } from "../errors";
-import type { Queryable } from "../jobs/queue";
 import { isUuid } from "../uuid";
 
 export interface PlanRecord {

@@ -1,5 +1,4 @@
-import type { Prisma } from "../db/client";
-import type { Queryable } from "../jobs/queue";
+import type { Prisma, Queryable } from "../db/client";
 
 /** The event types of the current delivery protocol (docs/webhooks.md, "Events"). */
 export const EVENT_TYPES = [

@@ -5,7 +5,7 @@
  * never imports the dispatcher itself, so there is one copy of the service's modules in the
  * process: Next.js's.
  */
-import type { RestDispatcher } from "../api/rest/dispatcher";
+import type { RestDispatcher } from "./rest-call";
 
 const SLOT = Symbol.for("exposure-monitor.rest-dispatcher");
 const slot = globalThis as unknown as { [SLOT]?: RestDispatcher };

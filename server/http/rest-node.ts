@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RestDispatcher, RestRequest } from "../api/rest/dispatcher";
 import { log } from "../log";
 import { nodeHeaderSource } from "./headers";
 import { readBodyAtMost, sendNodeResponse } from "./node-io";
+import type { RestDispatcher, RestRequest } from "./rest-call";
 
 /**
  * Serves one REST call from a Node server straight through the dispatcher, with no fetch

@@ -1,8 +1,4 @@
-import { Prisma } from "../db/client";
-import type { Db } from "../db/client";
-
-/** Anything that runs queries: the client or an interactive transaction. */
-export type Queryable = Prisma.TransactionClient | Db;
+import { Prisma, type Db, type Queryable } from "../db/client";
 
 export interface ClaimedJob {
   id: string;

@@ -1,5 +1,5 @@
-import type { Db } from "../db/client";
-import type { JobType, Queryable } from "./queue";
+import type { Db, Queryable } from "../db/client";
+import type { JobType } from "./queue";
 
 /**
  * A recurring task. Each period has a slot key ("2026-11-21" for a daily task); a slot is

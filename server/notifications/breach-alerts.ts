@@ -1,5 +1,5 @@
 import type { BreachSummary } from "../events/outbox";
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
 import { queueNotification } from "./messages";
 import type { AlertBreach, BreachAlertData } from "./types";
 import { recipientsWanting } from "./unsubscribe";

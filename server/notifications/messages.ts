@@ -1,6 +1,6 @@
-import { Prisma } from "../db/client";
-import { jobType, type Queryable } from "../jobs/queue";
-import { portalLocale } from "../portal/locale";
+import { Prisma, type Queryable } from "../db/client";
+import { portalLocale } from "../i18n/negotiate";
+import { jobType } from "../jobs/queue";
 import { notificationSubject } from "./subjects";
 import type { CustomerNotificationContent, OrganizationNotificationContent } from "./types";
 

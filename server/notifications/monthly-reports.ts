@@ -1,5 +1,5 @@
-import type { Db } from "../db/client";
-import { jobType, type Queryable } from "../jobs/queue";
+import type { Db, Queryable } from "../db/client";
+import { jobType } from "../jobs/queue";
 import { queueNotification } from "./messages";
 import type { MonthlyReportData } from "./types";
 import { recipientsWanting } from "./unsubscribe";

@@ -1,6 +1,6 @@
 import { render } from "@react-email/render";
 import type { ReactElement } from "react";
-import type { LocaleCode } from "../breaches/locales";
+import type { LocaleCode } from "../i18n/locales";
 import { monthlyReportPdf } from "./report-pdf";
 import { monthlyReportView } from "./report-view";
 import { BreachAlertEmail } from "./templates/breach-alert";
@@ -10,8 +10,8 @@ import { WebhookHealthEmail } from "./templates/webhook-health";
 import { WelcomeEmail } from "./templates/welcome";
 import { notificationSubject } from "./subjects";
 import { config } from "../config";
-import { portalLocale } from "../portal/locale";
-import { notificationTexts, organizationTexts } from "./texts";
+import { portalLocale } from "../i18n/negotiate";
+import { notificationTexts, organizationTexts } from "../i18n/translations";
 import { isCustomerNotificationKind, type CustomerNotificationContent, type NotificationKind, type OrganizationNotificationContent } from "./types";
 import { unsubscribePageUrl } from "./unsubscribe";
 

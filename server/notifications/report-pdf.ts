@@ -1,5 +1,5 @@
 import PDFDocument from "pdfkit";
-import type { LocaleCode } from "../breaches/locales";
+import type { LocaleCode } from "../i18n/locales";
 import type { MonthlyReportView } from "./report-view";
 
 const MARGIN = 56;

@@ -1,5 +1,6 @@
-import type { LocaleCode } from "../breaches/locales";
-import { periodLabel, type NotificationTexts } from "./texts";
+import type { LocaleCode } from "../i18n/locales";
+import { periodLabel } from "../i18n/format";
+import type { NotificationTexts } from "../i18n/translations";
 import type { MonthlyReportData } from "./types";
 
 /** Domains listed by name in a report; beyond this, "and N more". */

@@ -1,6 +1,5 @@
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import { badRequest, notFound } from "../errors";
-import type { Queryable } from "../jobs/queue";
 import { breachAlertAudience } from "./breach-alerts";
 
 /** The kinds a recipient can turn on and off in the portal (the welcome is sent once, at onboarding). */

@@ -1,5 +1,6 @@
-import type { LocaleCode } from "../breaches/locales";
-import { notificationTexts, organizationTexts, periodLabel } from "./texts";
+import type { LocaleCode } from "../i18n/locales";
+import { periodLabel } from "../i18n/format";
+import { notificationTexts, organizationTexts } from "../i18n/translations";
 import type { NotificationContent } from "./types";
 
 /** The subject line of a message (stored with it when it is queued). */

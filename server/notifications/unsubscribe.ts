@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { derivedAppKey } from "../app-key";
-import type { LocaleCode } from "../breaches/locales";
+import type { LocaleCode } from "../i18n/locales";
 import { config } from "../config";
-import type { Queryable } from "../jobs/queue";
-import { portalLocale } from "../portal/locale";
+import type { Queryable } from "../db/client";
+import { portalLocale } from "../i18n/negotiate";
 import { CUSTOMER_NOTIFICATION_KINDS, type CustomerNotificationKind } from "./types";
 
 /**

@@ -1,5 +1,4 @@
-import { Prisma } from "../db/client";
-import type { Queryable } from "../jobs/queue";
+import { Prisma, type Queryable } from "../db/client";
 import { queueNotification } from "./messages";
 
 export interface OnboardedCustomer {

@@ -1,7 +1,7 @@
 import { config } from "../config";
 import type { Db } from "../db/client";
+import { portalLocale } from "../i18n/negotiate";
 import { consumeMagicLink } from "./magic-links";
-import { portalLocale } from "./locale";
 import { clearedSessionCookie, customerClaims, customerSessionCookie, readSessionToken } from "./session-cookie";
 import { endPortalSession, refreshPortalSession } from "./sessions";
 

@@ -1,4 +1,4 @@
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
 import { defineJob } from "../jobs/definition";
 import { scheduleJob } from "../jobs/schedules";
 

@@ -1,8 +1,7 @@
 import { config } from "../config";
 import { foundOrNotFound, ownedCustomerWhere } from "../customers/ownership";
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import { badRequest, unprocessable } from "../errors";
-import type { Queryable } from "../jobs/queue";
 import { log } from "../log";
 import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "./secret-tokens";
 import { startPortalSession, type PortalSignIn } from "./sessions";

@@ -1,5 +1,4 @@
-import type { Db } from "../db/client";
-import type { Queryable } from "../jobs/queue";
+import type { Db, Queryable } from "../db/client";
 import { log } from "../log";
 import { isUuid } from "../uuid";
 import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN, successorToken } from "./secret-tokens";

@@ -1,12 +1,12 @@
 import { setBreachResolved } from "../breaches/instances";
-import type { LocaleCode } from "../breaches/locales";
 import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "../breaches/records";
 import { MAX_THREAT_SCORE } from "../breaches/threat-score";
 import type { Db } from "../db/client";
 import type { CustomerStatus } from "../db/generated/enums";
 import { notFound } from "../errors";
+import type { LocaleCode } from "../i18n/locales";
+import { portalLocale } from "../i18n/negotiate";
 import { isUuid } from "../uuid";
-import { portalLocale } from "./locale";
 
 /**
  * What the portal shows a signed-in customer, always of that customer alone. A prospect gets

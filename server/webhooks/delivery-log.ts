@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { UUID_PATTERN } from "../api/schemas";
 import type { Db, Prisma } from "../db/client";
 import { badRequest, conflict, notFound, unprocessable } from "../errors";
 import { LEGACY_EVENT_TYPES, type LegacyEventType } from "../events/legacy";
 import { EVENT_TYPES, type EventType } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
+import { UUID_PATTERN } from "../uuid";
 import { currentProtocolBody, legacyProtocolBody } from "./bodies";
 import { getEndpoint, type Protocol } from "./endpoints";
 import type { WebhookOwner } from "./owner";

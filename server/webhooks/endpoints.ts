@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { UUID_PATTERN } from "../api/schemas";
-import type { Db, Prisma } from "../db/client";
+import type { Db, Prisma, Queryable } from "../db/client";
 import { badRequest, notFound } from "../errors";
-import type { Queryable } from "../jobs/queue";
 import { encryptSecret } from "../app-key";
+import { UUID_PATTERN } from "../uuid";
 import { lockOwner, type WebhookOwner } from "./owner";
 import { ensureActiveSecret } from "./secrets";
 import { checkWebhookUrl } from "./url-safety";

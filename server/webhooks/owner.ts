@@ -1,4 +1,4 @@
-import type { Queryable } from "../jobs/queue";
+import type { Queryable } from "../db/client";
 
 /** Who owns webhook endpoints and signing secrets: a partner or a distributor. */
 export type WebhookOwner = { partnerId: string } | { distributorId: string };

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import { notFound } from "../errors";
-import type { Queryable } from "../jobs/queue";
 import { decryptSecret, encryptSecret } from "../app-key";
 import { lockOwner, ownerKey, ownerOfRow, type WebhookOwner } from "./owner";
 

@@ -5,7 +5,7 @@ import { appRouter } from "../../server/api/root";
 import { createRestDispatcher } from "../../server/api/rest/dispatcher";
 import { openDatabase } from "../../server/db/client";
 import { migrationDirectoryNames } from "../../server/db/migration-status";
-import { SYSTEM_PLANS } from "../../server/db/seed";
+import { SYSTEM_PLANS } from "../../server/distributors/system-plans";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { apiClient, serveRestOnLoopback } from "../helpers/http";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { createRestDispatcher, fetchRestHandler, type RestDispatcher } from "../../server/api/rest/dispatcher";
+import { createRestDispatcher, fetchRestHandler } from "../../server/api/rest/dispatcher";
+import type { RestDispatcher } from "../../server/http/rest-call";
 import {
   distributorProcedure,
   partnerOrDistributorProcedure,

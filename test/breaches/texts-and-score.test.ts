@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LOCALE_CODES } from "../../server/breaches/locales";
+import { LOCALE_CODES } from "../../server/i18n/locales";
 import { descriptionToText, generatedSummary, nextStepsFor } from "../../server/breaches/texts";
 import { breachSeverity, threatScore } from "../../server/breaches/threat-score";
 

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { MAX_REST_BODY_BYTES, type RestDispatcher } from "../../server/api/rest/dispatcher";
+import { MAX_REST_BODY_BYTES } from "../../server/api/rest/dispatcher";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
+import type { RestDispatcher } from "../../server/http/rest-call";
 import { serveRestRequest } from "../../server/http/rest-node";
 
 type FetchHandler = (request: Request) => Promise<Response>;

@@ -1,6 +1,6 @@
 import { PDFParse } from "pdf-parse";
 import { describe, expect, it, vi } from "vitest";
-import { LOCALE_CODES, type LocaleCode } from "../../server/breaches/locales";
+import { LOCALE_CODES, type LocaleCode } from "../../server/i18n/locales";
 import { renderNotification, renderOrganizationNotification, type RenderContext } from "../../server/notifications/render";
 import { notificationSubject } from "../../server/notifications/subjects";
 import type { CustomerNotificationContent, MonthlyReportData, OrganizationNotificationContent, WebhookHealthEndpoint } from "../../server/notifications/types";

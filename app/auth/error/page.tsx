@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
 import { currentUiSession } from "@/server/auth/ui-session";
-import { LOCALE_CODES, type LocaleCode } from "@/server/breaches/locales";
+import { LOCALE_CODES, type LocaleCode } from "@/server/i18n/locales";
+import { negotiateLocale } from "@/server/i18n/negotiate";
 import { SIGN_IN_ERROR_REASONS, type SignInErrorReason } from "@/server/portal/auth-routes";
-import { negotiateLocale } from "@/server/portal/locale";
-import { portalMessages } from "../../portal/messages";
+import { portalMessages } from "@/server/i18n/translations";
 import styles from "../../portal/portal.module.css";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import type { TimelineYear } from "@/server/portal/view";
-import type { PortalMessages } from "../messages";
-import { format } from "../messages";
+import type { PortalMessages } from "@/server/i18n/translations";
+import { format } from "@/server/i18n/format";
 import styles from "../portal.module.css";
 
 const WIDTH = 480;

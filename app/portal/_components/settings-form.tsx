@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { NotificationSettings, RecipientKind } from "@/server/notifications/settings";
-import type { PortalMessages } from "../messages";
+import type { PortalMessages } from "@/server/i18n/translations";
 import styles from "../portal.module.css";
 import { uiClient, withFreshAccess } from "./ui-client";
 

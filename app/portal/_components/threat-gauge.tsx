@@ -1,5 +1,5 @@
-import type { PortalMessages } from "../messages";
-import { format } from "../messages";
+import type { PortalMessages } from "@/server/i18n/translations";
+import { format } from "@/server/i18n/format";
 import styles from "../portal.module.css";
 
 type Level = keyof PortalMessages["overview"]["levels"];

@@ -1,4 +1,4 @@
-import type { PortalMessages } from "../messages";
+import type { PortalMessages } from "@/server/i18n/translations";
 import styles from "../portal.module.css";
 
 /** For prospects: what the one-time check shows, and what full monitoring would add (no data of theirs). */

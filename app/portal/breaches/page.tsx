@@ -3,7 +3,7 @@ import Link from "next/link";
 import { formatDate } from "../_components/format-date";
 import { StatusBadge } from "../_components/status-badge";
 import { UpgradeCard } from "../_components/upgrade-card";
-import { format } from "../messages";
+import { format } from "@/server/i18n/format";
 import { portalPage, portalText } from "../portal-page";
 import styles from "../portal.module.css";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { SettingsForm } from "../_components/settings-form";
-import { format } from "../messages";
+import { format } from "@/server/i18n/format";
 import { portalPage, portalText } from "../portal-page";
 import styles from "../portal.module.css";
 

@@ -3,7 +3,7 @@ import { callTRPCProcedure, type AnyTRPCRouter, type TRPCProcedureType } from "@
 import { forEachOpenApiProcedure } from "trpc-to-openapi";
 import type { Db } from "../../db/client";
 import { log } from "../../log";
-import type { HeaderSource } from "../../http/headers";
+import type { RestDispatcher, RestRequest, RestResponse } from "../../http/rest-call";
 import { observeHttpRequest, UNMATCHED_ROUTE } from "../../metrics/registry";
 import { createContext, type Context } from "../context";
 import type { AppMeta, EndpointErrors } from "../meta";
@@ -26,26 +26,6 @@ export interface Route {
   meta: AppMeta;
   errors: EndpointErrors;
 }
-
-/** A REST call as the dispatcher needs it, whichever server received it (see fetchRestHandler, server/http/rest-node.ts). */
-export interface RestRequest {
-  method: string;
-  /** The URL's path, already normalized (no dot segments); segments may be percent-encoded. */
-  path: string;
-  /** The query string, with or without its leading "?". */
-  search: string;
-  headers: HeaderSource;
-  /** The body's bytes, or undefined as soon as there are more than `limit` (the rest is not kept). */
-  readBody(limit: number): Promise<Uint8Array | undefined>;
-}
-
-export interface RestResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | null;
-}
-
-export type RestDispatcher = (request: RestRequest) => Promise<RestResponse>;
 
 /**
  * Serves every procedure that has OpenAPI meta as a REST endpoint. trpc-to-openapi supplies

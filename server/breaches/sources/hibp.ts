@@ -1,5 +1,5 @@
 import { breach as fetchBreach, breachedAccount, breachedDomain, RateLimitError } from "hibp";
-import type { Queryable } from "../../jobs/queue";
+import type { Queryable } from "../../db/client";
 import { log } from "../../log";
 import { importCatalogue } from "../catalogue";
 import { normalizeEmail, type FoundExposure } from "../exposures";

@@ -1,5 +1,5 @@
 import { config } from "../../config";
-import type { Queryable } from "../../jobs/queue";
+import type { Queryable } from "../../db/client";
 import type { FoundExposure } from "../exposures";
 import { HibpBreachSource } from "./hibp";
 import { localBreachSource } from "./local";

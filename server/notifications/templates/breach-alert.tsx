@@ -2,9 +2,9 @@ import { Heading } from "@react-email/heading";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import { visibleDataClasses } from "../../breaches/categories";
-import type { LocaleCode } from "../../breaches/locales";
+import type { LocaleCode } from "../../i18n/locales";
 import { generatedSummary, nextStepsFor } from "../../breaches/texts";
-import type { NotificationTexts } from "../texts";
+import type { NotificationTexts } from "../../i18n/translations";
 import type { AlertBreach, BreachAlertData } from "../types";
 import { EmailLayout, List, styles, type FooterProps } from "./layout";
 

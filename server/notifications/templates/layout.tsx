@@ -9,7 +9,7 @@ import { Preview } from "@react-email/preview";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import type { CSSProperties, ReactNode } from "react";
-import type { LocaleCode } from "../../breaches/locales";
+import type { LocaleCode } from "../../i18n/locales";
 
 /** What every message ends with: why it came, whom a reply reaches, and how to stop it. */
 export interface FooterProps {

@@ -1,6 +1,6 @@
 import { Heading } from "@react-email/heading";
 import { Text } from "@react-email/text";
-import type { LocaleCode } from "../../breaches/locales";
+import type { LocaleCode } from "../../i18n/locales";
 import type { MonthlyReportView } from "../report-view";
 import { EmailLayout, List, styles, type FooterProps } from "./layout";
 

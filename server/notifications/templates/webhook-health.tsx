@@ -2,8 +2,8 @@ import { Heading } from "@react-email/heading";
 import { Link } from "@react-email/link";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
-import type { LocaleCode } from "../../breaches/locales";
-import type { OrganizationTexts } from "../texts";
+import type { LocaleCode } from "../../i18n/locales";
+import type { OrganizationTexts } from "../../i18n/translations";
 import type { OrganizationNotificationContent, WebhookHealthEndpoint } from "../types";
 import { EmailLayout, styles, type FooterProps } from "./layout";
 

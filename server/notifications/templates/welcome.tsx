@@ -1,7 +1,7 @@
 import { Heading } from "@react-email/heading";
 import { Text } from "@react-email/text";
-import type { LocaleCode } from "../../breaches/locales";
-import type { NotificationTexts } from "../texts";
+import type { LocaleCode } from "../../i18n/locales";
+import type { NotificationTexts } from "../../i18n/translations";
 import type { WelcomeData } from "../types";
 import { EmailLayout, List, styles, type FooterProps } from "./layout";
 

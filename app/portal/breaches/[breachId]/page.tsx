@@ -5,7 +5,7 @@ import { formatDate } from "../../_components/format-date";
 import { ResolveButton } from "../../_components/resolve-button";
 import { StatusBadge } from "../../_components/status-badge";
 import { UpgradeCard } from "../../_components/upgrade-card";
-import { format } from "../../messages";
+import { format } from "@/server/i18n/format";
 import { isNotFound, portalPage, portalText } from "../../portal-page";
 import styles from "../../portal.module.css";
 import { isUuid } from "@/server/uuid";

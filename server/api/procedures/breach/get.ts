@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BREACH_NOT_FOUND, getCatalogueBreach } from "../../../breaches/lookups";
-import { successTrue, UUID_PATTERN } from "../../schemas";
+import { UUID_PATTERN } from "../../../uuid";
+import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import { catalogueBreachSchema, localeInput } from "./schemas";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { normalizeEmail } from "../../../breaches/exposures";
-import { DEFAULT_LOCALE, LOCALE_CODES } from "../../../breaches/locales";
+import { DEFAULT_LOCALE, LOCALE_CODES } from "../../../i18n/locales";
 
 export const LOCALE_MESSAGE = `localeCode must be one of ${LOCALE_CODES.join(", ")}`;
 

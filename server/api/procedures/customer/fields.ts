@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { badRequest } from "../../../errors";
-import { requiredError, successTrue, UUID_PATTERN, uuidInput } from "../../schemas";
+import { UUID_PATTERN } from "../../../uuid";
+import { requiredError, successTrue, uuidInput } from "../../schemas";
 
 const MAX_PRICE = 9_999_999_999.99;
 const CURRENCY_CODES = new Set(Intl.supportedValuesOf("currency"));

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CUSTOMER_NOT_FOUND, listCustomerBreaches } from "../../../breaches/instances";
-import { successTrue, UUID_PATTERN } from "../../schemas";
+import { UUID_PATTERN } from "../../../uuid";
+import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import { customerBreachEntrySchema, LOCALE_MESSAGE, localeInput, redactedBreachEntrySchema } from "../breach/schemas";
 

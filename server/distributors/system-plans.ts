@@ -1,5 +1,4 @@
-import { seedBreachCategories } from "../breaches/categories";
-import type { Db, Prisma } from "./client";
+import type { Queryable } from "../db/client";
 
 /**
  * The system plans every database starts with (idempotent: safe on every start). `features`
@@ -47,10 +46,9 @@ export const SYSTEM_PLANS = [
   },
 ] as const;
 
-export async function seedSystemData(db: Db | Prisma.TransactionClient): Promise<void> {
+export async function seedSystemPlans(db: Queryable): Promise<void> {
   for (const plan of SYSTEM_PLANS) {
     const data = { ...plan, features: [...plan.features] };
     await db.plan.upsert({ where: { planType: plan.planType }, create: data, update: {} });
   }
-  await seedBreachCategories(db);
 }

@@ -1,13 +1,15 @@
+import { seedBreachCategories } from "../breaches/categories";
 import { openMissingBillingPeriods } from "../customers/billing-periods";
 import { CUSTOMER_FIGURES_MIGRATION, recountCustomerFigures } from "../customers/figures";
-import type { Database } from "./client";
-import { migrateDatabase } from "./migrations";
-import { seedSystemData } from "./seed";
+import type { Database } from "../db/client";
+import { migrateDatabase } from "../db/migrations";
+import { seedSystemPlans } from "../distributors/system-plans";
 
 /**
- * Brings a database up to date: pending migrations (under the advisory lock), the system rows and
- * billing periods for active customers that lack one (under a lock of their own), and, when this
- * run added the customers' stored figures, their first count.
+ * Brings a database up to date (every start, CLI run and test database): pending migrations
+ * (server/db, under the migrations' advisory lock), then the domain's start-up steps: the system
+ * plans and breach categories, and billing periods for active customers that lack one (under a
+ * lock of their own), and, when this run added the customers' stored figures, their first count.
  */
 export async function prepareDatabase(database: Database): Promise<string[]> {
   const applied = await migrateDatabase(database);
@@ -18,7 +20,8 @@ export async function prepareDatabase(database: Database): Promise<string[]> {
   await database.prisma.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SYSTEM_DATA_LOCK_KEY}::bigint)`;
-      await seedSystemData(tx);
+      await seedSystemPlans(tx);
+      await seedBreachCategories(tx);
       await openMissingBillingPeriods(tx);
     },
     { maxWait: 60_000, timeout: 120_000 },

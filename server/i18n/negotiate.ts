@@ -1,6 +1,6 @@
-import { DEFAULT_LOCALE, LOCALE_CODES, type LocaleCode } from "../breaches/locales";
+import { DEFAULT_LOCALE, LOCALE_CODES, type LocaleCode } from "./locales";
 
-/** Each of the six locales (docs/breaches.md) by its language; Norwegian in any written form reads Bokmål. */
+/** Each of the six locales (locales.ts) by its language; Norwegian in any written form reads Bokmål. */
 const LOCALE_BY_LANGUAGE: Record<string, LocaleCode> = {
   sv: "sv-SE",
   nb: "nb-NO",
@@ -13,7 +13,7 @@ const LOCALE_BY_LANGUAGE: Record<string, LocaleCode> = {
 };
 
 /**
- * The portal's locale for a customer's localeCode: the locale itself when it is one of the six,
+ * The portal's and the e-mails' locale for a customer's localeCode: the locale itself when it is one of the six,
  * else the one of the same language (nl-BE reads nl-NL, en-US en-GB), else en-GB.
  */
 export function portalLocale(localeCode: string | null | undefined): LocaleCode {

@@ -1,4 +1,7 @@
-/** The catalogue locales (docs/breaches.md); a text missing in one of them falls back to en-GB. */
+/**
+ * The six locales of the API's breach texts, the portal and the e-mails (docs/breaches.md); a text
+ * missing in one of them falls back to en-GB.
+ */
 export const LOCALE_CODES = ["sv-SE", "nb-NO", "fi-FI", "da-DK", "en-GB", "nl-NL"] as const;
 export type LocaleCode = (typeof LOCALE_CODES)[number];
 export const DEFAULT_LOCALE: LocaleCode = "en-GB";

@@ -1,0 +1,270 @@
+import { one } from "./plural";
+
+/**
+ * English (United Kingdom), the default: every text, and the shape every other locale follows.
+ * `portal`: the customer portal and its sign-in pages (`{name}` marks a value filled in by format(),
+ * server/i18n/format.ts). `email`: the customer e-mails, the monthly report's PDF and the unsubscribe
+ * page. `organization`: the operational e-mails to a webhook endpoint's owner, a partner or a
+ * distributor (docs/webhooks.md, "Health and warnings"); organizations have no locale, so these
+ * exist in en-GB only.
+ */
+export const enGB = {
+  portal: {
+    portalName: "Exposure portal",
+    skipToContent: "Skip to content",
+    navigationLabel: "Portal",
+    nav: { overview: "Overview", breaches: "Breaches", assets: "Monitored assets", settings: "E-mail settings" },
+    signedInAs: "Signed in as {email}",
+    signOut: "Sign out",
+    overview: {
+      title: "Overview",
+      intro: "How exposed {company} is in known data breaches.",
+      threatScore: "Threat score",
+      threatScoreOf: "{score} of {max}",
+      threatScoreHelp: "0 means no known exposure and {max} is the highest. The score falls as you fix breaches.",
+      levels: { none: "No known exposure", low: "Low", moderate: "Moderate", high: "High", critical: "Critical" },
+      unresolved: "Breaches not fixed",
+      resolved: "Breaches fixed",
+      exposedEmails: "Exposed e-mail addresses",
+      lastChecked: "Last checked on {date}.",
+      notCheckedYet: "The first check has not run yet.",
+      timelineTitle: "Exposures over time",
+      timelineHelp: "Breaches that exposed your addresses, by the year they happened.",
+      timelineEmpty: "No breaches found so far.",
+      timelineYear: "Year",
+      timelineEarlier: "{year} and earlier",
+      timelineBar: "{year}: {notFixed} not fixed, {fixed} fixed",
+      viewBreaches: "See the breaches",
+    },
+    breaches: {
+      title: "Breaches",
+      intro: "Data breaches in which your monitored e-mail addresses appeared.",
+      none: "No breaches found.",
+      count: "Breaches found: {count}",
+      breachDate: "Breach date",
+      categories: "Exposed data",
+      exposedEmails: "Exposed addresses",
+      fixed: "Fixed",
+      notFixed: "Not fixed",
+      details: "Details",
+      exposureNumber: "Exposure {number}",
+    },
+    breach: {
+      whatHappened: "What happened",
+      catalogueDescription: "Description from the breach catalogue",
+      nextSteps: "What to do now",
+      status: "Status",
+      markFixed: "Mark as fixed",
+      markNotFixed: "Mark as not fixed",
+      saving: "Saving…",
+      saved: "Saved.",
+      saveFailed: "The change could not be saved. Please try again.",
+      allBreaches: "All breaches",
+      notFound: "This breach does not exist or is not yours.",
+    },
+    upgrade: {
+      notice: "This is a one-time check: it shows how many breaches exposed your addresses, and which addresses.",
+      title: "What full monitoring shows",
+      items: [
+        "The name of each breach and when it happened",
+        "What kind of data was exposed",
+        "A description of each breach",
+        "Advice on what to do, step by step",
+        "Daily checks and alerts about new breaches",
+        "Your exposures over time",
+      ],
+      contact: "Ask your provider to upgrade your monitoring.",
+    },
+    assets: {
+      title: "Monitored assets",
+      intro: "These domains and e-mail addresses are checked against known data breaches.",
+      domains: "Domains",
+      emails: "E-mail addresses",
+      none: "None",
+      discovered: "Found on your domain",
+    },
+    /** E-mail settings (docs/notifications.md). */
+    settings: {
+      title: "E-mail settings",
+      intro: "Choose which e-mails about {company} are sent, and to whom.",
+      breachAlerts: "Breach alerts",
+      breachAlertsHelp: "An e-mail when a check finds new breaches.",
+      monthlyReport: "Monthly report",
+      monthlyReportHelp: "A summary on the 1st of each month, with a PDF.",
+      recipients: "Recipients",
+      recipientsHelp: "Each address can stop either kind of e-mail; your provider decides who is on the list.",
+      address: "Address",
+      noRecipients: "No recipients.",
+      partnerOff: "Your provider does not send these e-mails at the moment, so none are sent, whatever is set here.",
+      save: "Save",
+      saving: "Saving…",
+      saved: "Saved.",
+      saveFailed: "The change could not be saved. Please try again.",
+    },
+    signIn: {
+      errors: {
+        invalid: {
+          title: "This sign-in link does not work",
+          body: "The link is incomplete or unknown. E-mail programs and in-app browsers sometimes cut links short.",
+        },
+        expired: { title: "This sign-in link has expired", body: "A sign-in link works for one hour after it is created." },
+        used: { title: "This sign-in link has already been used", body: "Each sign-in link signs you in once." },
+        unavailable: { title: "Portal access has ended", body: "Monitoring for your organisation has ended, so the portal is no longer available." },
+        "session-ended": { title: "Your session has ended", body: "For your security, sessions end after a period without activity." },
+        "signed-out": { title: "You are signed out", body: "You have signed out of the portal." },
+        "sign-in-required": { title: "Sign in with your link", body: "The portal opens with a sign-in link from your provider." },
+      },
+      newLink: "To open the portal, ask your provider for a new sign-in link.",
+      stillSignedIn: "You are still signed in on this device.",
+      openPortal: "Open the portal",
+    },
+  },
+  email: {
+    common: {
+      why: (partner: string, company: string) =>
+        `${partner} monitors the domains and e-mail addresses of ${company} for data breaches and sends you this e-mail.`,
+      reply: (partner: string) => `Questions? Reply to this e-mail to reach ${partner}.`,
+      portalHint: (partner: string) => `Details and next steps for every breach are in your portal; ask ${partner} for a sign-in link.`,
+      unsubscribe: {
+        welcome: "Stop all e-mails from this service to this address",
+        breach_alert: "Stop breach alerts to this address",
+        monthly_report: "Stop monthly reports to this address",
+      },
+    },
+    welcome: {
+      subject: (company: string) => `Breach monitoring is now active for ${company}`,
+      preview: "What we monitor and how to open your portal",
+      heading: "Welcome to breach monitoring",
+      intro: (partner: string, company: string) =>
+        `${partner} has set up breach monitoring for ${company}. Every day we check whether the domains and e-mail addresses below appear in known data breaches, and we alert you when they do.`,
+      domains: "Monitored domains",
+      emails: "Monitored e-mail addresses",
+      domainsNote: "For each monitored domain, we also find and monitor the exposed addresses at that domain.",
+      portalHeading: "Your portal",
+      portal: (partner: string) =>
+        `The portal shows every breach found, what was exposed and what to do next. To open it, ask ${partner} for a sign-in link. Each link works once, within an hour.`,
+    },
+    alert: {
+      subject: (count: number, company: string) => one(count, `New data breach found for ${company}`, `${count} new data breaches found for ${company}`),
+      heading: (count: number) => one(count, "1 new data breach", `${count} new data breaches`),
+      intro: (company: string) => `Our latest scan found monitored addresses of ${company} in the breaches below.`,
+      exposedData: "Exposed data",
+      exposedAddresses: "Exposed addresses",
+      nextSteps: "What to do",
+      /** The heading of the breaches listed by title only (beyond the detailed ones). */
+      alsoFound: "Also found",
+      moreAddresses: (count: number) => `and ${count} more addresses`,
+      redactedIntro: (count: number, company: string) =>
+        one(
+          count,
+          `The check of ${company} found 1 data breach that exposes the addresses below.`,
+          `The check of ${company} found ${count} data breaches that expose the addresses below.`,
+        ),
+      redactedMore: (partner: string) =>
+        `Which breaches these are, what was exposed and what to do about it comes with full monitoring. Ask ${partner} about it.`,
+    },
+    report: {
+      subject: (company: string, period: string) => `Breach report for ${company}: ${period}`,
+      heading: (period: string) => `Breach report for ${period}`,
+      intro: (company: string, period: string) => `How exposed ${company} was in ${period}, and what changed.`,
+      threatScore: "Threat score",
+      scoreOutOf: (score: string) => `${score} of 97`,
+      scale: "0 means no known exposure; the scale ends at 97.",
+      change: (delta: number, previous: string) =>
+        delta > 0
+          ? `Up ${delta} since the report for ${previous}`
+          : delta < 0
+            ? `Down ${-delta} since the report for ${previous}`
+            : `Unchanged since the report for ${previous}`,
+      first: "This is the first report.",
+      newBreaches: "New breaches",
+      openBreaches: "Open breaches",
+      fixedBreaches: "Fixed breaches",
+      newNote: "found in the past month",
+      openNote: "not yet resolved",
+      fixedNote: "resolved in the past month",
+      newListHeading: "Breaches found in the past month",
+      noNew: "No new breaches were found in the past month.",
+      more: (count: number) => `and ${count} more`,
+      assets: "Monitored assets",
+      domains: (count: number) => one(count, "1 domain", `${count} domains`),
+      emails: (count: number) => one(count, "1 e-mail address", `${count} e-mail addresses`),
+      attachment: "The same report is attached as a PDF.",
+    },
+    /** The page an unsubscribe link opens. */
+    unsubscribe: {
+      title: "Unsubscribe",
+      what: {
+        welcome: (company: string) => `e-mails about the breach monitoring of ${company}`,
+        breach_alert: (company: string) => `breach alerts for ${company}`,
+        monthly_report: (company: string) => `monthly breach reports for ${company}`,
+      },
+      question: (what: string, email: string) => `Stop ${what} to ${email}?`,
+      button: "Unsubscribe",
+      done: (what: string, email: string) => `Done: ${email} no longer receives ${what}.`,
+      undo: "Changed your mind? The settings in your portal turn them back on.",
+      invalid: "This unsubscribe link is not valid. Open the whole link from the e-mail, or reply to the e-mail to ask for the messages to stop.",
+    },
+  },
+  organization: {
+    common: {
+      why: (organization: string) =>
+        `You receive this as the contact for the webhooks of ${organization}. It is sent only when an endpoint starts failing or is disabled, once for each such change.`,
+      /** Said where customer e-mails have their unsubscribe link. */
+      howToStop:
+        "These operational messages have no unsubscribe link: while the endpoint stays in this state, no further message is sent about it. Disabling or deleting the endpoint stops them altogether.",
+      endpoint: "Endpoint",
+      url: "URL",
+      id: "ID",
+      protocol: "Protocol",
+      protocols: { current: "current (API v1)", legacy: "earlier protocol (/api/integrations/webhooks)" },
+      lastSuccess: "Last successful delivery",
+      never: "none recorded",
+      whatToDo: "What to do",
+      adminPage: "The endpoint's health and delivery log in the admin UI:",
+      /** An ISO time as the message shows it. */
+      time: (iso: string) =>
+        `${new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`,
+    },
+    failing: {
+      subject: (url: string) => `Webhook deliveries are failing: ${url}`,
+      preview: "Events are not reaching your webhook endpoint",
+      heading: "Your webhook endpoint is failing",
+      intro: (organization: string, since: string) => `Events for ${organization} have not been delivered to the endpoint below since ${since}.`,
+      failingSince: "Failing since",
+      failuresInRow: "Failed deliveries in a row",
+      lastError: "Last error",
+      fix: "Check the receiver at this URL: it must answer with a 2xx status in time (the last error above says what went wrong; the endpoint's delivery log has every attempt).",
+      retrying: (disableAfter: number) =>
+        `Each event is retried on its schedule while you fix it. After ${disableAfter} failed deliveries in a row the endpoint is disabled, and you will be told.`,
+      recover: "Deliveries that used up their attempts can be queued again once the receiver works, with a fresh round of attempts:",
+    },
+    disabled: {
+      subject: (url: string) => `Webhook endpoint disabled: ${url}`,
+      preview: "No more events are sent to your webhook endpoint",
+      heading: "Your webhook endpoint was disabled",
+      intro: (organization: string, at: string) => `On ${at} we stopped sending events for ${organization} to the endpoint below.`,
+      reason: "Reason",
+      kinds: {
+        failing: "Its deliveries failed too many times in a row.",
+        gone: "The receiver answered 410 Gone, which asks us to stop sending.",
+      },
+      fix: {
+        failing: "Fix the receiver at this URL: it must answer with a 2xx status in time.",
+        gone: "If the receiver was retired on purpose, delete the endpoint or leave it disabled; nothing else is needed. Otherwise make it accept events again.",
+      },
+      enable: "Enable the endpoint again:",
+      recover: "Then queue the deliveries that failed again, with a fresh round of attempts:",
+      whileDisabled: "Events that happen while the endpoint is disabled are kept as failed deliveries: recover them once it is enabled again.",
+    },
+  },
+};
+
+/** The texts of a locale, in en-GB's shape. */
+export type Messages = typeof enGB;
+
+/**
+ * Another locale's texts: the portal's and the customer e-mails' complete (a missing one is a type
+ * error), the organization e-mails optional (en-GB stands in for them).
+ */
+export type Translation = Omit<Messages, "organization"> & Partial<Pick<Messages, "organization">>;
