@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { inBulkTransaction, type BulkTransaction } from "../db/bulk-write";
 import { wakeJobWorkers } from "../jobs/wake";
 import { breachIdsByName } from "./catalogue";
-import { domainOf, normalizeEmail } from "./exposures";
+import { domainOfEmail, normalizeEmail } from "../email-address";
 import { requestImportMatching } from "./match-requests";
 
 export const ACCOUNTS_HEADER = "email,breach_name";
@@ -176,7 +176,7 @@ async function stageAccounts(
       reject(lineNumber, `unknown breach "${fields[1]!.slice(0, 100)}"`);
       return;
     }
-    batch += `${domainOf(email)}\t${email}\t${breachId}\n`;
+    batch += `${domainOfEmail(email)}\t${email}\t${breachId}\n`;
     batchRows++;
   };
 

@@ -6,7 +6,8 @@ import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { queueBreachAlert } from "../notifications/breach-alerts";
-import { domainOf, type Exposure } from "./exposures";
+import { domainOfEmail } from "../email-address";
+import type { Exposure } from "./exposures";
 import type { ScanReason } from "./scan-requests";
 import { configuredBreachSource, type BreachSource } from "./sources/source";
 import { refreshThreatScore } from "./threat-score";
@@ -62,7 +63,7 @@ async function scan(db: Db, customerId: string, reason: ScanReason, source: Brea
   const domains = customer.assets.filter((asset) => asset.kind === "domain").map((asset) => asset.value);
   const domainSet = new Set(domains);
   // Addresses at a monitored domain are all found by the domain lookup.
-  const otherEmails = customer.assets.filter((asset) => asset.kind === "email" && !domainSet.has(domainOf(asset.value))).map((asset) => asset.value);
+  const otherEmails = customer.assets.filter((asset) => asset.kind === "email" && !domainSet.has(domainOfEmail(asset.value))).map((asset) => asset.value);
   const exposures = [...(await source.exposuresAtDomains(db, domains)), ...(await source.exposuresOfEmails(db, otherEmails))];
 
   const outcome = await db.$transaction(
@@ -116,7 +117,7 @@ export async function recordFindings(tx: Queryable, customerId: string, exposure
   const monitoredEmails = new Set(customer.emails);
 
   const discovered = [...new Set(exposures.map((exposure) => exposure.email))].filter(
-    (email) => !monitoredEmails.has(email) && monitoredDomains.has(domainOf(email)),
+    (email) => !monitoredEmails.has(email) && monitoredDomains.has(domainOfEmail(email)),
   );
   const addedAssets = await addDiscoveredEmails(tx, customerId, discovered);
   for (const asset of addedAssets) monitoredEmails.add(asset.value);
