@@ -1,5 +1,6 @@
 import { requestCustomerScan } from "../breaches/scan-requests";
-import { Prisma, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
 import type { AssetKind } from "../db/generated/enums";
 import { resolvePlan } from "../distributors/plans";
 import { badRequest, conflict } from "../errors";
@@ -86,9 +87,9 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
       return row;
     });
   } catch (error) {
-    // The only unique key a new customer can collide on is (partner, reference): the assets
-    // are deduplicated and the portal user is the customer's first.
-    if (isUniqueViolation(error)) throw conflict(`A customer with reference "${customer.reference}" already exists`);
+    // The assets are deduplicated and the portal user is the customer's first: only the
+    // (partner, reference) key can be taken by another customer.
+    if (isUniqueViolation(error, "customers_partner_id_reference_key")) throw conflict(`A customer with reference "${customer.reference}" already exists`);
     throw error;
   }
   log.info("customer onboarded", { partnerId, customerId: created.id, status: customer.status });
@@ -159,11 +160,4 @@ async function insertCustomer(
            (SELECT coalesce(json_agg(json_build_object('id', id, 'kind', kind, 'value', value)), '[]') FROM assets) AS assets
     FROM customer`;
   return row!;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  if (error.code === "P2002") return true;
-  const cause = (error.meta?.driverAdapterError as { cause?: { kind?: string } } | undefined)?.cause;
-  return cause?.kind === "UniqueConstraintViolation";
 }
