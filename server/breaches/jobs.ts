@@ -1,10 +1,10 @@
 import type { Queryable } from "../jobs/queue";
 import { defineJob } from "../jobs/registry";
-import { scheduleJob, type Schedule } from "../jobs/schedules";
+import { claimSlot, scheduleJob, slotOf, type Schedule } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { MATCH_NEW_EXPOSURES_JOB, type MatchRequest } from "./match-requests";
 import { matchBreachesForActiveCustomers, matchImportForActiveCustomers } from "./new-exposures";
-import { SCAN_CUSTOMER_JOB, type ScanReason } from "./scan-requests";
+import { SCAN_CUSTOMER_JOB, SCAN_DEDUPE_PREFIX, type ScanReason } from "./scan-requests";
 import { scanCustomer } from "./scanner";
 
 /** Customers per page of the daily fan-out. */
@@ -44,7 +44,7 @@ export async function enqueueDailyScans(db: Queryable): Promise<number> {
         SELECT id FROM customers WHERE status = 'active' AND id > ${afterId}::uuid ORDER BY id LIMIT ${DAILY_SCAN_PAGE}
       ), queued AS (
         INSERT INTO jobs (kind, payload, run_at, dedupe_key, updated_at)
-        SELECT ${SCAN_CUSTOMER_JOB}, jsonb_build_object('customerId', id, 'reason', 'daily'), now(), 'scan:' || id, now() FROM page
+        SELECT ${SCAN_CUSTOMER_JOB}, jsonb_build_object('customerId', id, 'reason', 'daily'), now(), ${SCAN_DEDUPE_PREFIX}::text || id, now() FROM page
         ON CONFLICT (dedupe_key) DO NOTHING
       )
       SELECT max(id::text) AS last FROM page`;
@@ -76,12 +76,11 @@ export const dailyScanSchedule: Schedule = scheduleJob(dailyScanJob, {
 });
 
 /**
- * Claims today's daily-scan slot (the UTC date, as the in-process schedule names it) without
- * queuing the fan-out job: the Inngest path, whose cron already fires at the schedule's hour.
+ * Claims today's daily-scan slot (the in-process schedule's slot, so a day is scanned once
+ * whichever path gets there first) without queuing the fan-out job: the Inngest path, whose cron
+ * already fires at the schedule's hour.
  */
 export async function claimDailyScanSlot(db: Queryable, now = new Date()): Promise<string | undefined> {
-  const slot = now.toISOString().slice(0, 10);
-  const claimed = await db.$executeRaw`
-    INSERT INTO scheduled_runs (name, slot) VALUES (${dailyScanSchedule.name}, ${slot}) ON CONFLICT DO NOTHING`;
-  return claimed > 0 ? slot : undefined;
+  const slot = slotOf(dailyScanSchedule, now);
+  return (await claimSlot(db, dailyScanSchedule, slot)) ? slot : undefined;
 }
