@@ -105,7 +105,7 @@ export interface Findings {
  */
 export async function recordFindings(tx: Queryable, customerId: string, exposures: readonly Exposure[], { scan }: { scan: boolean }): Promise<Findings> {
   // Raw SQL: this runs once per customer of every scan and match, and Prisma's model queries cost
-  // about twice the CPU of a raw one (docs/breaches.md, incremental matching).
+  // more CPU than a raw one (measured: docs/measures.md, "Choices in the code").
   const rows = await tx.$queryRaw<Array<{ partnerId: string; companyName: string; reference: string; domains: string[]; emails: string[] }>>`
     SELECT c.partner_id::text AS "partnerId", c.company_name AS "companyName", c.reference,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain') AS domains,

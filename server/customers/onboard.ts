@@ -125,9 +125,9 @@ interface CreatedCustomer {
 
 /**
  * Inserts the customer, its assets, its portal user and (when active) its first billing period
- * (server/customers/billing-periods.ts) in one statement: onboarding is the hot
- * write path (partners onboard in bulk; the goal is 200 customers/s), and one round trip instead
- * of three keeps its transaction short and halves its CPU cost. Returns the rows the events describe.
+ * (server/customers/billing-periods.ts) in one statement: onboarding is the hot write path
+ * (partners onboard in bulk), and one round trip instead of three keeps its transaction short and
+ * its CPU cost low (goal and figures: docs/measures.md). Returns the rows the events describe.
  */
 async function insertCustomer(
   tx: Queryable,
