@@ -4,8 +4,8 @@
  * has loaded the REST route: those go straight to its dispatcher (server/http/rest-fast-path.ts,
  * rest-node.ts), with the headers next.config.js adds (read from the build's manifests) and the
  * same compression. Behind Next.js's request pipeline the REST route costs more server time than
- * the service's own work; served this way the same dispatcher answers about twice as many calls
- * per core (docs/measures.md). Everything else is `next start`'s: instrumentation (background
+ * the service's own work, which this way is spared (measured: docs/measures.md, "Choices in the
+ * code"). Everything else is `next start`'s: instrumentation (background
  * work), pages, the admin UI, /api/trpc, /api/auth, /api/inngest.
  *
  * Built into dist/serve.js (scripts/build.ts) and loaded by dist/start.js in its own process, so

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { INVALID_EMAIL, normalizeEmail } from "../customers/asset-values";
+import { INVALID_EMAIL } from "../customers/asset-values";
+import { normalizeEmail } from "../email-address";
 import { UUID_PATTERN } from "../uuid";
 
 /** A uuid input with one message for both a missing and a malformed value. */

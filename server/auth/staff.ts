@@ -1,6 +1,6 @@
 import { hash, verify } from "@node-rs/argon2";
 import type { Db } from "../db/client";
-import { Prisma } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
 import { badRequest, conflict, notFound } from "../errors";
 import { consumeRateLimit } from "../rate-limit";
 
@@ -25,9 +25,7 @@ export async function createStaffUser(
       select: { id: true },
     });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw conflict(`A staff user with e-mail ${email} already exists`);
-    }
+    if (isUniqueViolation(error, "staff_users_email_key")) throw conflict(`A staff user with e-mail ${email} already exists`);
     throw error;
   }
 }

@@ -1,22 +1,9 @@
 import { readRows } from "../db/direct-read";
 import type { Queryable } from "../db/client";
+import { domainOfEmail } from "../email-address";
 
-/** The WHATWG (HTML) e-mail grammar, applied to the lower-cased address. */
-const EMAIL_PATTERN =
-  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
-const MAX_EMAIL_LENGTH = 254;
 /** Addresses or domains per lookup statement: bounded batches, never one round trip per address. */
 export const LOOKUP_BATCH = 2_000;
-
-/** The index's form of an address (trimmed, lower-case), or undefined when it is not one. */
-export function normalizeEmail(raw: string): string | undefined {
-  const email = raw.trim().toLowerCase();
-  return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email) ? email : undefined;
-}
-
-export function domainOf(email: string): string {
-  return email.slice(email.lastIndexOf("@") + 1);
-}
 
 export interface Exposure {
   email: string;
@@ -36,7 +23,7 @@ export interface FoundExposure extends Exposure {
  */
 export async function insertExposures(db: Queryable, rows: Exposure[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const keyed = rows.map((row) => ({ ...row, domain: domainOf(row.email) }));
+  const keyed = rows.map((row) => ({ ...row, domain: domainOfEmail(row.email) }));
   keyed.sort((a, b) => compare(a.domain, b.domain) || compare(a.email, b.email) || compare(a.breachId, b.breachId));
   return db.$executeRaw`
     INSERT INTO breach_exposures (domain, email, breach_id)
@@ -65,7 +52,7 @@ export async function exposuresOfEmails(db: Queryable, emails: readonly string[]
          FROM unnest($1::text[], $2::text[]) AS q(email, domain)
          JOIN breach_exposures e ON e.domain = q.domain AND e.email = q.email
          JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired`,
-        [batch, batch.map(domainOf)],
+        [batch, batch.map(domainOfEmail)],
         { preparedAs: "exposures-of-emails" },
       )),
     );

@@ -1,10 +1,10 @@
 import { Prisma, type Queryable } from "../db/client";
 import { defineJob } from "../jobs/definition";
-import { scheduleJob, type Schedule } from "../jobs/schedules";
+import { claimSlot, scheduleJob, slotOf, type Schedule } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { MATCH_NEW_EXPOSURES_JOB, matchNewExposuresJobType } from "./match-requests";
 import { matchBreachesForActiveCustomers, matchImportForActiveCustomers } from "./new-exposures";
-import { scanCustomerJobType } from "./scan-requests";
+import { SCAN_DEDUPE_PREFIX, scanCustomerJobType } from "./scan-requests";
 import { scanCustomer } from "./scanner";
 
 /** Customers per page of the daily fan-out. */
@@ -42,7 +42,7 @@ export async function enqueueDailyScans(db: Queryable): Promise<number> {
         SELECT id FROM customers WHERE status = 'active' AND id > ${afterId}::uuid ORDER BY id LIMIT ${DAILY_SCAN_PAGE}
       ), queued AS (
         ${scanCustomerJobType.insertSelected(Prisma.sql`
-          SELECT jsonb_build_object('customerId', id, 'reason', 'daily') AS payload, 'scan:' || id AS dedupe_key FROM page`)}
+          SELECT jsonb_build_object('customerId', id, 'reason', 'daily') AS payload, ${SCAN_DEDUPE_PREFIX}::text || id AS dedupe_key FROM page`)}
       )
       SELECT max(id::text) AS last FROM page`;
     const last = rows[0]?.last;
@@ -73,12 +73,11 @@ export const dailyScanSchedule: Schedule = scheduleJob(dailyScanJob, {
 });
 
 /**
- * Claims today's daily-scan slot (the UTC date, as the in-process schedule names it) without
- * queuing the fan-out job: the Inngest path, whose cron already fires at the schedule's hour.
+ * Claims today's daily-scan slot (the in-process schedule's slot, so a day is scanned once
+ * whichever path gets there first) without queuing the fan-out job: the Inngest path, whose cron
+ * already fires at the schedule's hour.
  */
 export async function claimDailyScanSlot(db: Queryable, now = new Date()): Promise<string | undefined> {
-  const slot = now.toISOString().slice(0, 10);
-  const claimed = await db.$executeRaw`
-    INSERT INTO scheduled_runs (name, slot) VALUES (${dailyScanSchedule.name}, ${slot}) ON CONFLICT DO NOTHING`;
-  return claimed > 0 ? slot : undefined;
+  const slot = slotOf(dailyScanSchedule, now);
+  return (await claimSlot(db, dailyScanSchedule, slot)) ? slot : undefined;
 }

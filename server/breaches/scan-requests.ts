@@ -2,6 +2,8 @@ import type { Queryable } from "../db/client";
 import { jobType } from "../jobs/queue";
 
 export const SCAN_CUSTOMER_JOB = "breaches.scan-customer";
+/** A customer's queued scan job has the dedupe key `<prefix><customer id>`: one at a time per customer. */
+export const SCAN_DEDUPE_PREFIX = "scan:";
 
 export type ScanReason = "onboard" | "upgrade" | "assets" | "reactivate" | "daily" | "manual";
 
@@ -14,5 +16,5 @@ export const scanCustomerJobType = jobType<{ customerId: string; reason: ScanRea
  * the commit. While a scan of the customer is already queued, this adds nothing.
  */
 export async function requestCustomerScan(tx: Queryable, customerId: string, reason: ScanReason): Promise<void> {
-  await scanCustomerJobType.enqueue(tx, { customerId, reason }, { dedupeKey: `scan:${customerId}` });
+  await scanCustomerJobType.enqueue(tx, { customerId, reason }, { dedupeKey: `${SCAN_DEDUPE_PREFIX}${customerId}` });
 }

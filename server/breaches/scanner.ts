@@ -5,7 +5,8 @@ import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { queueBreachAlert } from "../notifications/breach-alerts";
-import { domainOf, type Exposure } from "./exposures";
+import { domainOfEmail } from "../email-address";
+import type { Exposure } from "./exposures";
 import type { ScanReason } from "./scan-requests";
 import { configuredBreachSource, type BreachSource } from "./sources/source";
 import { refreshThreatScore } from "./threat-score";
@@ -61,7 +62,7 @@ async function scan(db: Db, customerId: string, reason: ScanReason, source: Brea
   const domains = customer.assets.filter((asset) => asset.kind === "domain").map((asset) => asset.value);
   const domainSet = new Set(domains);
   // Addresses at a monitored domain are all found by the domain lookup.
-  const otherEmails = customer.assets.filter((asset) => asset.kind === "email" && !domainSet.has(domainOf(asset.value))).map((asset) => asset.value);
+  const otherEmails = customer.assets.filter((asset) => asset.kind === "email" && !domainSet.has(domainOfEmail(asset.value))).map((asset) => asset.value);
   const exposures = [...(await source.exposuresAtDomains(db, domains)), ...(await source.exposuresOfEmails(db, otherEmails))];
 
   const outcome = await db.$transaction(
@@ -103,7 +104,7 @@ export interface Findings {
  */
 export async function recordFindings(tx: Queryable, customerId: string, exposures: readonly Exposure[], { scan }: { scan: boolean }): Promise<Findings> {
   // Raw SQL: this runs once per customer of every scan and match, and Prisma's model queries cost
-  // about twice the CPU of a raw one (docs/breaches.md, incremental matching).
+  // more CPU than a raw one (measured: docs/measures.md, "Choices in the code").
   const rows = await tx.$queryRaw<Array<{ partnerId: string; companyName: string; reference: string; domains: string[]; emails: string[] }>>`
     SELECT c.partner_id::text AS "partnerId", c.company_name AS "companyName", c.reference,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain') AS domains,
@@ -115,7 +116,7 @@ export async function recordFindings(tx: Queryable, customerId: string, exposure
   const monitoredEmails = new Set(customer.emails);
 
   const discovered = [...new Set(exposures.map((exposure) => exposure.email))].filter(
-    (email) => !monitoredEmails.has(email) && monitoredDomains.has(domainOf(email)),
+    (email) => !monitoredEmails.has(email) && monitoredDomains.has(domainOfEmail(email)),
   );
   const addedAssets = await addDiscoveredEmails(tx, customerId, discovered);
   for (const asset of addedAssets) monitoredEmails.add(asset.value);

@@ -1,15 +1,13 @@
 import { domainToASCII } from "node:url";
-import { z } from "zod";
 import type { AssetKind } from "../db/generated/enums";
+import { domainOfEmail } from "../email-address";
 
 export const INVALID_DOMAIN = "Invalid domain";
 export const INVALID_EMAIL = "Invalid email address";
 
 const MAX_DOMAIN_LENGTH = 253;
-const MAX_EMAIL_LENGTH = 254;
 const DOMAIN_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const TOP_LEVEL_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
-const emailSchema = z.email();
 
 /**
  * The form a domain is stored and compared in: trimmed, lower-case, without a trailing dot,
@@ -24,19 +22,6 @@ export function normalizeDomain(raw: string): string | undefined {
   const labels = ascii.split(".");
   if (labels.length < 2 || !labels.every((label) => DOMAIN_LABEL.test(label))) return undefined;
   return TOP_LEVEL_LABEL.test(labels.at(-1)!) ? ascii : undefined;
-}
-
-/** Trimmed and lower-case; undefined when it is not a valid e-mail address. */
-export function normalizeEmail(raw: string): string | undefined {
-  const email = raw.trim().toLowerCase();
-  if (email.length > MAX_EMAIL_LENGTH || !emailSchema.safeParse(email).success) return undefined;
-  const domain = normalizeDomain(domainOfEmail(email));
-  return domain ? `${email.slice(0, email.lastIndexOf("@"))}@${domain}` : undefined;
-}
-
-/** The part after the last '@'. */
-export function domainOfEmail(email: string): string {
-  return email.slice(email.lastIndexOf("@") + 1);
 }
 
 /** The domain an asset is looked up by: the domain itself, or an address's domain. */

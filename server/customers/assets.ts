@@ -1,11 +1,12 @@
 import { requestCustomerScan } from "../breaches/scan-requests";
 import type { Db, Queryable } from "../db/client";
 import type { AssetKind } from "../db/generated/enums";
+import { normalizeEmail } from "../email-address";
 import { badRequest } from "../errors";
 import { customerRef, recordEvent, type AssetRef } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { recountCustomerFigures } from "./figures";
-import { assetDomain, distinct, INVALID_DOMAIN, INVALID_EMAIL, normalizeDomain, normalizeEmail } from "./asset-values";
+import { assetDomain, distinct, INVALID_DOMAIN, INVALID_EMAIL, normalizeDomain } from "./asset-values";
 import { foundOrNotFound, lockOwnedCustomer, ownedCustomerWhere } from "./ownership";
 
 export const ASSETS_UPDATE_EMPTY = "At least one of domains or emails must be provided";

@@ -1,5 +1,6 @@
 import { requestCustomerScan } from "../breaches/scan-requests";
-import { Prisma, type Db, type Queryable } from "../db/client";
+import type { Db, Queryable } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
 import type { AssetKind } from "../db/generated/enums";
 import { resolvePlan } from "../distributors/plans";
 import { badRequest, conflict } from "../errors";
@@ -85,9 +86,9 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
       return row;
     });
   } catch (error) {
-    // The only unique key a new customer can collide on is (partner, reference): the assets
-    // are deduplicated and the portal user is the customer's first.
-    if (isUniqueViolation(error)) throw conflict(`A customer with reference "${customer.reference}" already exists`);
+    // The assets are deduplicated and the portal user is the customer's first: only the
+    // (partner, reference) key can be taken by another customer.
+    if (isUniqueViolation(error, "customers_partner_id_reference_key")) throw conflict(`A customer with reference "${customer.reference}" already exists`);
     throw error;
   }
   log.info("customer onboarded", { partnerId, customerId: created.id, status: customer.status });
@@ -123,9 +124,9 @@ interface CreatedCustomer {
 
 /**
  * Inserts the customer, its assets, its portal user and (when active) its first billing period
- * (server/customers/billing-periods.ts) in one statement: onboarding is the hot
- * write path (partners onboard in bulk; the goal is 200 customers/s), and one round trip instead
- * of three keeps its transaction short and halves its CPU cost. Returns the rows the events describe.
+ * (server/customers/billing-periods.ts) in one statement: onboarding is the hot write path
+ * (partners onboard in bulk), and one round trip instead of three keeps its transaction short and
+ * its CPU cost low (goal and figures: docs/measures.md). Returns the rows the events describe.
  */
 async function insertCustomer(
   tx: Queryable,
@@ -158,11 +159,4 @@ async function insertCustomer(
            (SELECT coalesce(json_agg(json_build_object('id', id, 'kind', kind, 'value', value)), '[]') FROM assets) AS assets
     FROM customer`;
   return row!;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  if (error.code === "P2002") return true;
-  const cause = (error.meta?.driverAdapterError as { cause?: { kind?: string } } | undefined)?.cause;
-  return cause?.kind === "UniqueConstraintViolation";
 }

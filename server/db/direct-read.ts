@@ -18,7 +18,7 @@ export function registerDriverQuery(db: Db, query: DriverQuery): void {
 /**
  * A read on a hot path, with its rows as the driver gives them (text as strings: cast in SQL
  * what needs casting). On the handle itself it goes to the driver directly: Prisma's raw-query
- * pipeline costs about twice what the driver does for a one-row lookup (docs/measures.md). In a
+ * pipeline costs more than the driver does (measured: docs/measures.md, "Choices in the code"). In a
  * transaction, or on a handle opened elsewhere, it goes through Prisma (same SQL, same rows), so
  * it always sees what the caller's transaction sees.
  */

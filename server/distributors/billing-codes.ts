@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { Prisma } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
 import { badRequest, conflict, notFound } from "../errors";
 
 export async function createBillingCode(
@@ -19,9 +20,7 @@ export async function createBillingCode(
       select: { id: true },
     });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw conflict(`Billing code ${code} already exists`);
-    }
+    if (isUniqueViolation(error, "billing_codes_distributor_id_code_key")) throw conflict(`Billing code ${code} already exists`);
     throw error;
   }
 }

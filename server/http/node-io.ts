@@ -12,7 +12,7 @@ const COMPRESS_FROM_BYTES = 1024;
  * dropped, so a handler that checks the size still sees that the body was too large without the
  * process holding all of it. Rejects when the request ends early (the client went away).
  * Read from the stream's events: an async iterator adds its own listeners, end-of-stream tracking
- * and ticks to every request (2 to 3 % of a breach/check call's server time in the profile).
+ * and ticks to every request (measured: docs/measures.md, "Choices in the code").
  */
 export function readBodyAtMost(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -26,18 +26,26 @@ export function scheduleJob(job: JobType<{ slot: string }>, schedule: Omit<Sched
   return { ...schedule, jobKind: job.kind, enqueue: (db, slot) => job.enqueue(db, { slot }, { dedupeKey: `${schedule.name}:${slot}` }) };
 }
 
+/** The key of the period `now` falls in ("2026-11-21T13", "2026-11-21", "2026-11"), opened or not. */
+export function slotOf(schedule: Schedule, now: Date): string {
+  return now.toISOString().slice(0, { hour: 13, day: 10, month: 7 }[schedule.every]);
+}
+
 /** The slot open at `now`, or undefined while this period's slot has not opened yet. */
 export function currentSlot(schedule: Schedule, now: Date): string | undefined {
-  const iso = now.toISOString();
   const hour = schedule.hourUtc ?? 0;
-  switch (schedule.every) {
-    case "hour":
-      return iso.slice(0, 13);
-    case "day":
-      return now.getUTCHours() >= hour ? iso.slice(0, 10) : undefined;
-    case "month":
-      return now.getUTCDate() > 1 || now.getUTCHours() >= hour ? iso.slice(0, 7) : undefined;
-  }
+  const opened =
+    schedule.every === "hour" ||
+    now.getUTCHours() >= hour ||
+    (schedule.every === "month" && now.getUTCDate() > 1);
+  return opened ? slotOf(schedule, now) : undefined;
+}
+
+/** Claims a slot of the schedule in scheduled_runs; false when a process (or Inngest) claimed it already. */
+export async function claimSlot(db: Queryable, schedule: Schedule, slot: string): Promise<boolean> {
+  const claimed = await db.$executeRaw`
+    INSERT INTO scheduled_runs (name, slot) VALUES (${schedule.name}, ${slot}) ON CONFLICT DO NOTHING`;
+  return claimed > 0;
 }
 
 /** The Inngest cron expression of a schedule (UTC). */
@@ -53,9 +61,7 @@ export async function runScheduleIfDue(db: Db, schedule: Schedule, now = new Dat
   const slot = currentSlot(schedule, now);
   if (!slot) return false;
   return db.$transaction(async (tx) => {
-    const claimed = await tx.$executeRaw`
-      INSERT INTO scheduled_runs (name, slot) VALUES (${schedule.name}, ${slot}) ON CONFLICT DO NOTHING`;
-    if (claimed === 0) return false;
+    if (!(await claimSlot(tx, schedule, slot))) return false;
     await schedule.enqueue(tx, slot);
     return true;
   });

@@ -2,7 +2,8 @@ import { breach as fetchBreach, breachedAccount, breachedDomain, RateLimitError 
 import type { Queryable } from "../../db/client";
 import { log } from "../../log";
 import { importCatalogue } from "../catalogue";
-import { normalizeEmail, type FoundExposure } from "../exposures";
+import { normalizeEmail } from "../../email-address";
+import type { FoundExposure } from "../exposures";
 import type { BreachSource } from "./source";
 
 const REQUEST_TIMEOUT_MS = 15_000;

@@ -66,8 +66,8 @@ export async function claimAttempts(
   // Plain index scans only: every claim and every result moves rows between statuses, which leaves
   // a dead index entry per move until VACUUM comes round. A plain index scan marks the dead
   // entries it meets so the next claim skips them; a bitmap scan (the planner's choice while the
-  // table's statistics lag behind a burst) revisits them all, and under a backlog of 100,000
-  // deliveries made each claim 30 times dearer.
+  // table's statistics lag behind a burst) revisits them all, which under a large backlog makes
+  // each claim far dearer (measured: docs/measures.md, "Choices in the code").
   const rows = await db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SET LOCAL enable_bitmapscan = off`;

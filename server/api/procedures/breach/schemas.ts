@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { normalizeEmail } from "../../../breaches/exposures";
+import { normalizeEmail } from "../../../email-address";
 import { DEFAULT_LOCALE, LOCALE_CODES } from "../../../i18n/locales";
 
 export const LOCALE_MESSAGE = `localeCode must be one of ${LOCALE_CODES.join(", ")}`;
@@ -13,7 +13,7 @@ export function localeInput(message = LOCALE_MESSAGE) {
     .meta({ description: "Locale of the texts (default en-GB)", example: "en-GB" });
 }
 
-/** An e-mail address, normalized (trimmed, lower-case) as the exposure index holds it. */
+/** An e-mail address, normalized as the exposure index holds it (server/email-address.ts). */
 export const emailInput = z
   .string({ error: "Email is required" })
   .transform((value, ctx) => {
