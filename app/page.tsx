@@ -5,8 +5,8 @@ export default function Home() {
     <main className="landing">
       <h1>Exposure monitoring</h1>
       <p className="muted">
-        Watches customers&apos; domains and e-mail addresses for appearances in known data breaches, scores the
-        exposure, and tells partners through signed webhooks.
+        Watches customers&apos; domains and e-mail addresses for appearances in known data breaches, scores the exposure, and tells partners
+        through signed webhooks.
       </p>
       <section className="card" aria-labelledby="developers">
         <h2 id="developers">For developers</h2>

@@ -28,7 +28,6 @@ const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const MONTH = "2026-03";
 
-
 async function seed(db: Db, distributorId: string) {
   await db.$executeRaw`
     INSERT INTO billing_codes (distributor_id, code, price) VALUES
@@ -93,10 +92,14 @@ async function main() {
       billedCustomers: overview.totals.activeCustomers,
       billingLines: overview.lines.length,
       billingOverview: await measure(`billing overview ${MONTH}`, () => getBillingOverview(db, distributorId, MONTH)),
-      billingCsv: await measure("billing overview + CSV", async () => billingOverviewCsv(await getBillingOverview(db, distributorId, MONTH))),
+      billingCsv: await measure("billing overview + CSV", async () =>
+        billingOverviewCsv(await getBillingOverview(db, distributorId, MONTH)),
+      ),
       distributorAnalytics: await measure("analytics across partners", () => getDistributorAnalytics(db, distributorId)),
       partnerListFirstPage: await measure("partner list, page 1", () => listPartners(db, distributorId, { page: 1, pageSize: 20 })),
-      partnerListSearch: await measure("partner list, search 'partner 01'", () => listPartners(db, distributorId, { search: "partner 01", page: 1, pageSize: 20 })),
+      partnerListSearch: await measure("partner list, search 'partner 01'", () =>
+        listPartners(db, distributorId, { search: "partner 01", page: 1, pageSize: 20 }),
+      ),
     };
     await mkdir("bench/results", { recursive: true });
     const file = `bench/results/admin-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;

@@ -71,10 +71,19 @@ async function main() {
         `${r.name.padEnd(44)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50Ms).padStart(4)} ms  p99 ${String(r.p99Ms).padStart(4)} ms  ${((100 * r.requestsPerSecond) / bare).toFixed(0).padStart(4)} % of bare`,
       );
     }
-    console.log(`\nserver process resident memory: idle ${memory.idleMiB} MiB, under load up to ${memory.peakUnderLoadMiB} MiB, idle after ${memory.idleAfterLoadMiB} MiB`);
+    console.log(
+      `\nserver process resident memory: idle ${memory.idleMiB} MiB, under load up to ${memory.peakUnderLoadMiB} MiB, idle after ${memory.idleAfterLoadMiB} MiB`,
+    );
     mkdirSync("bench/results", { recursive: true });
     const file = path.join("bench/results", `api-overhead-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-    writeFileSync(file, JSON.stringify({ database: postgres ? "postgresql" : "embedded", connections: CONNECTIONS, durationSeconds: DURATION_S, results, memory }, null, 2));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        { database: postgres ? "postgresql" : "embedded", connections: CONNECTIONS, durationSeconds: DURATION_S, results, memory },
+        null,
+        2,
+      ),
+    );
     console.log(`\nwritten to ${file}`);
   } finally {
     service.stop();

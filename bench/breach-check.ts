@@ -83,7 +83,9 @@ async function main() {
       method: "POST",
       path: "/api/v1/integrations/breach/check",
       headers,
-      body: JSON.stringify({ email: i % 2 === 0 ? `user${Math.floor(random() * exposureCount)}@company${i}.example` : `nobody${i}@nowhere.example` }),
+      body: JSON.stringify({
+        email: i % 2 === 0 ? `user${Math.floor(random() * exposureCount)}@company${i}.example` : `nobody${i}@nowhere.example`,
+      }),
     }));
     // One request at a time first: checks the answers and gives the unloaded latency.
     const sequential: number[] = [];

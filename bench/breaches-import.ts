@@ -13,11 +13,23 @@ import { parseArgs } from "node:util";
 import { runImportBreaches } from "../server/cli/import-breaches";
 import type { Db } from "../server/db/client";
 import { BUNDLED_CATALOGUE } from "../server/breaches/demo";
-import { createBenchDatabase, machineCpuShare, machineCpuTimes, reportResult, type MachineCpuTimes, mib, rssSampler } from "./support/bench-kit";
+import {
+  createBenchDatabase,
+  machineCpuShare,
+  machineCpuTimes,
+  reportResult,
+  type MachineCpuTimes,
+  mib,
+  rssSampler,
+} from "./support/bench-kit";
 import { seededRandom } from "../server/breaches/demo";
 
 const { values } = parseArgs({
-  options: { rows: { type: "string", default: "10000000" }, "keep-file": { type: "boolean", default: false }, reimport: { type: "boolean", default: false } },
+  options: {
+    rows: { type: "string", default: "10000000" },
+    "keep-file": { type: "boolean", default: false },
+    reimport: { type: "boolean", default: false },
+  },
 });
 const rows = Number(values.rows);
 

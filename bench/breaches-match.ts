@@ -47,7 +47,8 @@ const prospectCount = Number(values.prospects);
 const rows = Number(values.rows);
 const hitShare = Number(values["hit-share"]);
 
-const addressOf = (customer: number, i: number) => (i % 2 === 0 ? `user${i}@customer${customer}.example` : `person${customer}.${i}@mail${i % 7}.example`);
+const addressOf = (customer: number, i: number) =>
+  i % 2 === 0 ? `user${i}@customer${customer}.example` : `person${customer}.${i}@mail${i % 7}.example`;
 const prospectAddressOf = (prospect: number, i: number) => `staff${i}@prospect${prospect}.example`;
 
 async function createCustomers(db: Db, partnerId: string) {
@@ -70,13 +71,24 @@ async function createCustomers(db: Db, partnerId: string) {
   const assets = [
     ...active.flatMap((customerId, n) => [
       { customerId, kind: "domain" as const, value: `customer${n}.example`, domain: `customer${n}.example` },
-      ...Array.from({ length: addressesPerCustomer }, (_, i) => addressOf(n, i)).map((value) => ({ customerId, kind: "email" as const, value, domain: value.slice(value.indexOf("@") + 1) })),
+      ...Array.from({ length: addressesPerCustomer }, (_, i) => addressOf(n, i)).map((value) => ({
+        customerId,
+        kind: "email" as const,
+        value,
+        domain: value.slice(value.indexOf("@") + 1),
+      })),
     ]),
     ...prospects.flatMap((customerId, n) =>
-      Array.from({ length: addressesPerCustomer }, (_, i) => prospectAddressOf(n, i)).map((value) => ({ customerId, kind: "email" as const, value, domain: value.slice(value.indexOf("@") + 1) })),
+      Array.from({ length: addressesPerCustomer }, (_, i) => prospectAddressOf(n, i)).map((value) => ({
+        customerId,
+        kind: "email" as const,
+        value,
+        domain: value.slice(value.indexOf("@") + 1),
+      })),
     ),
   ];
-  for (let start = 0; start < assets.length; start += 10_000) await db.monitoredAsset.createMany({ data: assets.slice(start, start + 10_000) });
+  for (let start = 0; start < assets.length; start += 10_000)
+    await db.monitoredAsset.createMany({ data: assets.slice(start, start + 10_000) });
   await recountCustomerFigures(db);
   return { active, prospects };
 }
@@ -133,7 +145,10 @@ async function main() {
       `set up ${customerCount} active customers x ${addressesPerCustomer} addresses and a domain, ${prospectCount} prospects, in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
     );
 
-    for (const [run, seed] of [["first import", 1], ["second import", 2]] as const) {
+    for (const [run, seed] of [
+      ["first import", 1],
+      ["second import", 2],
+    ] as const) {
       const exposedNumbers = await writeAccounts(file, rows, seed, breachNames);
       const exposed = new Set([...exposedNumbers].map((n) => customers.active[n]!));
       const quiet = { isTTY: false, write: () => true };
@@ -152,11 +167,16 @@ async function main() {
       const processCpu = process.cpuUsage(processCpuBefore);
       memory.stop();
 
-      const touched = (await db.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM customers WHERE updated_at >= ${committedAt}`).map((row) => row.id);
-      const count = async (sql: TemplateStringsArray, ...args: unknown[]) => Number((await db.$queryRaw<Array<{ n: bigint }>>(sql, ...args))[0]!.n);
+      const touched = (await db.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM customers WHERE updated_at >= ${committedAt}`).map(
+        (row) => row.id,
+      );
+      const count = async (sql: TemplateStringsArray, ...args: unknown[]) =>
+        Number((await db.$queryRaw<Array<{ n: bigint }>>(sql, ...args))[0]!.n);
       const events = await count`SELECT count(*) AS n FROM outbox_events WHERE created_at >= ${committedAt}`;
-      const foundEvents = await count`SELECT count(*) AS n FROM outbox_events WHERE created_at >= ${committedAt} AND type = 'customer.breach.found'`;
-      const customersWithEvents = await count`SELECT count(DISTINCT customer_id) AS n FROM outbox_events WHERE created_at >= ${committedAt}`;
+      const foundEvents =
+        await count`SELECT count(*) AS n FROM outbox_events WHERE created_at >= ${committedAt} AND type = 'customer.breach.found'`;
+      const customersWithEvents =
+        await count`SELECT count(DISTINCT customer_id) AS n FROM outbox_events WHERE created_at >= ${committedAt}`;
       reportResult("breaches-match", {
         run,
         monitoredAddresses: customerCount * addressesPerCustomer,

@@ -18,7 +18,11 @@ import { createBenchDatabase, reportResult, mib, rssSampler } from "./support/be
 import { seededRandom } from "../server/breaches/demo";
 
 const { values } = parseArgs({
-  options: { customers: { type: "string", default: "1000" }, addresses: { type: "string", default: "100" }, concurrency: { type: "string", default: "4" } },
+  options: {
+    customers: { type: "string", default: "1000" },
+    addresses: { type: "string", default: "100" },
+    concurrency: { type: "string", default: "4" },
+  },
 });
 const customerCount = Number(values.customers);
 const addressesPerCustomer = Number(values.addresses);
@@ -38,19 +42,35 @@ async function main() {
     for (let c = 0; c < customerCount; c++) {
       const domain = `customer${c}.example`;
       const customer = await db.customer.create({
-        data: { partnerId: partner.id, reference: `BENCH-${c}`, companyName: `Customer ${c}`, contactEmail: `it@${domain}`, currencyCode: "GBP", planId: plan.id, status: "active" },
+        data: {
+          partnerId: partner.id,
+          reference: `BENCH-${c}`,
+          companyName: `Customer ${c}`,
+          contactEmail: `it@${domain}`,
+          currencyCode: "GBP",
+          planId: plan.id,
+          status: "active",
+        },
         select: { id: true },
       });
-      const emails = Array.from({ length: addressesPerCustomer }, (_, i) => (i % 2 === 0 ? `user${i}@${domain}` : `person${c}.${i}@mail${i % 7}.example`));
+      const emails = Array.from({ length: addressesPerCustomer }, (_, i) =>
+        i % 2 === 0 ? `user${i}@${domain}` : `person${c}.${i}@mail${i % 7}.example`,
+      );
       await db.monitoredAsset.createMany({
         data: [
           { customerId: customer.id, kind: "domain", value: domain, domain },
-          ...emails.map((value) => ({ customerId: customer.id, kind: "email" as const, value, domain: value.slice(value.indexOf("@") + 1) })),
+          ...emails.map((value) => ({
+            customerId: customer.id,
+            kind: "email" as const,
+            value,
+            domain: value.slice(value.indexOf("@") + 1),
+          })),
         ],
       });
       for (const email of [...emails, ...Array.from({ length: 5 }, (_, i) => `unmonitored${i}@${domain}`)]) {
         if (random() > 0.35) continue;
-        for (let k = 1 + Math.floor(random() * 3); k > 0; k--) exposures.push({ email, breachId: breaches[Math.floor(random() * breaches.length)]! });
+        for (let k = 1 + Math.floor(random() * 3); k > 0; k--)
+          exposures.push({ email, breachId: breaches[Math.floor(random() * breaches.length)]! });
       }
     }
     for (let start = 0; start < exposures.length; start += 20_000) await insertExposures(db, exposures.slice(start, start + 20_000));

@@ -34,7 +34,6 @@ process.env.LOG_LEVEL ??= "warn";
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 
-
 /** 100,000 customers of one partner: a domain and two e-mail addresses each, breaches on every 5th. */
 async function seed(db: Db, partnerId: string) {
   const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });

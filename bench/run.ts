@@ -8,7 +8,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 const name = process.argv[2];
-const available = readdirSync("bench").filter((file) => file.endsWith(".ts") && file !== "run.ts").map((file) => file.slice(0, -3));
+const available = readdirSync("bench")
+  .filter((file) => file.endsWith(".ts") && file !== "run.ts")
+  .map((file) => file.slice(0, -3));
 if (!name || !existsSync(path.join("bench", `${name}.ts`))) {
   console.error(`usage: npm run bench -- <name>   (one of: ${available.join(", ")})`);
   process.exit(2);

@@ -23,7 +23,11 @@ import { createEndpoint } from "../server/webhooks/endpoints";
 import { createBenchDatabase } from "./support/bench-kit";
 
 const { values } = parseArgs({
-  options: { deliveries: { type: "string", default: "20000" }, rate: { type: "string", default: "200" }, seconds: { type: "string", default: "10" } },
+  options: {
+    deliveries: { type: "string", default: "20000" },
+    rate: { type: "string", default: "200" },
+    seconds: { type: "string", default: "10" },
+  },
 });
 const DELIVERIES = Number(values.deliveries);
 const RATE = Number(values.rate);
@@ -46,7 +50,6 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 30000;
 server.listen(0, "127.0.0.1", () => process.stdout.write(String(server.address().port) + "\\n"));`;
 
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -61,13 +64,29 @@ async function main() {
     await issueApiKey(db, { partnerId: partner.id });
     const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
     const customer = await db.customer.create({
-      data: { partnerId: partner.id, reference: "BENCH-1", companyName: "Bench Ltd", contactEmail: "b@bench.example", currencyCode: "USD", planId: plan.id, status: "active" },
+      data: {
+        partnerId: partner.id,
+        reference: "BENCH-1",
+        companyName: "Bench Ltd",
+        contactEmail: "b@bench.example",
+        currencyCode: "USD",
+        planId: plan.id,
+        status: "active",
+      },
     });
 
     // The receiver signs with the organization's token, which creating the endpoint returns.
-    const placeholder = await createEndpoint(db, { partnerId: partner.id }, "current", { url: "http://127.0.0.1:9/", eventTypes: ["customer.created"] });
-    receiver = spawn(process.execPath, ["-e", RECEIVER], { env: { ...process.env, TOKEN: placeholder.secret }, stdio: ["ignore", "pipe", "inherit"] });
-    const port = await new Promise<string>((resolve) => receiver!.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())));
+    const placeholder = await createEndpoint(db, { partnerId: partner.id }, "current", {
+      url: "http://127.0.0.1:9/",
+      eventTypes: ["customer.created"],
+    });
+    receiver = spawn(process.execPath, ["-e", RECEIVER], {
+      env: { ...process.env, TOKEN: placeholder.secret },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const port = await new Promise<string>((resolve) =>
+      receiver!.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())),
+    );
     await db.webhookEndpoint.update({ where: { id: placeholder.endpoint.id }, data: { url: `http://127.0.0.1:${port}/hook` } });
 
     const data = { customer: customerRef(customer) };
@@ -95,14 +114,18 @@ async function main() {
       delivered = await db.webhookDelivery.count({ where: { status: "delivered" } });
       if (performance.now() - reported.at >= 10_000) {
         const rate = ((delivered - reported.delivered) * 1000) / (performance.now() - reported.at);
-        console.log(`  ${delivered} delivered, ${rate.toFixed(0)}/s over the last ${((performance.now() - reported.at) / 1000).toFixed(0)} s`);
+        console.log(
+          `  ${delivered} delivered, ${rate.toFixed(0)}/s over the last ${((performance.now() - reported.at) / 1000).toFixed(0)} s`,
+        );
         reported = { at: performance.now(), delivered };
       }
     }
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const failed = await db.webhookDelivery.count({ where: { status: "failed" } });
-    console.log(`throughput: ${DELIVERIES} deliveries in ${seconds.toFixed(1)} s = ${(DELIVERIES / seconds).toFixed(0)} deliveries/s (failed: ${failed})`);
+    console.log(
+      `throughput: ${DELIVERIES} deliveries in ${seconds.toFixed(1)} s = ${(DELIVERIES / seconds).toFixed(0)} deliveries/s (failed: ${failed})`,
+    );
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
     const quarter = Math.max(1, Math.floor(memory.length / 4));
     const avg = (rows: typeof memory, key: "heap" | "rss") => rows.reduce((sum, row) => sum + row[key], 0) / rows.length;

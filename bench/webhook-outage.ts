@@ -33,7 +33,9 @@ import { createEndpoint } from "../server/webhooks/endpoints";
 import { createBenchDatabase, reportResult } from "./support/bench-kit";
 import { startOutageReceiver } from "./support/outage-receiver";
 
-const { values } = parseArgs({ options: { events: { type: "string", default: "10000" }, "outage-minutes": { type: "string", default: "30" } } });
+const { values } = parseArgs({
+  options: { events: { type: "string", default: "10000" }, "outage-minutes": { type: "string", default: "30" } },
+});
 const EVENTS = Number(values.events);
 const OUTAGE_MINUTES = Number(values["outage-minutes"]);
 process.env.WEBHOOK_RETRY_BASE_MS ??= "1000";
@@ -64,10 +66,21 @@ async function main() {
     const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
     const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
     const customer = await db.customer.create({
-      data: { partnerId: partner.id, reference: "BENCH-1", companyName: "Bench Ltd", contactEmail: "b@bench.example", currencyCode: "USD", planId: plan.id, status: "active" },
+      data: {
+        partnerId: partner.id,
+        reference: "BENCH-1",
+        companyName: "Bench Ltd",
+        contactEmail: "b@bench.example",
+        currencyCode: "USD",
+        planId: plan.id,
+        status: "active",
+      },
     });
     // The receiver signs with the organization's token, which creating the endpoint returns.
-    const { endpoint, secret } = await createEndpoint(db, { partnerId: partner.id }, "current", { url: "http://127.0.0.1:9/", eventTypes: ["customer.created"] });
+    const { endpoint, secret } = await createEndpoint(db, { partnerId: partner.id }, "current", {
+      url: "http://127.0.0.1:9/",
+      eventTypes: ["customer.created"],
+    });
     receiver = await startOutageReceiver(secret, { down: true });
     await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: receiver.url } });
     const payload = { customer: customerRef(customer) } as unknown as Prisma.InputJsonValue;
@@ -92,7 +105,9 @@ async function main() {
       const size = Math.min(BATCH, EVENTS - batch * BATCH);
       // The rows recordEvent writes, BATCH per statement: one recordEvent per event could not keep
       // up with 10,000 events in 6 s next to the delivery worker on two cores.
-      await db.outboxEvent.createMany({ data: Array.from({ length: size }, () => ({ type: "customer.created", partnerId: partner.id, customerId: customer.id, payload })) });
+      await db.outboxEvent.createMany({
+        data: Array.from({ length: size }, () => ({ type: "customer.created", partnerId: partner.id, customerId: customer.id, payload })),
+      });
       recorded += size;
       deliveryWorker.wake();
     }
@@ -128,7 +143,10 @@ async function main() {
       SELECT count(*) AS attempted, count(*) FILTER (WHERE n >= 2) AS retried
       FROM (SELECT delivery_id, count(*) AS n FROM webhook_attempts WHERE started_at < ${new Date(backAt)} GROUP BY delivery_id) a`;
     const attempts = await db.webhookAttempt.count();
-    const endpointAfter = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id }, select: { enabled: true, disabledReason: true } });
+    const endpointAfter = await db.webhookEndpoint.findUniqueOrThrow({
+      where: { id: endpoint.id },
+      select: { enabled: true, disabledReason: true },
+    });
     const untilAllMs = stats.lastAcceptedAt === null ? null : stats.lastAcceptedAt - backAt;
     reportResult("webhook-outage", {
       retryBaseMs: config.webhookRetryBaseMs(),

@@ -52,18 +52,41 @@ async function main() {
     const owner = { partnerId: partner.id };
     const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
     const customer = await db.customer.create({
-      data: { partnerId: partner.id, reference: "BENCH-1", companyName: "Bench Ltd", contactEmail: "b@bench.example", currencyCode: "USD", planId: plan.id, status: "active" },
+      data: {
+        partnerId: partner.id,
+        reference: "BENCH-1",
+        companyName: "Bench Ltd",
+        contactEmail: "b@bench.example",
+        currencyCode: "USD",
+        planId: plan.id,
+        status: "active",
+      },
     });
-    const { endpoint, secret } = await createEndpoint(db, owner, "current", { url: "http://127.0.0.1:9/", eventTypes: ["customer.created"], maxAttempts: 1 });
+    const { endpoint, secret } = await createEndpoint(db, owner, "current", {
+      url: "http://127.0.0.1:9/",
+      eventTypes: ["customer.created"],
+      maxAttempts: 1,
+    });
     receiver = await startOutageReceiver(secret, { down: true });
     await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: receiver.url } });
     const data = { customer: customerRef(customer) };
     // Another partner's endpoint, healthy, with events coming in while the recovered ones go out.
     const otherPartner = await createPartner(db, { distributorId: distributor.id, name: "Bystander partner" });
     const otherCustomer = await db.customer.create({
-      data: { partnerId: otherPartner.id, reference: "BENCH-2", companyName: "Bystander Ltd", contactEmail: "c@bench.example", currencyCode: "USD", planId: plan.id, status: "active" },
+      data: {
+        partnerId: otherPartner.id,
+        reference: "BENCH-2",
+        companyName: "Bystander Ltd",
+        contactEmail: "c@bench.example",
+        currencyCode: "USD",
+        planId: plan.id,
+        status: "active",
+      },
     });
-    const other = await createEndpoint(db, { partnerId: otherPartner.id }, "current", { url: "http://127.0.0.1:9/", eventTypes: ["customer.created"] });
+    const other = await createEndpoint(db, { partnerId: otherPartner.id }, "current", {
+      url: "http://127.0.0.1:9/",
+      eventTypes: ["customer.created"],
+    });
     bystanderReceiver = await startOutageReceiver(other.secret);
     await db.webhookEndpoint.update({ where: { id: other.endpoint.id }, data: { url: bystanderReceiver.url } });
 
@@ -84,7 +107,9 @@ async function main() {
     const failingStarted = performance.now();
     while ((await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: "failed" } })) < DELIVERIES) await sleep(250);
     const failingMs = performance.now() - failingStarted;
-    const failedWithRequest = await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: "failed", attempts: { some: {} } } });
+    const failedWithRequest = await db.webhookDelivery.count({
+      where: { endpointId: endpoint.id, status: "failed", attempts: { some: {} } },
+    });
     const before = await receiver.stats();
     const { enabled, disabledReason } = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     console.log(
@@ -108,7 +133,12 @@ async function main() {
     const bystander = (async () => {
       while (bystanding) {
         await db.$transaction((tx) =>
-          recordEvent(tx, { type: "customer.created", partnerId: otherPartner.id, customerId: otherCustomer.id, data: { customer: customerRef(otherCustomer) } }),
+          recordEvent(tx, {
+            type: "customer.created",
+            partnerId: otherPartner.id,
+            customerId: otherCustomer.id,
+            data: { customer: customerRef(otherCustomer) },
+          }),
         );
         deliveryWorker.wake();
         await sleep(1000 / BYSTANDER_RATE);
@@ -122,7 +152,11 @@ async function main() {
     }
     bystanding = false;
     await bystander;
-    while ((await db.outboxEvent.count({ where: { routedAt: null } })) + (await db.webhookDelivery.count({ where: { status: { in: ["pending", "delivering"] } } })) > 0) {
+    while (
+      (await db.outboxEvent.count({ where: { routedAt: null } })) +
+        (await db.webhookDelivery.count({ where: { status: { in: ["pending", "delivering"] } } })) >
+      0
+    ) {
       await sleep(100);
     }
     await deliveryWorker.stop();

@@ -36,12 +36,12 @@ export function createInngestFunctions(getDb: () => Promise<Db>, catalogue: JobC
   const scheduleFunctions = catalogue.schedules
     .filter((schedule) => !schedule.dedicatedInngestFunction)
     .map((schedule) =>
-    inngest.createFunction({ id: `schedule-${schedule.name}`, triggers: [{ cron: cronOf(schedule) }] }, async ({ step }) => {
-      const started = await step.run("claim-slot-and-queue", async () => runScheduleIfDue(await getDb(), schedule));
-      if (started) await step.sendEvent("wake-workers", { name: JOBS_DUE_EVENT, data: {} });
-      return { started };
-    }),
-  );
+      inngest.createFunction({ id: `schedule-${schedule.name}`, triggers: [{ cron: cronOf(schedule) }] }, async ({ step }) => {
+        const started = await step.run("claim-slot-and-queue", async () => runScheduleIfDue(await getDb(), schedule));
+        if (started) await step.sendEvent("wake-workers", { name: JOBS_DUE_EVENT, data: {} });
+        return { started };
+      }),
+    );
 
   return [drainJobs, ...scheduleFunctions, ...createBreachScanFunctions(getDb), ...createWebhookFunctions(getDb)];
 }

@@ -8,7 +8,12 @@ import path from "node:path";
 import { diffMigrationsAgainstSchema, MIGRATIONS_DIR } from "../server/db/migrations";
 
 async function main() {
-  const name = process.argv.slice(2).join("_").trim().toLowerCase().replace(/[^a-z0-9_]+/g, "_");
+  const name = process.argv
+    .slice(2)
+    .join("_")
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, "_");
   if (!name) {
     console.error("usage: npm run db:migration -- <name>");
     process.exit(2);

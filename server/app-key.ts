@@ -49,7 +49,8 @@ function readOrCreateSecretFile(file: string): string {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   const secret = readFileSync(file, "utf8").trim();
-  if (secret.length < MIN_SECRET_LENGTH) throw new AppKeyError(`${file} does not hold a usable app secret; delete it to generate a new one`);
+  if (secret.length < MIN_SECRET_LENGTH)
+    throw new AppKeyError(`${file} does not hold a usable app secret; delete it to generate a new one`);
   return secret;
 }
 

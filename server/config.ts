@@ -24,7 +24,9 @@ export const config = {
   webhookLegacyHeaderPrefix: (): string => {
     const prefix = nonEmpty(process.env.WEBHOOK_LEGACY_HEADER_PREFIX) ?? "X-Service";
     if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(prefix)) {
-      throw new Error(`WEBHOOK_LEGACY_HEADER_PREFIX must be letters and digits joined by single hyphens, such as X-Service (got "${prefix}")`);
+      throw new Error(
+        `WEBHOOK_LEGACY_HEADER_PREFIX must be letters and digits joined by single hyphens, such as X-Service (got "${prefix}")`,
+      );
     }
     return prefix;
   },
@@ -70,8 +72,17 @@ export const config = {
 
 /** Reads every switch whose value can be malformed, so a bad one stops the start with its message. */
 export function checkConfig(): void {
-  for (const read of [config.port, config.breachCheckRateLimit, config.webhookRetryBaseMs, config.webhookLegacyHeaderPrefix, config.planTypeAliases,
-    config.restFastPath, config.directDriverReads, config.bulkCopy]) read();
+  for (const read of [
+    config.port,
+    config.breachCheckRateLimit,
+    config.webhookRetryBaseMs,
+    config.webhookLegacyHeaderPrefix,
+    config.planTypeAliases,
+    config.restFastPath,
+    config.directDriverReads,
+    config.bulkCopy,
+  ])
+    read();
 }
 
 export function isEmbeddedDatabase(): boolean {

@@ -1,8 +1,7 @@
 import { domainToASCII } from "node:url";
 
 /** The WHATWG (HTML) e-mail grammar, applied to the normalized (ASCII, lower-case) address. */
-const EMAIL_PATTERN =
-  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+const EMAIL_PATTERN = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 const MAX_EMAIL_LENGTH = 254;
 const NON_ASCII = /[^\x00-\x7f]/;
 

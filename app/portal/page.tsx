@@ -44,7 +44,9 @@ export default async function OverviewPage() {
             </div>
           </dl>
           <p className={styles.muted}>
-            {overview.lastScannedAt ? format(t.overview.lastChecked, { date: formatDate(overview.lastScannedAt, me.locale) }) : t.overview.notCheckedYet}
+            {overview.lastScannedAt
+              ? format(t.overview.lastChecked, { date: formatDate(overview.lastScannedAt, me.locale) })
+              : t.overview.notCheckedYet}
           </p>
           <p>
             <Link href="/portal/breaches" className={styles.buttonLink}>

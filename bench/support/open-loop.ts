@@ -48,7 +48,9 @@ export interface OpenLoopRun {
  * Runs one steady-rate load from a child process; also reports how busy the machine's CPUs were
  * while the measured part ran.
  */
-export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRun & { machineCpuBusyPercent?: number; machineCpuStealPercent?: number }> {
+export async function runOpenLoop(
+  options: OpenLoopOptions,
+): Promise<OpenLoopRun & { machineCpuBusyPercent?: number; machineCpuStealPercent?: number }> {
   const child = fork(fileURLToPath(new URL("./open-loop-client.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"] });
   let cpuBefore = machineCpuTimes();
   const result = await new Promise<OpenLoopRun>((resolve, reject) => {
@@ -60,5 +62,9 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRun
     child.send(options);
   });
   const cpuAfter = machineCpuTimes();
-  return { ...result, machineCpuBusyPercent: machineCpuShare(cpuBefore, cpuAfter, "busy"), machineCpuStealPercent: machineCpuShare(cpuBefore, cpuAfter, "steal") };
+  return {
+    ...result,
+    machineCpuBusyPercent: machineCpuShare(cpuBefore, cpuAfter, "busy"),
+    machineCpuStealPercent: machineCpuShare(cpuBefore, cpuAfter, "steal"),
+  };
 }

@@ -49,7 +49,10 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
 server.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ port: server.address().port }) + "\\n"));`;
 
 export async function startOutageReceiver(token: string, { down = false } = {}) {
-  const child: ChildProcess = spawn(process.execPath, ["-e", PROGRAM], { env: { ...process.env, TOKEN: token }, stdio: ["pipe", "pipe", "inherit"] });
+  const child: ChildProcess = spawn(process.execPath, ["-e", PROGRAM], {
+    env: { ...process.env, TOKEN: token },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const replies: Array<(line: string) => void> = [];
   const lines = createInterface({ input: child.stdout! });
   lines.on("line", (line) => replies.shift()?.(line));

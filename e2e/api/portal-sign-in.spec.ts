@@ -50,11 +50,22 @@ test("of simultaneous opens of one link, exactly one signs in", async ({ request
 test("the magic-link endpoint answers its errors, also under the unversioned prefix", async ({ request }) => {
   const customerId = await demoCustomerId(request, DEMO_ACTIVE);
   const invalid = await request.post("/api/v1/integrations/customer/nope/magic-link", { headers: partnerHeaders() });
-  expect([invalid.status(), await invalid.json()]).toEqual([400, { success: false, error: "Invalid route parameters: Customer ID must be a valid UUID" }]);
-  const unknown = await request.post("/api/v1/integrations/customer/6f1c2d3e-0000-4000-8000-000000000000/magic-link", { headers: partnerHeaders() });
-  expect([unknown.status(), await unknown.json()]).toEqual([404, { success: false, error: "Customer not found or does not belong to partner" }]);
+  expect([invalid.status(), await invalid.json()]).toEqual([
+    400,
+    { success: false, error: "Invalid route parameters: Customer ID must be a valid UUID" },
+  ]);
+  const unknown = await request.post("/api/v1/integrations/customer/6f1c2d3e-0000-4000-8000-000000000000/magic-link", {
+    headers: partnerHeaders(),
+  });
+  expect([unknown.status(), await unknown.json()]).toEqual([
+    404,
+    { success: false, error: "Customer not found or does not belong to partner" },
+  ]);
   const anonymous = await request.post(`/api/v1/integrations/customer/${customerId}/magic-link`);
-  expect([anonymous.status(), await anonymous.json()]).toEqual([401, { success: false, error: "Partner ID and API key are required in headers" }]);
+  expect([anonymous.status(), await anonymous.json()]).toEqual([
+    401,
+    { success: false, error: "Partner ID and API key are required in headers" },
+  ]);
   const legacy = await request.post(`/api/integrations/customer/${customerId}/magic-link`, { headers: partnerHeaders() });
   expect(legacy.status()).toBe(200);
   tokensSeen.push(tokenOf((await legacy.json()).url));

@@ -82,7 +82,10 @@ test("two server processes on one PostgreSQL database act as one service", async
     const onboarded: Array<{ id: string; reference: string; through: number }> = [];
 
     await test.step("a customer onboarded through one process is visible through the other at once", async () => {
-      for (const [through, other] of [[0, 1], [1, 0]] as const) {
+      for (const [through, other] of [
+        [0, 1],
+        [1, 0],
+      ] as const) {
         const reference = `REPLICA-${through}-VISIBLE`;
         const id = await onboardCustomer(replicas[through]!.baseUrl, demo, reference);
         onboarded.push({ id, reference, through });
@@ -146,10 +149,19 @@ test("two server processes on one PostgreSQL database act as one service", async
       expect((await plansThroughB()).status).toBe(200); // now verified and cached by process B (for 30 s)
       expect((await plansThroughB()).status).toBe(200);
 
-      const revoked = await call(a.baseUrl, "DELETE", `/api/v1/distributors/partners/${demo.partnerId}/api-keys/${keyId}`, distributorHeaders(demo));
+      const revoked = await call(
+        a.baseUrl,
+        "DELETE",
+        `/api/v1/distributors/partners/${demo.partnerId}/api-keys/${keyId}`,
+        distributorHeaders(demo),
+      );
       expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
       const revokedAt = Date.now();
-      await eventually("process B refusing the revoked key", async () => ((await plansThroughB()).status === 401 ? true : undefined), 5_000);
+      await eventually(
+        "process B refusing the revoked key",
+        async () => ((await plansThroughB()).status === 401 ? true : undefined),
+        5_000,
+      );
       expect(Date.now() - revokedAt).toBeLessThan(1_000);
       expect((await call(b.baseUrl, "GET", "/api/v1/integrations/partner/plans", partnerHeaders(demo))).status).toBe(200);
     });

@@ -84,7 +84,10 @@ test("SIGTERM during a webhook request: the request is answered, the delivery re
 test("SIGTERM while the receiver outlasts the request timeout: the attempt is recorded as failed, the next process delivers it", async () => {
   requirePostgres();
   // The first request for the customer gets no answer within the service's 3 s timeout; later ones at once.
-  receiver.setRule((request) => ({ status: 200, delayMs: requestsFor(eventOf(request).data.customer?.uuid ?? "").length === 1 ? 8_000 : 0 }));
+  receiver.setRule((request) => ({
+    status: 200,
+    delayMs: requestsFor(eventOf(request).data.customer?.uuid ?? "").length === 1 ? 8_000 : 0,
+  }));
   const first = await startServer("shutdown-2", 3232, database.url);
   const customerId = await onboardCustomer(first.baseUrl, demo, "SHUTDOWN-RETRIED");
   await eventually("the webhook request", async () => (requestsFor(customerId).length > 0 ? true : undefined));
@@ -102,7 +105,13 @@ test("SIGTERM while the receiver outlasts the request timeout: the attempt is re
       const rows = await deliveryOf(customerId);
       return rows[0]?.status === "delivered" ? rows : undefined;
     });
-    expect(delivered).toMatchObject({ attempt_count: 2, attempts: [{ finished: true, status_code: null }, { finished: true, status_code: 200, error: null }] });
+    expect(delivered).toMatchObject({
+      attempt_count: 2,
+      attempts: [
+        { finished: true, status_code: null },
+        { finished: true, status_code: 200, error: null },
+      ],
+    });
     expect(requestsFor(customerId)).toHaveLength(2);
   } finally {
     const stopped = await terminate(second, "SIGINT"); // Ctrl-C: the same shutdown

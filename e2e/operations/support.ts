@@ -53,7 +53,12 @@ function track<T extends ServiceProcess<unknown>>(server: T): T {
 }
 
 /** A production server (as `npm start` starts it) on an empty database, which it migrates and fills with the demo organization. */
-export async function startSeededServer(name: string, port: number, databaseUrl: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+export async function startSeededServer(
+  name: string,
+  port: number,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServiceProcess> {
   return track(await startServiceProcess({ port, databaseUrl, env: { ...serviceEnv, ...env }, ...serviceFiles(name) }));
 }
 
@@ -75,7 +80,10 @@ export async function stopServersLeftRunning(): Promise<void> {
 }
 
 /** SIGTERM (or SIGINT) to the server process; resolves with its exit code and how long it took to exit. */
-export async function terminate(server: ServiceProcess<unknown>, signal: "SIGTERM" | "SIGINT" = "SIGTERM"): Promise<{ code: number | null; ms: number }> {
+export async function terminate(
+  server: ServiceProcess<unknown>,
+  signal: "SIGTERM" | "SIGINT" = "SIGTERM",
+): Promise<{ code: number | null; ms: number }> {
   const sentAt = Date.now();
   process.kill(server.pid, signal);
   const { code } = await server.exited;
@@ -83,7 +91,10 @@ export async function terminate(server: ServiceProcess<unknown>, signal: "SIGTER
 }
 
 export const partnerHeaders = (demo: DemoCredentials) => ({ "SW-PARTNER-ID": demo.partnerId, "SW-API-KEY": demo.partnerKey });
-export const distributorHeaders = (demo: DemoCredentials) => ({ "SW-DISTRIBUTOR-ID": demo.distributorId, "SW-API-KEY": demo.distributorKey });
+export const distributorHeaders = (demo: DemoCredentials) => ({
+  "SW-DISTRIBUTOR-ID": demo.distributorId,
+  "SW-API-KEY": demo.distributorKey,
+});
 
 export async function call(baseUrl: string, method: string, apiPath: string, headers: Record<string, string>, body?: unknown) {
   const response = await fetch(`${baseUrl}${apiPath}`, {
@@ -120,7 +131,11 @@ export async function onboardCustomer(baseUrl: string, demo: DemoCredentials, re
 }
 
 /** The event a webhook request carried (Standard Webhooks: the body is the current protocol's event). */
-export function eventOf(request: ReceivedRequest): { idempotencyToken: string; type: string; data: { customer?: { uuid?: string; reference?: string } } } {
+export function eventOf(request: ReceivedRequest): {
+  idempotencyToken: string;
+  type: string;
+  data: { customer?: { uuid?: string; reference?: string } };
+} {
   return JSON.parse(request.body);
 }
 

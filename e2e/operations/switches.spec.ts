@@ -43,7 +43,9 @@ test("with REST_FAST_PATH, DIRECT_DRIVER_READS and BULK_COPY off the service ans
 
     // breach/check reads through Prisma now: its answers match the exposure index row for row.
     const exposed = new Set(
-      (await sql<{ email: string }>(database.url, "SELECT DISTINCT email FROM breach_exposures WHERE domain = 'northwind.example'")).map((row) => row.email),
+      (await sql<{ email: string }>(database.url, "SELECT DISTINCT email FROM breach_exposures WHERE domain = 'northwind.example'")).map(
+        (row) => row.email,
+      ),
     );
     expect(exposed.size).toBeGreaterThan(0);
     for (const mailbox of ["ceo", "cfo", "it", "sales", "support", "hr", "anna.berg", "emma.jones"]) {

@@ -26,7 +26,9 @@ async function startReceiver() {
         return;
       }
       received.push(JSON.parse(body));
-      const answer = createHmac("sha256", secret).update(`${String(request.headers["x-token"])}:${body}`).digest("hex");
+      const answer = createHmac("sha256", secret)
+        .update(`${String(request.headers["x-token"])}:${body}`)
+        .digest("hex");
       response.writeHead(200, { "X-Signature": answer }).end("ok");
     });
   });
@@ -57,7 +59,11 @@ async function signOut(page: Page) {
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
 }
 
-test("staff sign in, create a partner, issue and revoke its key, and follow a distributor webhook's deliveries", async ({ page, context, request }, testInfo) => {
+test("staff sign in, create a partner, issue and revoke its key, and follow a distributor webhook's deliveries", async ({
+  page,
+  context,
+  request,
+}, testInfo) => {
   const shot = (name: string) => page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
   const receiver = await startReceiver();
   try {
@@ -138,7 +144,9 @@ test("staff sign in, create a partner, issue and revoke its key, and follow a di
     });
     expect(onboard.status()).toBe(200);
     const customerId = (await onboard.json()).customerId as string;
-    await expect.poll(() => receiver.received.some((event) => event.type === "customer.created" && event.data.customer?.uuid === customerId)).toBe(true);
+    await expect
+      .poll(() => receiver.received.some((event) => event.type === "customer.created" && event.data.customer?.uuid === customerId))
+      .toBe(true);
 
     // The delivery log shows it delivered, with its attempt; a test event follows it.
     await page.getByRole("link", { name: receiver.url }).click();
@@ -195,18 +203,30 @@ test("staff sign in, create a partner, issue and revoke its key, and follow a di
 
     // Billing: the new partner's active customer at that code's price, in the table and the CSV.
     await navigateTo(page, "Billing");
-    await expect(page.getByRole("row").filter({ hasText: partnerName }).getByRole("cell")).toHaveText(["Basic", billingCode, "3.50", "1", "3.50"]);
+    await expect(page.getByRole("row").filter({ hasText: partnerName }).getByRole("cell")).toHaveText([
+      "Basic",
+      billingCode,
+      "3.50",
+      "1",
+      "3.50",
+    ]);
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download CSV" }).click();
     const csv = await (await download).path().then((file) => import("node:fs").then((fs) => fs.readFileSync(file, "utf8")));
-    expect(csv.split("\r\n")[0]).toBe("month,partner_id,partner_name,account_reference,plan,billing_code,unit_price,active_customers,amount");
+    expect(csv.split("\r\n")[0]).toBe(
+      "month,partner_id,partner_name,account_reference,plan,billing_code,unit_price,active_customers,amount",
+    );
     expect(csv).toContain(`,${partnerId},${partnerName},E2E-001,basic,${billingCode},3.50,1,3.50\r\n`);
     await shot("08-billing");
 
     // Revoke the key: the partner API refuses it at once.
     await page.goto(`/admin/partners/${partnerId}`);
     page.once("dialog", (dialog) => void dialog.accept());
-    await page.getByRole("row").filter({ hasText: apiKey.slice(0, 20) }).getByRole("button", { name: /Revoke/ }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: apiKey.slice(0, 20) })
+      .getByRole("button", { name: /Revoke/ })
+      .click();
     await expect(page.getByRole("row").filter({ hasText: apiKey.slice(0, 20) })).toContainText("revoked");
     await shot("09-api-key-revoked");
     const refused = await request.get("/api/v1/integrations/partner/plans", { headers: partnerHeaders });
@@ -236,7 +256,8 @@ test("sign-in attempts are limited per e-mail address, with a message that says 
     await answered;
     return page.locator(".form-error");
   };
-  for (let guess = 1; guess <= 10; guess++) await expect(await attempt(`guess number ${guess}`)).toHaveText("The e-mail address or password is not right.");
+  for (let guess = 1; guess <= 10; guess++)
+    await expect(await attempt(`guess number ${guess}`)).toHaveText("The e-mail address or password is not right.");
   await expect(await attempt("guess number 11")).toHaveText(/^Too many sign-in attempts for this account or from this network/);
   await page.screenshot({ path: testInfo.outputPath("sign-in-rate-limited.png") });
 });
@@ -289,6 +310,8 @@ test("staff of one distributor cannot reach another distributor's partners by UR
   await page.goto(`/admin/partners/${partnerY}`);
   await expect(page.getByRole("heading", { name: "Y Confidential Partner", level: 1 })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: "active" })).toHaveCount(1);
-  const unknownToY = await page.request.get(`/api/trpc/admin.partners.get?input=${encodeURIComponent(JSON.stringify({ partnerId: demo().partnerId }))}`);
+  const unknownToY = await page.request.get(
+    `/api/trpc/admin.partners.get?input=${encodeURIComponent(JSON.stringify({ partnerId: demo().partnerId }))}`,
+  );
   expect(unknownToY.status()).toBe(404);
 });

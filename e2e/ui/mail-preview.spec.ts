@@ -3,11 +3,21 @@ import { demo, partnerHeaders } from "../demo";
 import { mailTo } from "../mail";
 import { expectAccessible } from "../portal";
 
-test("staff see the e-mails of their customers as sent: the list, the HTML in a frame and the text part", async ({ page, request }, testInfo) => {
+test("staff see the e-mails of their customers as sent: the list, the HTML in a frame and the text part", async ({
+  page,
+  request,
+}, testInfo) => {
   const domain = `preview${Date.now().toString(36)}.example`;
   const onboard = await request.post("/api/v1/integrations/customer/onboard", {
     headers: partnerHeaders(),
-    data: { companyName: "Preview GmbH", contactEmail: `it@${domain}`, customerReference: `E2E-${domain}`, assetsDomains: [domain], price: 0, currencyCode: "EUR" },
+    data: {
+      companyName: "Preview GmbH",
+      contactEmail: `it@${domain}`,
+      customerReference: `E2E-${domain}`,
+      assetsDomains: [domain],
+      price: 0,
+      currencyCode: "EUR",
+    },
   });
   expect(onboard.status()).toBe(200);
   await mailTo(`it@${domain}`);

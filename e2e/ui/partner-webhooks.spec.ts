@@ -29,7 +29,9 @@ async function startReceiver() {
         return;
       }
       const body = Buffer.concat(chunks).toString("utf8");
-      const answer = createHmac("sha256", secret).update(`${String(request.headers["x-token"])}:${body}`).digest("hex");
+      const answer = createHmac("sha256", secret)
+        .update(`${String(request.headers["x-token"])}:${body}`)
+        .digest("hex");
       response.writeHead(200, { "X-Signature": answer }).end("ok");
     });
   });
@@ -49,7 +51,10 @@ async function startReceiver() {
 
 /** A new partner of the demo distributor, with a contact address and an API key (the distributor API). */
 async function createPartner(request: APIRequestContext, name: string, contactEmail: string) {
-  const created = await request.post("/api/v1/distributors/partners", { headers: distributorHeaders(), data: { name, contact_email: contactEmail } });
+  const created = await request.post("/api/v1/distributors/partners", {
+    headers: distributorHeaders(),
+    data: { name, contact_email: contactEmail },
+  });
   expect(created.status()).toBe(200);
   const partnerId = (await created.json()).data.uuid as string;
   const key = await request.post(`/api/v1/distributors/partners/${partnerId}/api-keys`, { headers: distributorHeaders(), data: {} });
@@ -57,7 +62,10 @@ async function createPartner(request: APIRequestContext, name: string, contactEm
   return { partnerId, headers: { "SW-PARTNER-ID": partnerId, "SW-API-KEY": (await key.json()).data.apiKey as string } };
 }
 
-test("staff open a partner's failing endpoint: its health and delivery log, the owner's warning, and recover on its behalf", async ({ page, request }, testInfo) => {
+test("staff open a partner's failing endpoint: its health and delivery log, the owner's warning, and recover on its behalf", async ({
+  page,
+  request,
+}, testInfo) => {
   const shot = (name: string) => page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
   const receiver = await startReceiver();
   try {
@@ -76,7 +84,14 @@ test("staff open a partner's failing endpoint: its health and delivery log, the 
     receiver.useSecret(webhook.secret);
     const onboard = await request.post("/api/v1/integrations/customer/onboard", {
       headers: partner.headers,
-      data: { companyName: "Webhook Outage Ltd", contactEmail: `it@${stamp}.example`, customerReference: `E2E-WH-${stamp}`, assetsDomains: [`${stamp}.example`], price: 0, currencyCode: "EUR" },
+      data: {
+        companyName: "Webhook Outage Ltd",
+        contactEmail: `it@${stamp}.example`,
+        customerReference: `E2E-WH-${stamp}`,
+        assetsDomains: [`${stamp}.example`],
+        price: 0,
+        currencyCode: "EUR",
+      },
     });
     expect(onboard.status()).toBe(200);
     await expect
@@ -143,7 +158,9 @@ test("staff open a partner's failing endpoint: its health and delivery log, the 
     await expect(message).toContainText(partnerName);
     await expect(message).toContainText("sent");
     await message.getByRole("link", { name: `Webhook deliveries are failing: ${receiver.url}` }).click();
-    await expect(page.frameLocator("iframe[title^='HTML part']").getByRole("heading", { name: "Your webhook endpoint is failing" })).toBeVisible();
+    await expect(
+      page.frameLocator("iframe[title^='HTML part']").getByRole("heading", { name: "Your webhook endpoint is failing" }),
+    ).toBeVisible();
     await shot("04-warning-preview");
   } finally {
     await receiver.close();

@@ -2,7 +2,10 @@ import { expect, test } from "@playwright/test";
 import { partnerHeaders } from "../demo";
 import { createMagicLink, expectAccessible } from "../portal";
 
-test("a customer turns the monthly report off and one recipient's breach alerts, in the portal, in Danish", async ({ page, request }, testInfo) => {
+test("a customer turns the monthly report off and one recipient's breach alerts, in the portal, in Danish", async ({
+  page,
+  request,
+}, testInfo) => {
   const domain = `settings${Date.now().toString(36)}.example`;
   const onboard = await request.post("/api/v1/integrations/customer/onboard", {
     headers: partnerHeaders(),

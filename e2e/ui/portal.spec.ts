@@ -83,7 +83,10 @@ test("a customer opens a magic link, sees their breaches and marks one fixed; th
     expect(after.breaches.find((breach: PartnerBreach) => breach.id === target.id).resolved).toBe(true);
     await expect.poll(() => receiver.requests.length, { timeout: 20_000 }).toBeGreaterThan(0);
     const delivered = JSON.parse(receiver.requests[0]!.body);
-    expect(delivered).toMatchObject({ type: "customer.breach.resolved", data: { customer: { uuid: customerId }, breaches: [{ uuid: target.id }] } });
+    expect(delivered).toMatchObject({
+      type: "customer.breach.resolved",
+      data: { customer: { uuid: customerId }, breaches: [{ uuid: target.id }] },
+    });
 
     await page.getByRole("link", { name: "Monitored assets" }).click();
     await expect(page.getByRole("heading", { level: 2, name: "Domains" })).toBeVisible();
@@ -129,7 +132,10 @@ test("a customer opens a magic link, sees their breaches and marks one fixed; th
   }
 });
 
-test("a prospect sees the redacted view; no withheld field reaches the browser, in the HTML or the RSC payload", async ({ page, request }, testInfo) => {
+test("a prospect sees the redacted view; no withheld field reaches the browser, in the HTML or the RSC payload", async ({
+  page,
+  request,
+}, testInfo) => {
   const customerId = await demoCustomerId(request, DEMO_PROSPECT);
   const redacted = await partnerBreaches(request, customerId);
   expect(redacted.breaches.length).toBeGreaterThan(0);
@@ -175,7 +181,11 @@ test("a prospect sees the redacted view; no withheld field reaches the browser, 
     await page.goto(path);
     const rendered = await page.content();
     for (const value of withheld) {
-      for (const [what, text] of [["HTML", html], ["RSC payload", flight], ["DOM", rendered]] as const) {
+      for (const [what, text] of [
+        ["HTML", html],
+        ["RSC payload", flight],
+        ["DOM", rendered],
+      ] as const) {
         expect(text.includes(value), `${path} ${what} contains withheld "${value}"`).toBe(false);
       }
     }
@@ -197,9 +207,10 @@ test("an expired link lands on the error page in the customer's language", async
   await client.connect();
   try {
     await client.query(`UPDATE customers SET locale_code = 'sv-SE' WHERE id = $1`, [customerId]);
-    await client.query(`UPDATE magic_link_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = encode(sha256($1::bytea), 'hex')`, [
-      tokenOf(url),
-    ]);
+    await client.query(
+      `UPDATE magic_link_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = encode(sha256($1::bytea), 'hex')`,
+      [tokenOf(url)],
+    );
     await page.goto(url);
     await expect(page).toHaveURL(/reason=expired&lang=sv-SE/);
     await expect(page.getByRole("heading", { name: "Den här inloggningslänken har gått ut" })).toBeVisible();

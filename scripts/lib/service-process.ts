@@ -125,6 +125,8 @@ export function serviceEnvironment(options: { dataDir: string; databaseUrl?: str
     ...process.env,
     DATA_DIR: options.dataDir,
     DATABASE_URL: options.databaseUrl ?? "",
-    ...(options.databaseUrl ? { SEED_DEMO: "true", APP_SECRET: process.env.APP_SECRET ?? "e2e-only-app-secret-0123456789abcdef01234567" } : {}),
+    ...(options.databaseUrl
+      ? { SEED_DEMO: "true", APP_SECRET: process.env.APP_SECRET ?? "e2e-only-app-secret-0123456789abcdef01234567" }
+      : {}),
   };
 }

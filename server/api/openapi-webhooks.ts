@@ -36,11 +36,9 @@ const LEGACY_EVENT_SUMMARIES: Record<LegacyEventType, string> = {
 };
 
 const currentHeaders = z.object({
-  "x-signature": z
-    .string()
-    .regex(HEX_SHA256)
-    .optional()
-    .meta({ description: "Scheme `x-signature` (the default): hex HMAC-SHA256 of the raw body, keyed with the organization's active signing token" }),
+  "x-signature": z.string().regex(HEX_SHA256).optional().meta({
+    description: "Scheme `x-signature` (the default): hex HMAC-SHA256 of the raw body, keyed with the organization's active signing token",
+  }),
   "x-token": z
     .string()
     .optional()
@@ -76,7 +74,9 @@ function currentOperation(type: EventType): ZodOpenApiOperationObject {
     description:
       "Sent to the URL of each enabled endpoint of the partner, or of its distributor, subscribed to this type. Signed by the " +
       "endpoint's `signatureScheme`: `x-signature` (X-Signature, X-Token) or `standard-webhooks` (webhook-id, webhook-timestamp, webhook-signature)." +
-      (type.startsWith("customer.breach.") ? " For a prospect customer `data` is the redacted shape (no breach names or other details)." : ""),
+      (type.startsWith("customer.breach.")
+        ? " For a prospect customer `data` is the redacted shape (no breach names or other details)."
+        : ""),
     requestParams: { header: currentHeaders },
     requestBody: { required: true, content: { "application/json": { schema: CURRENT_BODY_SCHEMAS[type] } } },
     responses: {
@@ -101,7 +101,9 @@ function legacyOperation(event: LegacyEventType): ZodOpenApiOperationObject {
     description: "Sent to each enabled earlier-protocol endpoint (/api/integrations/webhooks) of the partner subscribed to this event.",
     requestParams: {
       header: z.object({
-        [`${prefix}-event`]: z.literal(event).meta({ description: "The event's name (the prefix is WEBHOOK_LEGACY_HEADER_PREFIX, X-Service by default)" }),
+        [`${prefix}-event`]: z
+          .literal(event)
+          .meta({ description: "The event's name (the prefix is WEBHOOK_LEGACY_HEADER_PREFIX, X-Service by default)" }),
         [`${prefix}-signature`]: z
           .string()
           .regex(/^sha256=[0-9a-f]{64}$/)

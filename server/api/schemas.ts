@@ -66,4 +66,3 @@ export function emailField(what: string) {
     .refine((value) => normalizeEmail(value) !== undefined, { error: INVALID_EMAIL })
     .meta({ format: "email" });
 }
-

@@ -47,12 +47,10 @@ export const partnerProcedure = t.procedure.meta({ auth: "partner" }).use(async 
  * Partner API endpoints that a distributor may call on behalf of one of its own partners
  * (offboard, upgrade, downgrade, analytics, list customers; docs/api.md, "Credentials").
  */
-export const partnerOrDistributorProcedure = t.procedure
-  .meta({ auth: "partnerOrDistributor" })
-  .use(async ({ ctx, next }) => {
-    const caller = await authenticatePartner(ctx.db, ctx.headers, { allowDistributorKey: true });
-    return next({ ctx: { caller } });
-  });
+export const partnerOrDistributorProcedure = t.procedure.meta({ auth: "partnerOrDistributor" }).use(async ({ ctx, next }) => {
+  const caller = await authenticatePartner(ctx.db, ctx.headers, { allowDistributorKey: true });
+  return next({ ctx: { caller } });
+});
 
 /** Distributor API: SW-DISTRIBUTOR-ID + a key of that distributor. */
 export const distributorProcedure = t.procedure.meta({ auth: "distributor" }).use(async ({ ctx, next }) => {
@@ -79,6 +77,11 @@ export const customerProcedure = t.procedure.meta({ auth: "none" }).use(async ({
   const session = ctx.session;
   if (session?.kind !== "customer") throw new AppError("UNAUTHENTICATED", "Sign in to continue");
   if (isAccessExpired(session.accessExpiresAt)) throw new AppError("UNAUTHENTICATED", PORTAL_SESSION_EXPIRED);
-  const customer = { id: session.customerId, portalUserId: session.portalUserId, email: session.email, accessExpiresAt: session.accessExpiresAt };
+  const customer = {
+    id: session.customerId,
+    portalUserId: session.portalUserId,
+    email: session.email,
+    accessExpiresAt: session.accessExpiresAt,
+  };
   return next({ ctx: { customer } });
 });

@@ -45,10 +45,7 @@ export type StaffSignIn =
  * slowed for one account and from one place alike; an unknown address costs as much as a
  * wrong password (the hash is still verified against a dummy), so it reveals nothing.
  */
-export async function authenticateStaff(
-  db: Db,
-  input: { email: string; password: string; clientAddress?: string },
-): Promise<StaffSignIn> {
+export async function authenticateStaff(db: Db, input: { email: string; password: string; clientAddress?: string }): Promise<StaffSignIn> {
   const email = input.email.trim().toLowerCase();
   const limits = await Promise.all([
     consumeRateLimit(db, `staff-login:email:${email}`, LOGIN_LIMIT_PER_EMAIL, LOGIN_WINDOW_SECONDS),

@@ -14,9 +14,7 @@ import { authenticateStaff } from "./staff";
  * made by /auth/confirm, docs/portal.md). Every admin page and UI procedure scopes by
  * distributorId, every portal page and procedure by customerId.
  */
-export type UiSession =
-  | { kind: "staff"; staffId: string; distributorId: string; email: string; name: string | null }
-  | CustomerUiSession;
+export type UiSession = { kind: "staff"; staffId: string; distributorId: string; email: string; name: string | null } | CustomerUiSession;
 
 /** A customer signed into the portal; the access token runs out at accessExpiresAt (epoch seconds). */
 export type CustomerUiSession = { kind: "customer"; customerId: string; portalUserId: string; email: string; accessExpiresAt: number };
@@ -64,7 +62,13 @@ export function uiSessionFromToken(token: JWT): UiSession | undefined {
     return { kind: "staff", staffId: token.staffId, distributorId: token.distributorId, email: token.email, name: token.staffName ?? null };
   }
   if (token.kind === "customer" && token.customerId && token.portalUserId && token.email && token.accessExpiresAt) {
-    return { kind: "customer", customerId: token.customerId, portalUserId: token.portalUserId, email: token.email, accessExpiresAt: token.accessExpiresAt };
+    return {
+      kind: "customer",
+      customerId: token.customerId,
+      portalUserId: token.portalUserId,
+      email: token.email,
+      accessExpiresAt: token.accessExpiresAt,
+    };
   }
   return undefined;
 }
@@ -107,7 +111,9 @@ export function authOptions(): NextAuthOptions {
         }
         if (token.kind === "staff" && token.staffId) {
           // A deleted staff account (or one moved elsewhere) loses its session at once.
-          const staff = await (await getAppDb()).staffUser.findUnique({
+          const staff = await (
+            await getAppDb()
+          ).staffUser.findUnique({
             where: { id: token.staffId },
             select: { distributorId: true },
           });
@@ -127,7 +133,8 @@ export function authOptions(): NextAuthOptions {
     },
     events: {
       async signOut({ token }) {
-        if (token?.kind === "customer" && token.portalSessionId) await endPortalSession(await getAppDb(), token.portalSessionId, "sign-out");
+        if (token?.kind === "customer" && token.portalSessionId)
+          await endPortalSession(await getAppDb(), token.portalSessionId, "sign-out");
       },
     },
   };

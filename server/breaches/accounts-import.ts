@@ -75,7 +75,14 @@ export async function importAccounts(
     result.added = await mergeStagedExposures(tx, { sortInByteOrder, importId });
     await tx.execute("UPDATE exposure_imports SET added = $2 WHERE id = $1", [importId, result.added]);
     if (result.added > 0) await requestImportMatching(tx, Number(importId));
-    onProgress?.({ phase: "merging", rows: result.rows, added: result.added, rejected: result.rejectedCount, bytesRead: totalBytes, totalBytes });
+    onProgress?.({
+      phase: "merging",
+      rows: result.rows,
+      added: result.added,
+      rejected: result.rejectedCount,
+      bytesRead: totalBytes,
+      totalBytes,
+    });
     return result;
   });
   if (imported.added > 0) await wakeJobWorkers();
@@ -97,13 +104,19 @@ export async function indexSortsAsciiByByte(db: Db): Promise<boolean> {
     JOIN pg_collation c ON c.oid = a.attcollation
     JOIN pg_database d ON d.datname = current_database()
     WHERE a.attrelid = 'breach_exposures'::regclass AND a.attname IN ('domain', 'email')`;
-  return collations.length === 2 && collations.every(({ provider, locale }) => provider === "b" || (provider === "c" && BYTE_ORDER_LOCALES.has(locale ?? "")));
+  return (
+    collations.length === 2 &&
+    collations.every(({ provider, locale }) => provider === "b" || (provider === "c" && BYTE_ORDER_LOCALES.has(locale ?? "")))
+  );
 }
 
 /** libc locales whose collation orders ASCII text by byte value (the builtin provider always does). */
 const BYTE_ORDER_LOCALES = new Set(["C", "POSIX", "C.UTF-8", "C.utf8"]);
 
-async function mergeStagedExposures(tx: BulkTransaction, { sortInByteOrder, importId }: { sortInByteOrder: boolean; importId: string }): Promise<number> {
+async function mergeStagedExposures(
+  tx: BulkTransaction,
+  { sortInByteOrder, importId }: { sortInByteOrder: boolean; importId: string },
+): Promise<number> {
   const collate = sortInByteOrder ? ' COLLATE "C"' : "";
   // For this transaction only: sort memory for the whole file, and deduplication by that sort
   // (a hash table of every row would be built first and sorted again).
@@ -142,7 +155,14 @@ async function stageAccounts(
   const staging = tx.copyInto(STAGING_TABLE, STAGING_COLUMNS);
   const flush = async (rows: string) => {
     await staging.write(rows);
-    onProgress?.({ phase: "reading", rows: result.rows, added: 0, rejected: result.rejectedCount, bytesRead: stream.bytesRead, totalBytes });
+    onProgress?.({
+      phase: "reading",
+      rows: result.rows,
+      added: 0,
+      rejected: result.rejectedCount,
+      bytesRead: stream.bytesRead,
+      totalBytes,
+    });
   };
 
   let lineNumber = 0;
@@ -154,7 +174,12 @@ async function stageAccounts(
     lineNumber++;
     if (text.trim() === "") return;
     if (!headerSeen) {
-      if (text.replace(/^\uFEFF/, "").replace(/\s+/g, "").toLowerCase() !== ACCOUNTS_HEADER) {
+      if (
+        text
+          .replace(/^\uFEFF/, "")
+          .replace(/\s+/g, "")
+          .toLowerCase() !== ACCOUNTS_HEADER
+      ) {
         throw new AccountsFileError(`line ${lineNumber}: the accounts file must start with the header "${ACCOUNTS_HEADER}"`);
       }
       headerSeen = true;

@@ -57,7 +57,6 @@ export async function syncCatalogueFromHibp(db: Db): Promise<CatalogueSyncResult
   return syncCatalogue(db, source);
 }
 
-
 export const catalogueSyncJob = defineJob<{ slot: string }>({
   kind: "breaches.sync-catalogue",
   async run(db) {

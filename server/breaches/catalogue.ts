@@ -52,7 +52,10 @@ export interface CatalogueImport {
 export async function importCatalogue(db: Queryable, catalogue: unknown): Promise<CatalogueImport> {
   const { rows, rejected } = parseCatalogue(catalogue);
   if (rows.length > 0) await upsertBreaches(db, rows);
-  await ensureBreachCategories(db, rows.flatMap((row) => row.data_classes));
+  await ensureBreachCategories(
+    db,
+    rows.flatMap((row) => row.data_classes),
+  );
   return { imported: rows.length, rejected };
 }
 
@@ -72,7 +75,10 @@ export interface CatalogueMerge {
 export async function mergeCatalogue(db: Queryable, catalogue: unknown): Promise<CatalogueMerge> {
   const { rows, rejected } = parseCatalogue(catalogue);
   const written = rows.length > 0 ? await db.$queryRawUnsafe<Array<{ id: string; added: boolean }>>(MERGE_SQL, JSON.stringify(rows)) : [];
-  await ensureBreachCategories(db, rows.flatMap((row) => row.data_classes));
+  await ensureBreachCategories(
+    db,
+    rows.flatMap((row) => row.data_classes),
+  );
   return {
     added: written.filter((row) => row.added).map((row) => row.id),
     updated: written.filter((row) => !row.added).map((row) => row.id),

@@ -166,7 +166,8 @@ export const CATEGORY_GROUPS: Record<CategoryGroupKey, CategoryGroup> = {
   sensitive: {
     severity: 0,
     isBlacklist: true,
-    description: "Special categories of personal data (health, sex life, beliefs, ethnic origin). Never shown in breach responses and never scored.",
+    description:
+      "Special categories of personal data (health, sex life, beliefs, ethnic origin). Never shown in breach responses and never scored.",
     tooltip: "Special category data (not shown)",
     label: { "en-GB": "special category data" },
   },
@@ -214,14 +215,16 @@ const GROUP_MEMBERS: Partial<Record<CategoryGroupKey, string[]>> = {
     "Payment methods",
     "Taxation records",
   ],
-  identity: [
-    "Biometric data",
-    "Driver's licenses",
-    "Government issued IDs",
-    "Passport numbers",
-    "Social security numbers",
+  identity: ["Biometric data", "Driver's licenses", "Government issued IDs", "Passport numbers", "Social security numbers"],
+  communications: [
+    "Address book contacts",
+    "Audio recordings",
+    "Chat logs",
+    "Email messages",
+    "Private messages",
+    "SMS messages",
+    "Support tickets",
   ],
-  communications: ["Address book contacts", "Audio recordings", "Chat logs", "Email messages", "Private messages", "SMS messages", "Support tickets"],
   contact: ["Partial phone numbers", "Phone numbers", "Physical addresses", "Recovery email addresses"],
   personal: [
     "Ages",
@@ -262,7 +265,14 @@ const GROUP_MEMBERS: Partial<Record<CategoryGroupKey, string[]>> = {
     "Vehicle identification numbers (VINs)",
     "Years of professional experience",
   ],
-  online: ["Homepage URLs", "Instant messenger identities", "Social connections", "Social media profiles", "User website URLs", "Usernames"],
+  online: [
+    "Homepage URLs",
+    "Instant messenger identities",
+    "Social connections",
+    "Social media profiles",
+    "User website URLs",
+    "Usernames",
+  ],
   technical: [
     "Apps installed on devices",
     "Browser user agent details",

@@ -9,7 +9,20 @@ export const BUNDLED_CATALOGUE = path.join(/*turbopackIgnore: true*/ process.cwd
 
 /** Domains whose addresses the demo exposures are made for (reserved .example names: no real people). */
 export const DEMO_DOMAINS = ["northwind.example", "contoso.example", "fabrikam.example"] as const;
-const DEMO_MAILBOXES = ["ceo", "cfo", "it", "sales", "support", "hr", "anna.berg", "lars.nilsen", "mikko.virtanen", "sofie.jensen", "jan.devries", "emma.jones"];
+const DEMO_MAILBOXES = [
+  "ceo",
+  "cfo",
+  "it",
+  "sales",
+  "support",
+  "hr",
+  "anna.berg",
+  "lars.nilsen",
+  "mikko.virtanen",
+  "sofie.jensen",
+  "jan.devries",
+  "emma.jones",
+];
 const SEED = 20261121;
 
 /** mulberry32: a small seeded generator, so every demo database gets the same exposures. */

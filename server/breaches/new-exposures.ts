@@ -80,7 +80,12 @@ export async function matchBreachesForActiveCustomers(db: Db, breachIds: readonl
   const lookupMs = Math.round(performance.now() - started);
   const outcome = await recordMatches(db, matches);
   const writeMs = Math.round(performance.now() - started) - lookupMs;
-  log[outcome.customers > 0 ? "info" : "debug"]("breaches matched against active customers", { breaches: ids.length, ...outcome, lookupMs, writeMs });
+  log[outcome.customers > 0 ? "info" : "debug"]("breaches matched against active customers", {
+    breaches: ids.length,
+    ...outcome,
+    lookupMs,
+    writeMs,
+  });
   return outcome;
 }
 
@@ -98,9 +103,16 @@ async function recordMatches(db: Db, matches: readonly CustomerExposure[]): Prom
     byCustomer.set(customerId, exposures);
   }
   const customerIds = [...byCustomer.keys()].sort();
-  const outcome: MatchOutcome = { customers: customerIds.length, exposures: matches.length, newBreaches: 0, discoveredEmails: 0, skipped: 0 };
+  const outcome: MatchOutcome = {
+    customers: customerIds.length,
+    exposures: matches.length,
+    newBreaches: 0,
+    discoveredEmails: 0,
+    skipped: 0,
+  };
   const pages: string[][] = [];
-  for (let start = 0; start < customerIds.length; start += MATCH_PAGE_CUSTOMERS) pages.push(customerIds.slice(start, start + MATCH_PAGE_CUSTOMERS));
+  for (let start = 0; start < customerIds.length; start += MATCH_PAGE_CUSTOMERS)
+    pages.push(customerIds.slice(start, start + MATCH_PAGE_CUSTOMERS));
 
   let next = 0;
   const lanes = Array.from({ length: Math.min(MATCH_LANES, pages.length) }, async () => {

@@ -62,7 +62,9 @@ async function scan(db: Db, customerId: string, reason: ScanReason, source: Brea
   const domains = customer.assets.filter((asset) => asset.kind === "domain").map((asset) => asset.value);
   const domainSet = new Set(domains);
   // Addresses at a monitored domain are all found by the domain lookup.
-  const otherEmails = customer.assets.filter((asset) => asset.kind === "email" && !domainSet.has(domainOfEmail(asset.value))).map((asset) => asset.value);
+  const otherEmails = customer.assets
+    .filter((asset) => asset.kind === "email" && !domainSet.has(domainOfEmail(asset.value)))
+    .map((asset) => asset.value);
   const exposures = [...(await source.exposuresAtDomains(db, domains)), ...(await source.exposuresOfEmails(db, otherEmails))];
 
   const outcome = await db.$transaction(
@@ -102,10 +104,17 @@ export interface Findings {
  * exposures twice changes nothing. A scan passes every exposure of the customer and stamps its
  * scan times (`scan: true`); incremental matching passes only new exposures (new-exposures.ts).
  */
-export async function recordFindings(tx: Queryable, customerId: string, exposures: readonly Exposure[], { scan }: { scan: boolean }): Promise<Findings> {
+export async function recordFindings(
+  tx: Queryable,
+  customerId: string,
+  exposures: readonly Exposure[],
+  { scan }: { scan: boolean },
+): Promise<Findings> {
   // Raw SQL: this runs once per customer of every scan and match, and Prisma's model queries cost
   // more CPU than a raw one (measured: docs/measures.md, "Choices in the code").
-  const rows = await tx.$queryRaw<Array<{ partnerId: string; companyName: string; reference: string; domains: string[]; emails: string[] }>>`
+  const rows = await tx.$queryRaw<
+    Array<{ partnerId: string; companyName: string; reference: string; domains: string[]; emails: string[] }>
+  >`
     SELECT c.partner_id::text AS "partnerId", c.company_name AS "companyName", c.reference,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain') AS domains,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email') AS emails
@@ -125,7 +134,10 @@ export async function recordFindings(tx: Queryable, customerId: string, exposure
       type: "customer.asset.added",
       partnerId: customer.partnerId,
       customerId,
-      data: { customer: customerRef(customer), assets: addedAssets.map((asset) => ({ uuid: asset.id, type: "email" as const, value: asset.value })) },
+      data: {
+        customer: customerRef(customer),
+        assets: addedAssets.map((asset) => ({ uuid: asset.id, type: "email" as const, value: asset.value })),
+      },
     });
   }
 

@@ -60,24 +60,34 @@ const STEPS = {
     "sv-SE": "Kontakta banken eller kortutgivaren, byt ut exponerade kort och granska kontoutdragen efter okända transaktioner.",
     "nb-NO": "Kontakt banken eller kortutstederen, bytt ut eksponerte kort og sjekk kontoutskriftene for ukjente transaksjoner.",
     "da-DK": "Kontakt banken eller kortudstederen, udskift eksponerede kort, og gennemgå kontoudtog for ukendte transaktioner.",
-    "fi-FI": "Ota yhteyttä pankkiin tai kortin myöntäjään, vaihda paljastuneet kortit ja tarkista tiliotteet tuntemattomien tapahtumien varalta.",
+    "fi-FI":
+      "Ota yhteyttä pankkiin tai kortin myöntäjään, vaihda paljastuneet kortit ja tarkista tiliotteet tuntemattomien tapahtumien varalta.",
     "nl-NL": "Neem contact op met de bank of kaartuitgever, vervang gelekte kaarten en controleer afschriften op onbekende transacties.",
   },
   identityTheft: {
     "en-GB": "Watch for identity theft: consider a credit freeze and report misuse of identity documents to the issuing authority.",
-    "sv-SE": "Var uppmärksam på identitetsstöld: överväg en kreditspärr och anmäl missbruk av id-handlingar till den utfärdande myndigheten.",
+    "sv-SE":
+      "Var uppmärksam på identitetsstöld: överväg en kreditspärr och anmäl missbruk av id-handlingar till den utfärdande myndigheten.",
     "nb-NO": "Følg med på identitetstyveri: vurder kredittsperre og meld misbruk av identitetsdokumenter til utstedende myndighet.",
-    "da-DK": "Hold øje med identitetstyveri: overvej en kreditspærring, og anmeld misbrug af identitetsdokumenter til den udstedende myndighed.",
-    "fi-FI": "Varaudu identiteettivarkauteen: harkitse luottokieltoa ja ilmoita henkilöllisyystodistusten väärinkäytöstä myöntäneelle viranomaiselle.",
+    "da-DK":
+      "Hold øje med identitetstyveri: overvej en kreditspærring, og anmeld misbrug af identitetsdokumenter til den udstedende myndighed.",
+    "fi-FI":
+      "Varaudu identiteettivarkauteen: harkitse luottokieltoa ja ilmoita henkilöllisyystodistusten väärinkäytöstä myöntäneelle viranomaiselle.",
     "nl-NL": "Let op identiteitsfraude: overweeg een kredietblokkade en meld misbruik van identiteitsbewijzen bij de uitgevende instantie.",
   },
   smishing: {
-    "en-GB": "Beware of smishing: text messages and calls that claim to come from trusted organisations. Never share codes or passwords on request.",
-    "sv-SE": "Se upp för smishing: sms och samtal som utger sig för att komma från betrodda organisationer. Lämna aldrig ut koder eller lösenord på begäran.",
-    "nb-NO": "Vær på vakt mot smishing: SMS-er og anrop som later til å komme fra kjente organisasjoner. Del aldri koder eller passord på forespørsel.",
-    "da-DK": "Pas på smishing: sms'er og opkald, der foregiver at komme fra kendte organisationer. Del aldrig koder eller adgangskoder på opfordring.",
-    "fi-FI": "Varo tekstiviestihuijauksia: viestejä ja puheluita, jotka väittävät tulevansa luotetuilta tahoilta. Älä koskaan anna koodeja tai salasanoja pyynnöstä.",
-    "nl-NL": "Pas op voor smishing: sms'jes en telefoontjes die van bekende organisaties lijken te komen. Deel nooit codes of wachtwoorden op verzoek.",
+    "en-GB":
+      "Beware of smishing: text messages and calls that claim to come from trusted organisations. Never share codes or passwords on request.",
+    "sv-SE":
+      "Se upp för smishing: sms och samtal som utger sig för att komma från betrodda organisationer. Lämna aldrig ut koder eller lösenord på begäran.",
+    "nb-NO":
+      "Vær på vakt mot smishing: SMS-er og anrop som later til å komme fra kjente organisasjoner. Del aldri koder eller passord på forespørsel.",
+    "da-DK":
+      "Pas på smishing: sms'er og opkald, der foregiver at komme fra kendte organisationer. Del aldrig koder eller adgangskoder på opfordring.",
+    "fi-FI":
+      "Varo tekstiviestihuijauksia: viestejä ja puheluita, jotka väittävät tulevansa luotetuilta tahoilta. Älä koskaan anna koodeja tai salasanoja pyynnöstä.",
+    "nl-NL":
+      "Pas op voor smishing: sms'jes en telefoontjes die van bekende organisaties lijken te komen. Deel nooit codes of wachtwoorden op verzoek.",
   },
   postalFraud: {
     "en-GB": "Be wary of letters, parcels and visits you did not expect: the postal address may be known to criminals.",
@@ -93,15 +103,20 @@ const STEPS = {
     "nb-NO": "Gå ut fra at de eksponerte meldingene kan leses av andre: bytt hemmeligheter som er delt i dem, og varsle de berørte.",
     "da-DK": "Gå ud fra, at de eksponerede beskeder kan læses af andre: skift hemmeligheder, der er delt i dem, og advar de berørte.",
     "fi-FI": "Oleta, että paljastuneet viestit voivat päätyä muiden luettaviksi: vaihda niissä jaetut salaisuudet ja varoita asianosaisia.",
-    "nl-NL": "Ga ervan uit dat de gelekte berichten door anderen gelezen kunnen worden: wijzig gedeelde geheimen en waarschuw de betrokkenen.",
+    "nl-NL":
+      "Ga ervan uit dat de gelekte berichten door anderen gelezen kunnen worden: wijzig gedeelde geheimen en waarschuw de betrokkenen.",
   },
   phishing: {
     "en-GB": "Expect phishing e-mails that quote this breach; verify unexpected requests for payments or sign-ins through another channel.",
-    "sv-SE": "Räkna med nätfiskemejl som hänvisar till intrånget; kontrollera oväntade begäranden om betalningar eller inloggningar via en annan kanal.",
-    "nb-NO": "Regn med phishing-e-poster som viser til innbruddet; bekreft uventede forespørsler om betaling eller pålogging via en annen kanal.",
+    "sv-SE":
+      "Räkna med nätfiskemejl som hänvisar till intrånget; kontrollera oväntade begäranden om betalningar eller inloggningar via en annan kanal.",
+    "nb-NO":
+      "Regn med phishing-e-poster som viser til innbruddet; bekreft uventede forespørsler om betaling eller pålogging via en annen kanal.",
     "da-DK": "Forvent phishing-mails, der henviser til bruddet; bekræft uventede anmodninger om betaling eller login via en anden kanal.",
-    "fi-FI": "Varaudu tietojenkalasteluviesteihin, jotka viittaavat tähän murtoon; varmista odottamattomat maksu- tai kirjautumispyynnöt toista kautta.",
-    "nl-NL": "Verwacht phishingmails die naar dit lek verwijzen; controleer onverwachte verzoeken om betalingen of aanmeldingen via een ander kanaal.",
+    "fi-FI":
+      "Varaudu tietojenkalasteluviesteihin, jotka viittaavat tähän murtoon; varmista odottamattomat maksu- tai kirjautumispyynnöt toista kautta.",
+    "nl-NL":
+      "Verwacht phishingmails die naar dit lek verwijzen; controleer onverwachte verzoeken om betalingen of aanmeldingen via een ander kanaal.",
   },
   personalDetails: {
     "en-GB": "Be careful with calls and messages that quote personal details from this breach to gain trust.",
@@ -159,12 +174,23 @@ export function nextStepsFor(dataClasses: readonly string[], locale: LocaleCode)
 }
 
 const SUMMARY: Record<LocaleCode, (parts: { title: string; date: string; count: string; data: string }) => string> = {
-  "en-GB": (p) => `In ${p.date}, ${p.title} suffered a data breach affecting ${p.count} accounts.` + (p.data && ` The exposed data included ${p.data}.`),
-  "sv-SE": (p) => `I ${p.date} drabbades ${p.title} av ett dataintrång som berörde ${p.count} konton.` + (p.data && ` Bland de exponerade uppgifterna fanns ${p.data}.`),
-  "nb-NO": (p) => `I ${p.date} ble ${p.title} rammet av et datainnbrudd som berørte ${p.count} kontoer.` + (p.data && ` De eksponerte opplysningene omfattet ${p.data}.`),
-  "da-DK": (p) => `I ${p.date} blev ${p.title} ramt af et databrud, der berørte ${p.count} konti.` + (p.data && ` De eksponerede oplysninger omfattede ${p.data}.`),
-  "fi-FI": (p) => `${p.title} joutui tietomurron kohteeksi (ajankohta: ${p.date}), ja murto koski ${p.count} tiliä.` + (p.data && ` Paljastuneisiin tietoihin kuului ${p.data}.`),
-  "nl-NL": (p) => `In ${p.date} werd ${p.title} getroffen door een datalek waarbij ${p.count} accounts betrokken waren.` + (p.data && ` Tot de gelekte gegevens behoorden ${p.data}.`),
+  "en-GB": (p) =>
+    `In ${p.date}, ${p.title} suffered a data breach affecting ${p.count} accounts.` + (p.data && ` The exposed data included ${p.data}.`),
+  "sv-SE": (p) =>
+    `I ${p.date} drabbades ${p.title} av ett dataintrång som berörde ${p.count} konton.` +
+    (p.data && ` Bland de exponerade uppgifterna fanns ${p.data}.`),
+  "nb-NO": (p) =>
+    `I ${p.date} ble ${p.title} rammet av et datainnbrudd som berørte ${p.count} kontoer.` +
+    (p.data && ` De eksponerte opplysningene omfattet ${p.data}.`),
+  "da-DK": (p) =>
+    `I ${p.date} blev ${p.title} ramt af et databrud, der berørte ${p.count} konti.` +
+    (p.data && ` De eksponerede oplysninger omfattede ${p.data}.`),
+  "fi-FI": (p) =>
+    `${p.title} joutui tietomurron kohteeksi (ajankohta: ${p.date}), ja murto koski ${p.count} tiliä.` +
+    (p.data && ` Paljastuneisiin tietoihin kuului ${p.data}.`),
+  "nl-NL": (p) =>
+    `In ${p.date} werd ${p.title} getroffen door een datalek waarbij ${p.count} accounts betrokken waren.` +
+    (p.data && ` Tot de gelekte gegevens behoorden ${p.data}.`),
 };
 
 /** generatedDescription: a summary written from the breach's fields in the locale. */
@@ -177,6 +203,8 @@ export function generatedSummary(
     title: breach.title,
     date: new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(breach.breachDate),
     count: new Intl.NumberFormat(locale).format(breach.pwnCount),
-    data: new Intl.ListFormat(locale, { type: "conjunction" }).format(groups.map((group) => localize(CATEGORY_GROUPS[group].label, locale))),
+    data: new Intl.ListFormat(locale, { type: "conjunction" }).format(
+      groups.map((group) => localize(CATEGORY_GROUPS[group].label, locale)),
+    ),
   });
 }

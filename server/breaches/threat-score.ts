@@ -63,7 +63,9 @@ export function threatScore(exposures: readonly ScoredExposure[], now = new Date
 export async function refreshThreatScore(db: Queryable, customerId: string, now = new Date()): Promise<number> {
   // Raw SQL: it runs for every customer a scan or a match writes to, and costs less CPU than model
   // queries (measured: docs/measures.md, "Choices in the code").
-  const rows = await db.$queryRaw<Array<{ dataClasses: string[]; breachDate: Date; emailCount: number; isSpamList: boolean; isFabricated: boolean }>>`
+  const rows = await db.$queryRaw<
+    Array<{ dataClasses: string[]; breachDate: Date; emailCount: number; isSpamList: boolean; isFabricated: boolean }>
+  >`
     SELECT b.data_classes AS "dataClasses", b.breach_date AS "breachDate", cardinality(cb.emails) AS "emailCount",
            b.is_spam_list AS "isSpamList", b.is_fabricated AS "isFabricated"
     FROM customer_breaches cb JOIN breaches b ON b.id = cb.breach_id

@@ -118,7 +118,10 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(db, values) {
       return runImportBreaches(
         db,
-        { catalogueFile: requireString(values, "catalogue"), accountsFile: typeof values.accounts === "string" ? values.accounts : undefined },
+        {
+          catalogueFile: requireString(values, "catalogue"),
+          accountsFile: typeof values.accounts === "string" ? values.accounts : undefined,
+        },
         process.stderr,
       );
     },

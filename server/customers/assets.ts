@@ -97,12 +97,7 @@ export interface AssetsUpdate {
  * every added asset and one customer.asset.removed event every removed one, and an active
  * customer gets a scan of what was added.
  */
-export async function updateCustomerAssets(
-  db: Db,
-  partnerId: string,
-  customerId: string,
-  update: AssetsUpdate,
-): Promise<AssetLists> {
+export async function updateCustomerAssets(db: Db, partnerId: string, customerId: string, update: AssetsUpdate): Promise<AssetLists> {
   if (update.domains === undefined && update.emails === undefined) throw badRequest(ASSETS_UPDATE_EMPTY);
   const wanted: Array<[AssetKind, string[] | undefined]> = [
     ["domain", update.domains && normalizeValues("domain", update.domains, "domains")],
@@ -126,10 +121,20 @@ export async function updateCustomerAssets(
     if (added.length > 0 || removed.length > 0) await recountCustomerFigures(tx, [customer.id]);
     const data = { customer: customerRef(customer) };
     if (added.length > 0) {
-      await recordEvent(tx, { type: "customer.asset.added", partnerId, customerId: customer.id, data: { ...data, assets: toAssetRefs(added) } });
+      await recordEvent(tx, {
+        type: "customer.asset.added",
+        partnerId,
+        customerId: customer.id,
+        data: { ...data, assets: toAssetRefs(added) },
+      });
     }
     if (removed.length > 0) {
-      await recordEvent(tx, { type: "customer.asset.removed", partnerId, customerId: customer.id, data: { ...data, assets: toAssetRefs(removed) } });
+      await recordEvent(tx, {
+        type: "customer.asset.removed",
+        partnerId,
+        customerId: customer.id,
+        data: { ...data, assets: toAssetRefs(removed) },
+      });
     }
     const scanRequested = added.length > 0 && customer.status === "active";
     if (scanRequested) await requestCustomerScan(tx, customer.id, "assets");

@@ -88,7 +88,8 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
   } catch (error) {
     // The assets are deduplicated and the portal user is the customer's first: only the
     // (partner, reference) key can be taken by another customer.
-    if (isUniqueViolation(error, "customers_partner_id_reference_key")) throw conflict(`A customer with reference "${customer.reference}" already exists`);
+    if (isUniqueViolation(error, "customers_partner_id_reference_key"))
+      throw conflict(`A customer with reference "${customer.reference}" already exists`);
     throw error;
   }
   log.info("customer onboarded", { partnerId, customerId: created.id, status: customer.status });

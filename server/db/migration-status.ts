@@ -10,7 +10,10 @@ export interface SqlSession {
 
 export async function migrationDirectoryNames(migrationsDir = MIGRATIONS_DIR): Promise<string[]> {
   const entries = await readdir(/*turbopackIgnore: true*/ migrationsDir, { withFileTypes: true });
-  return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 export async function appliedMigrationNames(session: SqlSession): Promise<Set<string>> {

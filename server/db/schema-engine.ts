@@ -1,10 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import {
-  bindMigrationAwareSqlAdapterFactory,
-  type SqlMigrationAwareDriverAdapterFactory,
-} from "@prisma/driver-adapter-utils";
+import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 
 /**
  * Prisma's schema engine in its WebAssembly build (the native binary cannot be downloaded on
@@ -36,9 +33,7 @@ export interface MigrationsList {
 export type SchemaFilter = { externalTables: string[]; externalEnums: string[] };
 
 export type DiffTarget =
-  | ({ tag: "migrations" } & MigrationsList)
-  | { tag: "schemaDatamodel"; files: Array<{ path: string; content: string }> }
-  | { tag: "empty" };
+  ({ tag: "migrations" } & MigrationsList) | { tag: "schemaDatamodel"; files: Array<{ path: string; content: string }> } | { tag: "empty" };
 
 export const NO_FILTERS: SchemaFilter = { externalTables: [], externalEnums: [] };
 

@@ -3,10 +3,7 @@ import { Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { badRequest, conflict, notFound } from "../errors";
 
-export async function createBillingCode(
-  db: Db,
-  input: { distributorId: string; code: string; price: number },
-): Promise<{ id: number }> {
+export async function createBillingCode(db: Db, input: { distributorId: string; code: string; price: number }): Promise<{ id: number }> {
   const code = input.code.trim();
   if (!code) throw badRequest("Validation failed: code: Code is required");
   if (!Number.isFinite(input.price) || input.price < 0) {

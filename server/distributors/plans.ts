@@ -30,9 +30,7 @@ function toPlanRecord(row: PlanRow): PlanRecord {
   return {
     id: row.id,
     displayName: row.displayName,
-    features: features
-      .filter((feature): feature is string => typeof feature === "string")
-      .map((feature_name) => ({ feature_name })),
+    features: features.filter((feature): feature is string => typeof feature === "string").map((feature_name) => ({ feature_name })),
     isSystemDefault: row.isSystemDefault,
     planType: row.planType,
     status: row.status,
@@ -85,9 +83,7 @@ export interface PlanChoice {
 export async function resolvePlan(db: Queryable, choice: PlanChoice): Promise<{ id: string; planType: string }> {
   const select = { id: true, planType: true } as const;
   if (choice.planId !== undefined) {
-    const plan = isUuid(choice.planId)
-      ? await db.plan.findFirst({ where: { id: choice.planId, status: "active" }, select })
-      : null;
+    const plan = isUuid(choice.planId) ? await db.plan.findFirst({ where: { id: choice.planId, status: "active" }, select }) : null;
     if (!plan) throw badRequest("Validation failed: planId: Plan not found");
     return plan;
   }

@@ -60,9 +60,10 @@ const customerData = z.strictObject({ customer: sentCustomer }).meta({ id: "Cust
 const assetData = z
   .strictObject({ customer: sentCustomer, assets: z.array(sentAsset).min(1) })
   .meta({ id: "AssetEventData", description: "The assets added or removed" });
-const breachData = z
-  .strictObject({ customer: sentCustomer, breaches: z.array(sentBreach).min(1) })
-  .meta({ id: "BreachEventData", description: "The breaches found, resolved or unresolved (breach.found events of one customer routed together are merged)" });
+const breachData = z.strictObject({ customer: sentCustomer, breaches: z.array(sentBreach).min(1) }).meta({
+  id: "BreachEventData",
+  description: "The breaches found, resolved or unresolved (breach.found events of one customer routed together are merged)",
+});
 
 /** The redacted breach-event data of a prospect customer: no breach names or other details. */
 export const redactedBreachDataSchema = z
@@ -80,7 +81,10 @@ export const redactedBreachDataSchema = z
       }),
     ),
   })
-  .meta({ id: "RedactedBreachEventData", description: "A prospect customer's breach event: breach names and every other breach detail withheld" });
+  .meta({
+    id: "RedactedBreachEventData",
+    description: "A prospect customer's breach event: breach names and every other breach detail withheld",
+  });
 export type RedactedBreachData = z.infer<typeof redactedBreachDataSchema>;
 
 const breachOrRedacted = z.union([breachData, redactedBreachDataSchema]);

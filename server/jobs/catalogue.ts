@@ -17,7 +17,13 @@ export interface JobCatalogue {
 }
 
 /** Refuses a kind or schedule listed twice, and a schedule whose job is not listed. */
-export function createJobCatalogue({ jobs, schedules }: { jobs: readonly AnyJobDefinition[]; schedules: readonly Schedule[] }): JobCatalogue {
+export function createJobCatalogue({
+  jobs,
+  schedules,
+}: {
+  jobs: readonly AnyJobDefinition[];
+  schedules: readonly Schedule[];
+}): JobCatalogue {
   const byKind = new Map<string, AnyJobDefinition>();
   for (const job of jobs) {
     if (byKind.has(job.kind)) throw new Error(`job kind ${job.kind} is listed twice`);

@@ -34,10 +34,7 @@ export function slotOf(schedule: Schedule, now: Date): string {
 /** The slot open at `now`, or undefined while this period's slot has not opened yet. */
 export function currentSlot(schedule: Schedule, now: Date): string | undefined {
   const hour = schedule.hourUtc ?? 0;
-  const opened =
-    schedule.every === "hour" ||
-    now.getUTCHours() >= hour ||
-    (schedule.every === "month" && now.getUTCDate() > 1);
+  const opened = schedule.every === "hour" || now.getUTCHours() >= hour || (schedule.every === "month" && now.getUTCDate() > 1);
   return opened ? slotOf(schedule, now) : undefined;
 }
 

@@ -14,7 +14,13 @@ export const METRICS_UNAUTHORIZED = "A valid metrics token is required (Authoriz
  * `Authorization: Bearer <METRICS_TOKEN>` gets them (401 otherwise). The queue gauges are read
  * from the database at scrape time (docs/operations.md, "Metrics").
  */
-export function metricsHandler({ getDb, token = config.metricsToken }: { getDb: () => Db | Promise<Db>; token?: () => string | undefined }) {
+export function metricsHandler({
+  getDb,
+  token = config.metricsToken,
+}: {
+  getDb: () => Db | Promise<Db>;
+  token?: () => string | undefined;
+}) {
   return async (request: Request): Promise<Response> => {
     const expected = token();
     if (expected === undefined) return envelope(404, METRICS_NOT_FOUND);
@@ -47,7 +53,10 @@ function bearerMatches(header: string | null, expected: string): boolean {
 async function queueGauges(getDb: () => Db | Promise<Db>): Promise<Registry> {
   const registry = new Registry();
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
-  const databaseUp = gauge("exposure_monitor_database_up", "1 when the database answered this scrape's queue queries, else 0 (the queue gauges are then left out)");
+  const databaseUp = gauge(
+    "exposure_monitor_database_up",
+    "1 when the database answered this scrape's queue queries, else 0 (the queue gauges are then left out)",
+  );
   let snapshot: Awaited<ReturnType<typeof readQueues>>;
   try {
     snapshot = await readQueues(await getDb());
@@ -58,12 +67,17 @@ async function queueGauges(getDb: () => Db | Promise<Db>): Promise<Registry> {
   }
   databaseUp.set(1);
   const { deliveries, jobs } = snapshot;
-  gauge("exposure_monitor_webhook_deliveries_pending", "Webhook deliveries waiting for their next attempt, due or not").set(deliveries.pending);
-  gauge("exposure_monitor_webhook_deliveries_due", "Webhook deliveries whose next attempt is due now").set(deliveries.due);
-  gauge("exposure_monitor_webhook_deliveries_in_flight", "Webhook deliveries claimed by a worker, their request under way").set(deliveries.inFlight);
-  gauge("exposure_monitor_webhook_oldest_due_delivery_age_seconds", "How long the oldest due webhook delivery has been due; 0 when none is").set(
-    deliveries.oldestDueAge,
+  gauge("exposure_monitor_webhook_deliveries_pending", "Webhook deliveries waiting for their next attempt, due or not").set(
+    deliveries.pending,
   );
+  gauge("exposure_monitor_webhook_deliveries_due", "Webhook deliveries whose next attempt is due now").set(deliveries.due);
+  gauge("exposure_monitor_webhook_deliveries_in_flight", "Webhook deliveries claimed by a worker, their request under way").set(
+    deliveries.inFlight,
+  );
+  gauge(
+    "exposure_monitor_webhook_oldest_due_delivery_age_seconds",
+    "How long the oldest due webhook delivery has been due; 0 when none is",
+  ).set(deliveries.oldestDueAge);
   const pending = gauge("exposure_monitor_jobs_pending", "Queued background jobs by kind, due now or scheduled later", ["kind"]);
   const running = gauge("exposure_monitor_jobs_running", "Background jobs being run by a worker, by kind", ["kind"]);
   for (const job of jobs) {

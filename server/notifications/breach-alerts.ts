@@ -26,7 +26,10 @@ export function breachAlertAudience(customer: {
  * event `eventId` announces them), to the customer's alert recipients who did not opt out.
  * Called in the scan's transaction; the event id is the message's cause.
  */
-export async function queueBreachAlert(tx: Queryable, alert: { customerId: string; eventId: string; breaches: readonly BreachSummary[] }): Promise<void> {
+export async function queueBreachAlert(
+  tx: Queryable,
+  alert: { customerId: string; eventId: string; breaches: readonly BreachSummary[] },
+): Promise<void> {
   if (alert.breaches.length === 0) return;
   const customer = await tx.customer.findUniqueOrThrow({
     where: { id: alert.customerId },

@@ -28,7 +28,10 @@ export async function deliverNotification(
   if (message.customerId && isCustomerNotificationKind(message.kind)) {
     const target: UnsubscribeTarget = { customerId: message.customerId, kind: message.kind, email: message.recipient };
     if ((await recipientsWanting(db, message.customerId, message.kind, [message.recipient])).length === 0) {
-      await db.notification.updateMany({ where: { id: message.id, status: "pending" }, data: { status: "skipped", updatedAt: new Date() } });
+      await db.notification.updateMany({
+        where: { id: message.id, status: "pending" },
+        data: { status: "skipped", updatedAt: new Date() },
+      });
       return "skipped";
     }
     unsubscribeUrl = oneClickUnsubscribeUrl(target);
@@ -51,7 +54,11 @@ export async function deliverNotification(
       WHERE id = ${message.id}::uuid`;
     log.info("notification sent", {
       notificationId: message.id,
-      ...(message.customerId ? { customerId: message.customerId } : message.partnerId ? { partnerId: message.partnerId } : { distributorId: message.distributorId }),
+      ...(message.customerId
+        ? { customerId: message.customerId }
+        : message.partnerId
+          ? { partnerId: message.partnerId }
+          : { distributorId: message.distributorId }),
       kind: message.kind,
       transport: transport.name,
     });

@@ -72,8 +72,18 @@ export async function queueMonthlyReport(db: Db, customerId: string, period: str
     if (customer.createdAt >= end) return [];
     const recipients = await recipientsWanting(tx, customerId, "monthly_report", customer.alertRecipients);
     if (recipients.length === 0) return [];
-    const data = await monthlyReportFacts(tx, { id: customerId, companyName: customer.companyName, threatScore: customer.threatScore }, period);
-    return queueNotification(tx, { customerId, cause: period, localeCode: customer.localeCode, recipients, content: { kind: "monthly_report", data } });
+    const data = await monthlyReportFacts(
+      tx,
+      { id: customerId, companyName: customer.companyName, threatScore: customer.threatScore },
+      period,
+    );
+    return queueNotification(tx, {
+      customerId,
+      cause: period,
+      localeCode: customer.localeCode,
+      recipients,
+      content: { kind: "monthly_report", data },
+    });
   });
 }
 
@@ -93,8 +103,14 @@ export async function monthlyReportFacts(
     select: { emails: true, breach: { select: { name: true, title: true, breachDate: true } } },
   });
   const openBreaches = await tx.customerBreach.count({ where: { customerId: customer.id, resolved: false } });
-  const fixedBreaches = await tx.customerBreach.count({ where: { customerId: customer.id, resolved: true, resolvedAt: { gte: start, lt: end } } });
-  const domains = await tx.monitoredAsset.findMany({ where: { customerId: customer.id, kind: "domain" }, select: { value: true }, orderBy: { value: "asc" } });
+  const fixedBreaches = await tx.customerBreach.count({
+    where: { customerId: customer.id, resolved: true, resolvedAt: { gte: start, lt: end } },
+  });
+  const domains = await tx.monitoredAsset.findMany({
+    where: { customerId: customer.id, kind: "domain" },
+    select: { value: true },
+    orderBy: { value: "asc" },
+  });
   const emailCount = await tx.monitoredAsset.count({ where: { customerId: customer.id, kind: "email" } });
   const previous = await tx.notification.findFirst({
     where: { customerId: customer.id, kind: "monthly_report", cause: { lt: period } },

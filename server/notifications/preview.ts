@@ -12,7 +12,9 @@ export const MESSAGE_NOT_FOUND = "Message not found";
  * webhooks) and to itself. The staff mail preview only ever sees these.
  */
 const ofDistributor = (distributorId: string) =>
-  ({ OR: [{ customer: { partner: { distributorId } } }, { partner: { distributorId } }, { distributorId }] }) satisfies Prisma.NotificationWhereInput;
+  ({
+    OR: [{ customer: { partner: { distributorId } } }, { partner: { distributorId } }, { distributorId }],
+  }) satisfies Prisma.NotificationWhereInput;
 
 const summaryFields = {
   id: true,
@@ -36,7 +38,11 @@ export async function listNotifications(
   distributorId: string,
   query: { page: number; pageSize: number; kind?: NotificationKind; status?: NotificationStatus },
 ) {
-  const where: Prisma.NotificationWhereInput = { ...ofDistributor(distributorId), ...(query.kind ? { kind: query.kind } : {}), ...(query.status ? { status: query.status } : {}) };
+  const where: Prisma.NotificationWhereInput = {
+    ...ofDistributor(distributorId),
+    ...(query.kind ? { kind: query.kind } : {}),
+    ...(query.status ? { status: query.status } : {}),
+  };
   const [totalCount, messages] = await Promise.all([
     db.notification.count({ where }),
     db.notification.findMany({
@@ -52,14 +58,24 @@ export async function listNotifications(
 
 /** One message as it is (or would be) sent: HTML and text, attachments, and its delivery state. */
 export async function previewNotification(db: Db, distributorId: string, id: string) {
-  const message = await findMessage(db, distributorId, id, { ...summaryFields, customerId: true, localeCode: true, data: true, providerMessageId: true });
+  const message = await findMessage(db, distributorId, id, {
+    ...summaryFields,
+    customerId: true,
+    localeCode: true,
+    data: true,
+    providerMessageId: true,
+  });
   const rendered = await renderStoredNotification(message);
   const { data: _data, ...fields } = message;
   return {
     ...fields,
     html: rendered.html,
     text: rendered.text,
-    attachments: rendered.attachments.map((attachment) => ({ filename: attachment.filename, contentType: attachment.contentType, size: attachment.content.length })),
+    attachments: rendered.attachments.map((attachment) => ({
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      size: attachment.content.length,
+    })),
   };
 }
 

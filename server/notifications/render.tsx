@@ -12,7 +12,12 @@ import { notificationSubject } from "./subjects";
 import { config } from "../config";
 import { portalLocale } from "../i18n/negotiate";
 import { notificationTexts, organizationTexts } from "../i18n/translations";
-import { isCustomerNotificationKind, type CustomerNotificationContent, type NotificationKind, type OrganizationNotificationContent } from "./types";
+import {
+  isCustomerNotificationKind,
+  type CustomerNotificationContent,
+  type NotificationKind,
+  type OrganizationNotificationContent,
+} from "./types";
 import { unsubscribePageUrl } from "./unsubscribe";
 
 /** What a customer's message is rendered with besides its facts. */
@@ -83,7 +88,10 @@ export async function renderNotification(content: CustomerNotificationContent, c
  * An organization's operational message (a webhook endpoint's health) as sent: no unsubscribe
  * link (the footer says why and what stops them), and the requests it gives point at APP_URL.
  */
-export async function renderOrganizationNotification(content: OrganizationNotificationContent, locale: LocaleCode): Promise<RenderedNotification> {
+export async function renderOrganizationNotification(
+  content: OrganizationNotificationContent,
+  locale: LocaleCode,
+): Promise<RenderedNotification> {
   const texts = organizationTexts(locale);
   const footer: FooterProps = { why: texts.common.why(content.data.organizationName), howToStop: texts.common.howToStop };
   const email = <WebhookHealthEmail locale={locale} texts={texts} content={content} appUrl={config.appUrl()} footer={footer} />;

@@ -17,7 +17,10 @@ function drawable(text: string): string {
  * The monthly report as a one- or two-page A4 PDF (pdfkit, its standard Helvetica: no font
  * files to ship). It draws the same view as the e-mail.
  */
-export async function monthlyReportPdf(view: MonthlyReportView, meta: { locale: LocaleCode; companyName: string; partnerName: string }): Promise<Buffer> {
+export async function monthlyReportPdf(
+  view: MonthlyReportView,
+  meta: { locale: LocaleCode; companyName: string; partnerName: string },
+): Promise<Buffer> {
   const doc = new PDFDocument({
     size: "A4",
     margin: MARGIN,
@@ -36,8 +39,10 @@ export async function monthlyReportPdf(view: MonthlyReportView, meta: { locale: 
     doc.moveDown(0.8).font("Helvetica-Bold").fontSize(size).fillColor(INK).text(drawable(text), { width });
     doc.moveDown(0.3);
   };
-  const paragraph = (text: string, color = INK, size = 11) => doc.font("Helvetica").fontSize(size).fillColor(color).text(drawable(text), { width });
-  const bullets = (items: string[]) => doc.font("Helvetica").fontSize(11).fillColor(INK).list(items.map(drawable), { width, bulletRadius: 2, textIndent: 12 });
+  const paragraph = (text: string, color = INK, size = 11) =>
+    doc.font("Helvetica").fontSize(size).fillColor(color).text(drawable(text), { width });
+  const bullets = (items: string[]) =>
+    doc.font("Helvetica").fontSize(11).fillColor(INK).list(items.map(drawable), { width, bulletRadius: 2, textIndent: 12 });
 
   doc.font("Helvetica-Bold").fontSize(20).fillColor(INK).text(drawable(view.heading), { width });
   doc.moveDown(0.2);
@@ -55,9 +60,17 @@ export async function monthlyReportPdf(view: MonthlyReportView, meta: { locale: 
     const top = doc.y;
     doc.font("Helvetica").fontSize(11).fillColor(INK).text(drawable(figure.label), MARGIN, top, { width: 170 });
     doc.font("Helvetica-Bold").text(figure.value, MARGIN + 180, top, { width: 60 });
-    doc.font("Helvetica").fillColor(MUTED).text(drawable(figure.note), MARGIN + 250, top, { width: width - 250 });
+    doc
+      .font("Helvetica")
+      .fillColor(MUTED)
+      .text(drawable(figure.note), MARGIN + 250, top, { width: width - 250 });
     const bottom = doc.y + 4;
-    doc.moveTo(MARGIN, bottom).lineTo(MARGIN + width, bottom).strokeColor(RULE).lineWidth(0.5).stroke();
+    doc
+      .moveTo(MARGIN, bottom)
+      .lineTo(MARGIN + width, bottom)
+      .strokeColor(RULE)
+      .lineWidth(0.5)
+      .stroke();
     doc.y = bottom + 6;
   }
   doc.x = MARGIN;

@@ -21,9 +21,7 @@ export function monthlyReportView(data: MonthlyReportData, locale: LocaleCode, t
     heading: t.heading(period),
     intro: t.intro(data.companyName, period),
     threatScore: { label: t.threatScore, value: t.scoreOutOf(number.format(data.threatScore)), scale: t.scale },
-    change: data.previous
-      ? t.change(data.threatScore - data.previous.threatScore, periodLabel(data.previous.period, locale))
-      : t.first,
+    change: data.previous ? t.change(data.threatScore - data.previous.threatScore, periodLabel(data.previous.period, locale)) : t.first,
     figures: [
       { label: t.newBreaches, value: number.format(data.newBreaches.count), note: t.newNote },
       { label: t.openBreaches, value: number.format(data.openBreaches), note: t.openNote },

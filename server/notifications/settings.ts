@@ -36,7 +36,10 @@ export async function notificationSettings(db: Queryable, customerId: string): P
     },
   });
   if (!customer) throw notFound("Customer not found");
-  const optOuts = await db.notificationOptOut.findMany({ where: { customerId, kind: { in: [...RECIPIENT_KINDS] } }, select: { kind: true, email: true } });
+  const optOuts = await db.notificationOptOut.findMany({
+    where: { customerId, kind: { in: [...RECIPIENT_KINDS] } },
+    select: { kind: true, email: true },
+  });
   const stopped = new Set(optOuts.map((row) => `${row.kind}:${row.email}`));
   return {
     breachAlerts: breachAlertAudience({ ...customer, partner: { sendTransactionalEmails: true } }) !== undefined,
@@ -51,7 +54,11 @@ export async function notificationSettings(db: Queryable, customerId: string): P
 }
 
 /** Changes a customer's own e-mail settings in one transaction; returns them as they are then. */
-export async function updateNotificationSettings(db: Db, customerId: string, change: NotificationSettingsChange): Promise<NotificationSettings> {
+export async function updateNotificationSettings(
+  db: Db,
+  customerId: string,
+  change: NotificationSettingsChange,
+): Promise<NotificationSettings> {
   return db.$transaction(async (tx) => {
     const customer = await tx.customer.findUnique({ where: { id: customerId }, select: { alertRecipients: true } });
     if (!customer) throw notFound("Customer not found");

@@ -9,7 +9,10 @@ export function notificationSubject(content: NotificationContent, locale: Locale
     case "welcome":
       return notificationTexts(locale).welcome.subject(content.data.companyName);
     case "breach_alert":
-      return notificationTexts(locale).alert.subject(content.data.redacted ? content.data.count : content.data.breaches.length, content.data.companyName);
+      return notificationTexts(locale).alert.subject(
+        content.data.redacted ? content.data.count : content.data.breaches.length,
+        content.data.companyName,
+      );
     case "monthly_report":
       return notificationTexts(locale).report.subject(content.data.companyName, periodLabel(content.data.period, locale));
     case "webhook_failing":

@@ -89,7 +89,10 @@ const fileTransport: MailTransport = {
     const info = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }).sendMail(mailOptions(mail));
     const directory = mailDirectory();
     await mkdir(directory, { recursive: true });
-    const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+    const stamp = new Date()
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d+Z$/, "Z");
     await writeFile(path.join(directory, `${stamp}-${mail.notificationId}.eml`), info.message as Buffer);
     return { messageId: info.messageId };
   },

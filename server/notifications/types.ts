@@ -5,7 +5,10 @@ export type { NotificationKind };
 export const CUSTOMER_NOTIFICATION_KINDS = ["welcome", "breach_alert", "monthly_report"] as const satisfies readonly NotificationKind[];
 /** Operational e-mails to an organization (a partner or a distributor) about its webhook endpoints. */
 export const ORGANIZATION_NOTIFICATION_KINDS = ["webhook_failing", "webhook_disabled"] as const satisfies readonly NotificationKind[];
-export const NOTIFICATION_KINDS = [...CUSTOMER_NOTIFICATION_KINDS, ...ORGANIZATION_NOTIFICATION_KINDS] as const satisfies readonly NotificationKind[];
+export const NOTIFICATION_KINDS = [
+  ...CUSTOMER_NOTIFICATION_KINDS,
+  ...ORGANIZATION_NOTIFICATION_KINDS,
+] as const satisfies readonly NotificationKind[];
 export type CustomerNotificationKind = (typeof CUSTOMER_NOTIFICATION_KINDS)[number];
 export type OrganizationNotificationKind = (typeof ORGANIZATION_NOTIFICATION_KINDS)[number];
 

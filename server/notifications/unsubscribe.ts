@@ -73,7 +73,12 @@ export async function optOut(db: Queryable, target: UnsubscribeTarget): Promise<
 }
 
 /** The recipients, minus those who turned this kind of the customer's messages off. */
-export async function recipientsWanting(db: Queryable, customerId: string, kind: CustomerNotificationKind, recipients: readonly string[]): Promise<string[]> {
+export async function recipientsWanting(
+  db: Queryable,
+  customerId: string,
+  kind: CustomerNotificationKind,
+  recipients: readonly string[],
+): Promise<string[]> {
   if (recipients.length === 0) return [];
   const optedOut = await db.notificationOptOut.findMany({
     where: { customerId, kind, email: { in: recipients.map((email) => email.toLowerCase()) } },
@@ -90,10 +95,13 @@ export type UnsubscribeStatus =
 /** What the unsubscribe page shows for a token: whom it stops, and whether that is done already. */
 export async function unsubscribeStatus(db: Queryable, token: string): Promise<UnsubscribeStatus> {
   const target = readUnsubscribeToken(token);
-  const customer = target && (await db.customer.findUnique({ where: { id: target.customerId }, select: { companyName: true, localeCode: true } }));
+  const customer =
+    target && (await db.customer.findUnique({ where: { id: target.customerId }, select: { companyName: true, localeCode: true } }));
   if (!target || !customer) return { valid: false };
   const kinds = kindsStoppedBy(target.kind);
-  const stopped = await db.notificationOptOut.count({ where: { customerId: target.customerId, email: target.email.toLowerCase(), kind: { in: kinds } } });
+  const stopped = await db.notificationOptOut.count({
+    where: { customerId: target.customerId, email: target.email.toLowerCase(), kind: { in: kinds } },
+  });
   return {
     valid: true,
     locale: portalLocale(customer.localeCode),

@@ -11,7 +11,15 @@ import { endPortalSession, refreshPortalSession } from "./sessions";
  */
 
 /** Why the sign-in error page is shown (app/auth/error); a magic link's refusals among them. */
-export const SIGN_IN_ERROR_REASONS = ["invalid", "expired", "used", "unavailable", "session-ended", "signed-out", "sign-in-required"] as const;
+export const SIGN_IN_ERROR_REASONS = [
+  "invalid",
+  "expired",
+  "used",
+  "unavailable",
+  "session-ended",
+  "signed-out",
+  "sign-in-required",
+] as const;
 export type SignInErrorReason = (typeof SIGN_IN_ERROR_REASONS)[number];
 
 /** Every answer here: never cached, and the URL (a token in it) never passed on as a Referer. */

@@ -55,7 +55,14 @@ export async function readSessionToken(request: Request): Promise<JWT | null> {
 
 /** The customer's identity and refresh token from a decoded cookie, when it is a customer's. */
 export function customerClaims(token: JWT | null): (CustomerIdentity & { refreshToken: string }) | undefined {
-  if (token?.kind !== "customer" || !token.customerId || !token.portalUserId || !token.portalSessionId || !token.refreshToken || !token.email) {
+  if (
+    token?.kind !== "customer" ||
+    !token.customerId ||
+    !token.portalUserId ||
+    !token.portalSessionId ||
+    !token.refreshToken ||
+    !token.email
+  ) {
     return undefined;
   }
   return {

@@ -37,9 +37,7 @@ export interface PortalSignIn extends IssuedTokens {
   email: string;
 }
 
-export type RefreshResult =
-  | ({ ok: true } & IssuedTokens)
-  | { ok: false; reason: "invalid" | "expired" | "ended" | "reused" };
+export type RefreshResult = ({ ok: true } & IssuedTokens) | { ok: false; reason: "invalid" | "expired" | "ended" | "reused" };
 
 /**
  * Starts a session for a portal user (inside the transaction that consumed their magic link):
@@ -57,7 +55,13 @@ export async function startPortalSession(tx: Queryable, portalUserId: string): P
     FROM session JOIN signed_in ON signed_in.id = session.portal_user_id`;
   if (!session) throw new Error(`portal user ${portalUserId} does not exist`);
   const refreshToken = newSecretToken();
-  return { sessionId: session.id, portalUserId, customerId: session.customerId, email: session.email, ...(await issueRefreshToken(tx, session.id, refreshToken)) };
+  return {
+    sessionId: session.id,
+    portalUserId,
+    customerId: session.customerId,
+    email: session.email,
+    ...(await issueRefreshToken(tx, session.id, refreshToken)),
+  };
 }
 
 /** Stores a refresh token of the session; returns it with the access expiry it comes with. */

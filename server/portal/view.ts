@@ -81,7 +81,9 @@ export async function portalOverview(db: Db, customerId: string): Promise<Portal
     timeline:
       customer.status === "prospect"
         ? null
-        : exposureTimeline(instances.map((instance) => ({ year: instance.breach.breachDate.getUTCFullYear(), resolved: instance.resolved }))),
+        : exposureTimeline(
+            instances.map((instance) => ({ year: instance.breach.breachDate.getUTCFullYear(), resolved: instance.resolved })),
+          ),
   };
 }
 
@@ -126,8 +128,7 @@ export async function portalBreaches(db: Db, customerId: string, locale: LocaleC
 }
 
 export type PortalBreachDetail =
-  | { redacted: false; breach: FullBreachEntry & { description: string } }
-  | { redacted: true; breach: RedactedBreachEntry };
+  { redacted: false; breach: FullBreachEntry & { description: string } } | { redacted: true; breach: RedactedBreachEntry };
 
 export async function portalBreach(db: Db, customerId: string, breachId: string, locale: LocaleCode): Promise<PortalBreachDetail> {
   const customer = await customerOf(db, customerId);
@@ -148,7 +149,12 @@ export async function portalBreach(db: Db, customerId: string, breachId: string,
  * Marks one of the customer's breaches fixed or not fixed, through the partner API's own
  * service (breach/status): the same events, threat score and race safety.
  */
-export async function setPortalBreachResolved(db: Db, customerId: string, breachId: string, resolved: boolean): Promise<{ resolved: boolean }> {
+export async function setPortalBreachResolved(
+  db: Db,
+  customerId: string,
+  breachId: string,
+  resolved: boolean,
+): Promise<{ resolved: boolean }> {
   const customer = await customerOf(db, customerId);
   const owned = isUuid(breachId) && (await db.customerBreach.count({ where: { id: breachId, customerId } })) === 1;
   if (!owned) throw notFound(PORTAL_BREACH_NOT_FOUND);

@@ -67,13 +67,25 @@ export async function listDeliveries(
   const where = { endpointId, ...(status ? { status } : {}) };
   const [totalCount, rows] = await Promise.all([
     db.webhookDelivery.count({ where }),
-    db.webhookDelivery.findMany({ where, orderBy: { sequence: "desc" }, skip: (page - 1) * pageSize, take: pageSize, include: WITH_ATTEMPTS }),
+    db.webhookDelivery.findMany({
+      where,
+      orderBy: { sequence: "desc" },
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+      include: WITH_ATTEMPTS,
+    }),
   ]);
   return { deliveries: rows.map(toRecord), totalCount };
 }
 
 /** Queues a finished delivery again with a fresh round of attempts (same body and idempotency token). */
-export async function requeueDelivery(db: Db, owner: WebhookOwner, protocol: Protocol, endpointId: string, deliveryId: string): Promise<DeliveryRecord> {
+export async function requeueDelivery(
+  db: Db,
+  owner: WebhookOwner,
+  protocol: Protocol,
+  endpointId: string,
+  deliveryId: string,
+): Promise<DeliveryRecord> {
   const endpoint = await getEndpoint(db, owner, protocol, endpointId);
   if (!UUID_PATTERN.test(deliveryId)) throw badRequest(INVALID_DELIVERY_ID);
   const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId }, select: { status: true, isTest: true } });

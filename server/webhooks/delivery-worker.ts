@@ -71,7 +71,9 @@ export function startDeliveryWorker(
 
   const start = (attempt: StartedAttempt) => {
     const task: Promise<void> = performAttempt(db, writer, attempt)
-      .catch((error: unknown) => log.error("webhook attempt could not be recorded; the sweep will recover it", { deliveryId: attempt.delivery.id, error }))
+      .catch((error: unknown) =>
+        log.error("webhook attempt could not be recorded; the sweep will recover it", { deliveryId: attempt.delivery.id, error }),
+      )
       .finally(() => {
         inFlight.delete(task);
         slotFreed();
@@ -81,26 +83,38 @@ export function startDeliveryWorker(
 
   // Routing and delivery run side by side: a burst of events being routed does not hold up
   // requests, and each routed batch wakes the delivery loop.
-  const routing = forever("routing", router, pollMs, () => stopped, async () => {
-    const { events, deliveries } = await routePendingEvents(db);
-    if (deliveries > 0) deliverer.wake();
-    return events === ROUTE_BATCH_SIZE ? 0 : pollMs;
-  });
+  const routing = forever(
+    "routing",
+    router,
+    pollMs,
+    () => stopped,
+    async () => {
+      const { events, deliveries } = await routePendingEvents(db);
+      if (deliveries > 0) deliverer.wake();
+      return events === ROUTE_BATCH_SIZE ? 0 : pollMs;
+    },
+  );
 
   let lastSweep = 0;
-  const delivery = forever("delivery", deliverer, pollMs, () => stopped, async () => {
-    if (Date.now() - lastSweep >= sweepEveryMs) {
-      lastSweep = Date.now();
-      await sweepDeliveries(db);
-    }
-    const { claimed, started } = await claimAttempts(db, { limit: concurrency - inFlight.size, leaseMs });
-    for (const attempt of started) start(attempt);
-    if (claimed > 0) return 0;
-    const dueAt = await nextDeliveryDueAt(db);
-    const untilDue = dueAt ? dueAt.getTime() - Date.now() : pollMs;
-    // Due but not claimable (every slot or the endpoint's share busy): a finished request wakes the loop.
-    return untilDue > 0 ? Math.min(pollMs, untilDue + 5) : pollMs;
-  });
+  const delivery = forever(
+    "delivery",
+    deliverer,
+    pollMs,
+    () => stopped,
+    async () => {
+      if (Date.now() - lastSweep >= sweepEveryMs) {
+        lastSweep = Date.now();
+        await sweepDeliveries(db);
+      }
+      const { claimed, started } = await claimAttempts(db, { limit: concurrency - inFlight.size, leaseMs });
+      for (const attempt of started) start(attempt);
+      if (claimed > 0) return 0;
+      const dueAt = await nextDeliveryDueAt(db);
+      const untilDue = dueAt ? dueAt.getTime() - Date.now() : pollMs;
+      // Due but not claimable (every slot or the endpoint's share busy): a finished request wakes the loop.
+      return untilDue > 0 ? Math.min(pollMs, untilDue + 5) : pollMs;
+    },
+  );
 
   return {
     wake,

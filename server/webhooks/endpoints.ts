@@ -77,7 +77,10 @@ const RECORD = {
 type EndpointRow = Prisma.WebhookEndpointGetPayload<{ select: typeof RECORD }>;
 
 const SCHEME_OF_ROW = { x_signature: "x-signature", standard_webhooks: "standard-webhooks" } as const;
-const ROW_SCHEME: Record<SignatureScheme, keyof typeof SCHEME_OF_ROW> = { "x-signature": "x_signature", "standard-webhooks": "standard_webhooks" };
+const ROW_SCHEME: Record<SignatureScheme, keyof typeof SCHEME_OF_ROW> = {
+  "x-signature": "x_signature",
+  "standard-webhooks": "standard_webhooks",
+};
 
 function toRecord({ signatureScheme, disabledKind, ...row }: EndpointRow): EndpointRecord {
   return {

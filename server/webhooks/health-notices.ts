@@ -24,9 +24,16 @@ const healthChangeSchema = z.object({
 export type EndpointHealthChange = z.infer<typeof healthChangeSchema>;
 
 /** Who is told; docs/webhooks.md says why a distributor's staff (it has no contact address). */
-async function recipientsOf(db: Db, endpoint: { partner: { contactEmail: string | null } | null; distributorId: string | null }): Promise<string[]> {
+async function recipientsOf(
+  db: Db,
+  endpoint: { partner: { contactEmail: string | null } | null; distributorId: string | null },
+): Promise<string[]> {
   if (endpoint.partner) return endpoint.partner.contactEmail?.trim() ? [endpoint.partner.contactEmail.trim().toLowerCase()] : [];
-  const staff = await db.staffUser.findMany({ where: { distributorId: endpoint.distributorId! }, select: { email: true }, orderBy: { email: "asc" } });
+  const staff = await db.staffUser.findMany({
+    where: { distributorId: endpoint.distributorId! },
+    select: { email: true },
+    orderBy: { email: "asc" },
+  });
   return staff.map((member) => member.email.trim().toLowerCase());
 }
 
@@ -59,14 +66,20 @@ export async function queueEndpointHealthNotice(db: Db, change: EndpointHealthCh
   const current =
     change.change === "failing"
       ? endpoint.enabled && sameInstant(endpoint.failingSince, at)
-      : !endpoint.enabled && sameInstant(endpoint.disabledAt, at) && (endpoint.disabledKind === "failing" || endpoint.disabledKind === "gone");
+      : !endpoint.enabled &&
+        sameInstant(endpoint.disabledAt, at) &&
+        (endpoint.disabledKind === "failing" || endpoint.disabledKind === "gone");
   if (!current) {
     log.info("webhook health notice not sent: the endpoint is no longer in that state", facts);
     return [];
   }
   const recipients = await recipientsOf(db, endpoint);
   if (recipients.length === 0) {
-    log.warn("webhook health notice not sent: the owner has no e-mail address", { ...facts, partnerId: endpoint.partnerId, distributorId: endpoint.distributorId });
+    log.warn("webhook health notice not sent: the owner has no e-mail address", {
+      ...facts,
+      partnerId: endpoint.partnerId,
+      distributorId: endpoint.distributorId,
+    });
     return [];
   }
 
@@ -118,8 +131,16 @@ export async function queueEndpointHealthNotice(db: Db, change: EndpointHealthCh
   // The cause names the state change by the endpoint's own time of it, so every run of this job for it writes the same key.
   const cause = `${endpoint.id}:${stateAt.toISOString()}`;
   const owner = endpoint.partnerId
-    ? { key: Prisma.sql`partner_id`, id: endpoint.partnerId, addressee: { partnerId: endpoint.partnerId, content } satisfies NotificationAddressee }
-    : { key: Prisma.sql`distributor_id`, id: endpoint.distributorId!, addressee: { distributorId: endpoint.distributorId!, content } satisfies NotificationAddressee };
+    ? {
+        key: Prisma.sql`partner_id`,
+        id: endpoint.partnerId,
+        addressee: { partnerId: endpoint.partnerId, content } satisfies NotificationAddressee,
+      }
+    : {
+        key: Prisma.sql`distributor_id`,
+        id: endpoint.distributorId!,
+        addressee: { distributorId: endpoint.distributorId!, content } satisfies NotificationAddressee,
+      };
   // At most one message per state change: none once any recipient has one (the unique key covers concurrent runs per recipient).
   const ids = await queueNotification(
     db,

@@ -53,7 +53,9 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     return {
       statusCode: response.statusCode,
       signature: firstValue(response.headers["x-signature"]),
-      retryAfterMs: RETRY_AFTER_STATUSES.has(response.statusCode) ? retryAfterDelayMs(firstValue(response.headers["retry-after"])) : undefined,
+      retryAfterMs: RETRY_AFTER_STATUSES.has(response.statusCode)
+        ? retryAfterDelayMs(firstValue(response.headers["retry-after"]))
+        : undefined,
       durationMs: elapsed(),
     };
   } catch (error) {

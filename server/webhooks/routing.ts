@@ -115,7 +115,11 @@ async function insertDeliveries(tx: Prisma.TransactionClient, deliveries: readon
 function toStoredEvent(row: OutboxRow): StoredEvent[] {
   const parsed = parseEventPayload(row.type, row.payload);
   if ("problem" in parsed) {
-    log.error("outbox event not delivered: its payload does not match its type", { eventId: row.id, type: row.type, problem: parsed.problem });
+    log.error("outbox event not delivered: its payload does not match its type", {
+      eventId: row.id,
+      type: row.type,
+      problem: parsed.problem,
+    });
     return [];
   }
   return [{ id: row.id, partnerId: row.partnerId, customerId: row.customerId, createdAt: row.createdAt, event: parsed.event }];
@@ -127,7 +131,9 @@ async function customerFacts(tx: Prisma.TransactionClient, events: MergedEvent[]
     where: { id: { in: ids } },
     select: { id: true, status: true, monitoredEmailCount: true },
   });
-  return new Map(customers.map((customer) => [customer.id, { prospect: customer.status === "prospect", monitoredEmails: customer.monitoredEmailCount }]));
+  return new Map(
+    customers.map((customer) => [customer.id, { prospect: customer.status === "prospect", monitoredEmails: customer.monitoredEmailCount }]),
+  );
 }
 
 /** An event whose body does not match its documented schema is reported and not delivered, like a malformed outbox row. */
@@ -147,12 +153,7 @@ function deliveriesOrNone(...args: Parameters<typeof deliveriesOf>): NewDelivery
   }
 }
 
-function deliveriesOf(
-  event: MergedEvent,
-  targets: RoutableEndpoint[],
-  facts: Map<string, CustomerFacts>,
-  createdAt: Date,
-): NewDelivery[] {
+function deliveriesOf(event: MergedEvent, targets: RoutableEndpoint[], facts: Map<string, CustomerFacts>, createdAt: Date): NewDelivery[] {
   const customer = event.customerId ? facts.get(event.customerId) : undefined;
   // A customer that no longer exists cannot be shown to be past prospect: its breach events stay redacted.
   const redacted = isBreachEvent(event.event.type) && (customer?.prospect ?? true);
@@ -163,15 +164,34 @@ function deliveriesOf(
   for (const endpoint of targets) {
     if (endpoint.protocol === "current") {
       if (!endpoint.eventTypes.includes(event.event.type)) continue;
-      currentBody ??= currentProtocolBody(event.id, event.event.type, currentProtocolData(event.event, { partnerId: event.partnerId, redacted }), createdAt);
-      rows.push({ ...common, endpointId: endpoint.id, eventType: event.event.type, body: currentBody, maxAttempts: endpoint.maxAttempts, disabled: !endpoint.enabled });
+      currentBody ??= currentProtocolBody(
+        event.id,
+        event.event.type,
+        currentProtocolData(event.event, { partnerId: event.partnerId, redacted }),
+        createdAt,
+      );
+      rows.push({
+        ...common,
+        endpointId: endpoint.id,
+        eventType: event.event.type,
+        body: currentBody,
+        maxAttempts: endpoint.maxAttempts,
+        disabled: !endpoint.enabled,
+      });
       continue;
     }
     legacyEvents ??= toLegacyEvents(event.event, { occurredAt: event.createdAt, emailsScanned: customer?.monitoredEmails ?? 0, redacted });
     for (const legacy of legacyEvents) {
       if (!endpoint.eventTypes.includes(legacy.event)) continue;
       const body = legacyProtocolBody(legacy.event, legacy.data, createdAt);
-      rows.push({ ...common, endpointId: endpoint.id, eventType: legacy.event, body, maxAttempts: endpoint.maxAttempts, disabled: !endpoint.enabled });
+      rows.push({
+        ...common,
+        endpointId: endpoint.id,
+        eventType: legacy.event,
+        body,
+        maxAttempts: endpoint.maxAttempts,
+        disabled: !endpoint.enabled,
+      });
     }
   }
   return rows;

@@ -57,7 +57,9 @@ const FIELDS = {
 
 type Row = Prisma.WebhookEndpointGetPayload<{ select: typeof FIELDS }>;
 
-export function healthOf(row: Pick<Row, "enabled" | "disabledKind" | "disabledReason" | "disabledAt" | "lastSuccessAt" | "consecutiveFailures" | "failingSince">): EndpointHealth {
+export function healthOf(
+  row: Pick<Row, "enabled" | "disabledKind" | "disabledReason" | "disabledAt" | "lastSuccessAt" | "consecutiveFailures" | "failingSince">,
+): EndpointHealth {
   return {
     state: !row.enabled ? "disabled" : row.failingSince ? "failing" : "healthy",
     enabled: row.enabled,
@@ -92,7 +94,11 @@ const stateFilter: Record<EndpointState, Prisma.WebhookEndpointWhereInput> = {
 
 /** The distributor's own endpoints (current protocol), newest first, with their health. */
 export async function listOwnEndpoints(db: Db, distributorId: string): Promise<VisibleEndpoint[]> {
-  const rows = await db.webhookEndpoint.findMany({ where: { distributorId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: FIELDS });
+  const rows = await db.webhookEndpoint.findMany({
+    where: { distributorId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: FIELDS,
+  });
   return rows.map(toVisible);
 }
 
@@ -121,9 +127,16 @@ export async function listPartnerEndpoints(
  * the owner and protocol that the webhook services (delivery log, retry, recover) are called
  * with, so those services check the same scope again. 400 for a malformed id, else 404.
  */
-export async function findVisibleEndpoint(db: Db, distributorId: string, id: string): Promise<VisibleEndpoint & { ownerRef: WebhookOwner }> {
+export async function findVisibleEndpoint(
+  db: Db,
+  distributorId: string,
+  id: string,
+): Promise<VisibleEndpoint & { ownerRef: WebhookOwner }> {
   assertEndpointId(id);
-  const row = await db.webhookEndpoint.findFirst({ where: { id, OR: [{ distributorId }, { partner: { distributorId } }] }, select: FIELDS });
+  const row = await db.webhookEndpoint.findFirst({
+    where: { id, OR: [{ distributorId }, { partner: { distributorId } }] },
+    select: FIELDS,
+  });
   if (!row) throw notFound(WEBHOOK_NOT_FOUND);
   return { ...toVisible(row), ownerRef: row.partnerId ? { partnerId: row.partnerId } : { distributorId } };
 }

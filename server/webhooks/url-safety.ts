@@ -89,7 +89,9 @@ async function hostRefusal(host: string): Promise<string | undefined> {
     }
   }
   const reason = addresses.map(nonPublicReason).find(Boolean);
-  return reason ? `URL must point to a public address: ${reason} (${ALLOW_PRIVATE_SWITCH} allows private addresses for local testing)` : undefined;
+  return reason
+    ? `URL must point to a public address: ${reason} (${ALLOW_PRIVATE_SWITCH} allows private addresses for local testing)`
+    : undefined;
 }
 
 /**

@@ -30,7 +30,10 @@ async function periodsOf(customerId: string) {
     orderBy: { startedAt: "asc" },
     select: { planId: true, partnerId: true, startedAt: true, endedAt: true },
   });
-  return periods.map((period) => ({ plan: Object.keys(planIds).find((type) => planIds[type] === period.planId), open: period.endedAt === null }));
+  return periods.map((period) => ({
+    plan: Object.keys(planIds).find((type) => planIds[type] === period.planId),
+    open: period.endedAt === null,
+  }));
 }
 
 describe("billing periods follow the customer's status and plan", () => {
@@ -114,7 +117,7 @@ describe("billing overview of a month", () => {
     const distributorId = (await createTestOrg(testDb.db, "Billed")).distributor.id;
     await createBillingCode(testDb.db, { distributorId, code: "B-1", price: 2.5 });
     await createBillingCode(testDb.db, { distributorId, code: "P-1", price: 4 });
-    alphaId = (await createPartner(testDb.db, { distributorId, name: "Alpha, \"the first\"", account_reference: "=HYPERLINK(1)" })).id;
+    alphaId = (await createPartner(testDb.db, { distributorId, name: 'Alpha, "the first"', account_reference: "=HYPERLINK(1)" })).id;
     betaId = (await createPartner(testDb.db, { distributorId, name: "Beta" })).id;
     await updatePartner(testDb.db, distributorId, alphaId, { basic_billing_code: "B-1", plus_billing_code: "P-1" });
     await updatePartner(testDb.db, distributorId, betaId, { basic_billing_code: "NOT-A-CODE" });
@@ -164,10 +167,50 @@ describe("billing overview of a month", () => {
         activeCustomers: 4,
         amount: 10,
       },
-      { partnerId: alphaId, partnerName: 'Alpha, "the first"', accountReference: "=HYPERLINK(1)", planType: "plus", planName: "Plus", billingCode: "P-1", unitPrice: 4, activeCustomers: 1, amount: 4 },
-      { partnerId: alphaId, partnerName: 'Alpha, "the first"', accountReference: "=HYPERLINK(1)", planType: "pro", planName: "Pro", billingCode: null, unitPrice: null, activeCustomers: 1, amount: null },
-      { partnerId: betaId, partnerName: "Beta", accountReference: null, planType: "basic", planName: "Basic", billingCode: "NOT-A-CODE", unitPrice: null, activeCustomers: 2, amount: null },
-      { partnerId: billedPartnerId, partnerName: "Billed partner", accountReference: null, planType: "plus", planName: "Plus", billingCode: null, unitPrice: null, activeCustomers: 1, amount: null },
+      {
+        partnerId: alphaId,
+        partnerName: 'Alpha, "the first"',
+        accountReference: "=HYPERLINK(1)",
+        planType: "plus",
+        planName: "Plus",
+        billingCode: "P-1",
+        unitPrice: 4,
+        activeCustomers: 1,
+        amount: 4,
+      },
+      {
+        partnerId: alphaId,
+        partnerName: 'Alpha, "the first"',
+        accountReference: "=HYPERLINK(1)",
+        planType: "pro",
+        planName: "Pro",
+        billingCode: null,
+        unitPrice: null,
+        activeCustomers: 1,
+        amount: null,
+      },
+      {
+        partnerId: betaId,
+        partnerName: "Beta",
+        accountReference: null,
+        planType: "basic",
+        planName: "Basic",
+        billingCode: "NOT-A-CODE",
+        unitPrice: null,
+        activeCustomers: 2,
+        amount: null,
+      },
+      {
+        partnerId: billedPartnerId,
+        partnerName: "Billed partner",
+        accountReference: null,
+        planType: "plus",
+        planName: "Plus",
+        billingCode: null,
+        unitPrice: null,
+        activeCustomers: 1,
+        amount: null,
+      },
     ]);
     expect(overview.totals).toEqual({ activeCustomers: 9, amount: 14, unpricedCustomers: 4 });
   });
@@ -180,7 +223,9 @@ describe("billing overview of a month", () => {
 
   it("refuses a month that is not YYYY-MM", async () => {
     for (const month of ["2026-13", "2026-3", "March", ""]) {
-      await expect(getBillingOverview(testDb.db, org.distributor.id, month)).rejects.toThrow("Validation failed: month: Month must be given as YYYY-MM");
+      await expect(getBillingOverview(testDb.db, org.distributor.id, month)).rejects.toThrow(
+        "Validation failed: month: Month must be given as YYYY-MM",
+      );
     }
   });
 

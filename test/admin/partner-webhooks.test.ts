@@ -62,16 +62,22 @@ const asX = () => uiCallerAs(testDb.db, staffX).admin.webhooks;
 /** An e-mail added to X's customer: an event for X's partner's earlier-protocol endpoint (and none for Y's). */
 async function emailAdded(status: number) {
   answer = status;
-  await recordTestEvent(testDb.db, customerX, "customer.asset.added", { assets: [{ uuid: crypto.randomUUID(), type: "email", value: `${crypto.randomUUID()}@acme.example` }] });
+  await recordTestEvent(testDb.db, customerX, "customer.asset.added", {
+    assets: [{ uuid: crypto.randomUUID(), type: "email", value: `${crypto.randomUUID()}@acme.example` }],
+  });
   await drainWebhooks(testDb.db);
 }
 
 describe("staff see their partners' endpoints with their health", () => {
   it("lists the distributor's own endpoints, and its partners' of both protocols by partner, never Y's", async () => {
-    expect((await asX().list()).map((endpoint) => [endpoint.id, endpoint.owner.kind, endpoint.health.state])).toEqual([[ids.xOwn, "distributor", "healthy"]]);
+    expect((await asX().list()).map((endpoint) => [endpoint.id, endpoint.owner.kind, endpoint.health.state])).toEqual([
+      [ids.xOwn, "distributor", "healthy"],
+    ]);
     const { endpoints, pagination } = await asX().partnerEndpoints({});
     expect(pagination).toEqual({ totalCount: 3, page: 1, pageSize: 50, hasNextPage: false });
-    expect(endpoints.map((endpoint) => [endpoint.owner.kind === "partner" ? endpoint.owner.partnerName : "", endpoint.protocol, endpoint.id])).toEqual([
+    expect(
+      endpoints.map((endpoint) => [endpoint.owner.kind === "partner" ? endpoint.owner.partnerName : "", endpoint.protocol, endpoint.id]),
+    ).toEqual([
       ["A second partner", "current", ids.xOther],
       ["X partner", "legacy", ids.xLegacy],
       ["X partner", "current", ids.xCurrent],
@@ -104,7 +110,12 @@ describe("staff see their partners' endpoints with their health", () => {
     const disabledAt = new Date();
     await testDb.db.webhookEndpoint.update({
       where: { id: ids.xOther },
-      data: { enabled: false, disabledKind: "gone", disabledReason: "Disabled because the receiver answered 410 Gone: HTTP 410", disabledAt },
+      data: {
+        enabled: false,
+        disabledKind: "gone",
+        disabledReason: "Disabled because the receiver answered 410 Gone: HTTP 410",
+        disabledAt,
+      },
     });
     expect((await asX().endpoint({ id: ids.xOther })).health).toMatchObject({
       state: "disabled",
@@ -115,9 +126,14 @@ describe("staff see their partners' endpoints with their health", () => {
     // A failing run as the engine records it (no event of this test reaches this endpoint).
     const failingSince = new Date();
     await testDb.db.webhookEndpoint.update({ where: { id: ids.xCurrent }, data: { failingSince, consecutiveFailures: 3 } });
-    expect((await asX().endpoint({ id: ids.xCurrent })).health).toMatchObject({ state: "failing", consecutiveFailures: 3, failingSince: failingSince.toISOString() });
+    expect((await asX().endpoint({ id: ids.xCurrent })).health).toMatchObject({
+      state: "failing",
+      consecutiveFailures: 3,
+      failingSince: failingSince.toISOString(),
+    });
 
-    const inState = async (state: "healthy" | "failing" | "disabled") => (await asX().partnerEndpoints({ state })).endpoints.map((endpoint) => endpoint.id);
+    const inState = async (state: "healthy" | "failing" | "disabled") =>
+      (await asX().partnerEndpoints({ state })).endpoints.map((endpoint) => endpoint.id);
     expect(await inState("disabled")).toEqual([ids.xOther]);
     expect(await inState("failing")).toContain(ids.xCurrent);
     expect([...(await inState("failing")), ...(await inState("healthy"))].sort()).toEqual([ids.xCurrent, ids.xLegacy].sort());
@@ -140,18 +156,29 @@ describe("on a partner's behalf", () => {
     expect((await asX().deliveries({ id: ids.xLegacy, status: "failed" })).pagination.totalCount).toBe(2);
 
     const oldest = log.deliveries.at(-1)!;
-    const { queued } = await asX().recover({ id: ids.xLegacy, since: oldest.createdAt, until: new Date(Date.now() + 60_000).toISOString() });
+    const { queued } = await asX().recover({
+      id: ids.xLegacy,
+      since: oldest.createdAt,
+      until: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect(queued).toBe(2);
     await drainWebhooks(testDb.db);
     expect((await asX().deliveries({ id: ids.xLegacy, status: "failed" })).pagination.totalCount).toBe(0);
-    expect((await asX().endpoint({ id: ids.xLegacy })).health).toMatchObject({ state: "healthy", consecutiveFailures: 0, failingSince: null });
+    expect((await asX().endpoint({ id: ids.xLegacy })).health).toMatchObject({
+      state: "healthy",
+      consecutiveFailures: 0,
+      failingSince: null,
+    });
   });
 
   it("refuses a recover without a valid window, or for a disabled endpoint, with the API's messages", async () => {
     const client = ui.clientAs(staffX).admin.webhooks;
     const missing = await clientError(client.recover.mutate({ id: ids.xLegacy } as never));
     const fieldErrors = (error: typeof missing) => (error.data as { fieldErrors?: Record<string, string> }).fieldErrors;
-    expect({ status: missing.data?.httpStatus, fields: fieldErrors(missing) }).toEqual({ status: 400, fields: { since: "since is required" } });
+    expect({ status: missing.data?.httpStatus, fields: fieldErrors(missing) }).toEqual({
+      status: 400,
+      fields: { since: "since is required" },
+    });
     const malformed = await clientError(client.recover.mutate({ id: ids.xLegacy, since: "yesterday" }));
     expect(fieldErrors(malformed)).toEqual({ since: "since must be an ISO 8601 date-time" });
     const disabled = await clientError(client.recover.mutate({ id: ids.xOther, since: "2026-01-01T00:00:00Z" }));
@@ -165,7 +192,15 @@ describe("on a partner's behalf", () => {
 describe("scoping: X's staff never reach Y's endpoints, its own or its partners'", () => {
   it("every endpoint procedure answers Webhook not found, and nothing changes", async () => {
     const yDelivery = await testDb.db.webhookDelivery.create({
-      data: { endpointId: ids.yPartner, idempotencyToken: crypto.randomUUID(), eventType: "breach.new", body: "{}", status: "failed", maxAttempts: 4, createdAt: new Date() },
+      data: {
+        endpointId: ids.yPartner,
+        idempotencyToken: crypto.randomUUID(),
+        eventType: "breach.new",
+        body: "{}",
+        status: "failed",
+        maxAttempts: 4,
+        createdAt: new Date(),
+      },
     });
     for (const id of [ids.yPartner, ids.yOwn]) {
       const calls = [

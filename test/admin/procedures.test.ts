@@ -47,7 +47,11 @@ describe("without a staff session", () => {
       const procedure = path.split(".").reduce<any>((node, key) => node[key], client);
       const type = (uiRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[path]!._def.type;
       const error = await clientError(type === "query" ? procedure.query({}) : procedure.mutate({}));
-      expect({ path, message: error.message, status: error.data?.httpStatus }).toEqual({ path, message: "Sign in to continue", status: 401 });
+      expect({ path, message: error.message, status: error.data?.httpStatus }).toEqual({
+        path,
+        message: "Sign in to continue",
+        status: 401,
+      });
     }
   });
 });
@@ -168,19 +172,45 @@ describe("partners", () => {
     const distributorId = (await createTestOrg(testDb.db, "Listing")).distributor.id;
     const staff = await createStaffSession(testDb.db, distributorId);
     for (let index = 1; index <= 23; index++) {
-      await createPartner(testDb.db, { distributorId, name: `Reseller ${String(index).padStart(2, "0")}`, account_reference: `ACC-${index}` });
+      await createPartner(testDb.db, {
+        distributorId,
+        name: `Reseller ${String(index).padStart(2, "0")}`,
+        account_reference: `ACC-${index}`,
+      });
     }
-    await createPartner(testDb.db, { distributorId, name: "Odd one", contact_email: "Billing@100Percent.example", account_reference: "50%_off" });
+    await createPartner(testDb.db, {
+      distributorId,
+      name: "Odd one",
+      contact_email: "Billing@100Percent.example",
+      account_reference: "50%_off",
+    });
     const caller = uiCallerAs(testDb.db, staff);
 
     const first = await caller.admin.partners.list({});
     expect(first.pagination).toEqual({ totalCount: 25, page: 1, pageSize: 20, hasNextPage: true });
     expect(first.partners.map((item) => item.partner.name).slice(0, 3)).toEqual(["Listing partner", "Odd one", "Reseller 01"]);
     const second = await caller.admin.partners.list({ page: 2 });
-    expect(second.partners.map((item) => item.partner.name)).toEqual(["Reseller 19", "Reseller 20", "Reseller 21", "Reseller 22", "Reseller 23"]);
+    expect(second.partners.map((item) => item.partner.name)).toEqual([
+      "Reseller 19",
+      "Reseller 20",
+      "Reseller 21",
+      "Reseller 22",
+      "Reseller 23",
+    ]);
 
     const names = async (search: string) => (await caller.admin.partners.list({ search })).partners.map((item) => item.partner.name);
-    expect(await names("reseller 1")).toEqual(["Reseller 10", "Reseller 11", "Reseller 12", "Reseller 13", "Reseller 14", "Reseller 15", "Reseller 16", "Reseller 17", "Reseller 18", "Reseller 19"]);
+    expect(await names("reseller 1")).toEqual([
+      "Reseller 10",
+      "Reseller 11",
+      "Reseller 12",
+      "Reseller 13",
+      "Reseller 14",
+      "Reseller 15",
+      "Reseller 16",
+      "Reseller 17",
+      "Reseller 18",
+      "Reseller 19",
+    ]);
     expect(await names("acc-23")).toEqual(["Reseller 23"]);
     expect(await names("100percent")).toEqual(["Odd one"]);
     expect(await names("%_")).toEqual(["Odd one"]);
@@ -198,7 +228,11 @@ describe("partners", () => {
     const revoked = await caller.admin.partners.issueApiKey({ partnerId });
     await caller.admin.partners.revokeApiKey({ partnerId, keyId: revoked.id });
     const [item] = (await caller.admin.partners.list({ search: "Counted one" })).partners;
-    expect(item).toMatchObject({ customers: { total: 2, active: 1 }, activeApiKeys: 1, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(item).toMatchObject({
+      customers: { total: 2, active: 1 },
+      activeApiKeys: 1,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 });
 
@@ -251,7 +285,14 @@ describe("a partner's customers", () => {
       threatScore: 42,
       lastScannedAt: "2026-01-02T03:04:05.000Z",
     });
-    expect(all.customers[0]).toMatchObject({ companyName: "Newer Ltd", customerStatus: "prospect", planType: "plus", breachCount: 0, threatScore: 0, lastScannedAt: null });
+    expect(all.customers[0]).toMatchObject({
+      companyName: "Newer Ltd",
+      customerStatus: "prospect",
+      planType: "plus",
+      breachCount: 0,
+      threatScore: 0,
+      lastScannedAt: null,
+    });
     const prospects = await asX().admin.partners.customers({ partnerId, status: "prospect" });
     expect(prospects.customers.map((customer) => customer.customerId)).toEqual([newer]);
   });
@@ -278,8 +319,17 @@ describe("distributor webhooks", () => {
   it("registers an endpoint with the distributor's signing secret, sends a test event and lists it in the log", async () => {
     const distributorId = (await createTestOrg(testDb.db, "Hooks")).distributor.id;
     const caller = uiCallerAs(testDb.db, await createStaffSession(testDb.db, distributorId));
-    const { webhook, secret } = await caller.admin.webhooks.create({ url: "http://127.0.0.1:9/hook", eventTypes: ["customer.created", "customer.deleted"], maxAttempts: 2 });
-    expect(webhook).toMatchObject({ url: "http://127.0.0.1:9/hook", eventTypes: ["customer.created", "customer.deleted"], enabled: true, maxAttempts: 2 });
+    const { webhook, secret } = await caller.admin.webhooks.create({
+      url: "http://127.0.0.1:9/hook",
+      eventTypes: ["customer.created", "customer.deleted"],
+      maxAttempts: 2,
+    });
+    expect(webhook).toMatchObject({
+      url: "http://127.0.0.1:9/hook",
+      eventTypes: ["customer.created", "customer.deleted"],
+      enabled: true,
+      maxAttempts: 2,
+    });
     const secrets = await caller.admin.webhooks.secrets();
     expect(secrets).toEqual([{ id: expect.any(String), status: "active", createdAt: expect.stringMatching(/Z$/) }]);
     expect(secret).toMatch(/^[0-9a-f-]{36}$/);
@@ -289,7 +339,9 @@ describe("distributor webhooks", () => {
     const log = await caller.admin.webhooks.deliveries({ id: webhook.id });
     expect(log.deliveries.map((delivery) => delivery.id)).toEqual([test.id]);
     expect(log.pagination).toEqual({ totalCount: 1, page: 1, pageSize: 20, hasNextPage: false });
-    await expect(caller.admin.webhooks.requeueDelivery({ id: webhook.id, deliveryId: test.id })).rejects.toThrow("Delivery is already queued");
+    await expect(caller.admin.webhooks.requeueDelivery({ id: webhook.id, deliveryId: test.id })).rejects.toThrow(
+      "Delivery is already queued",
+    );
 
     const updated = await caller.admin.webhooks.update({ id: webhook.id, enabled: false, eventTypes: ["customer.breach.found"] });
     expect(updated).toMatchObject({ enabled: false, eventTypes: ["customer.breach.found"] });
@@ -299,9 +351,15 @@ describe("distributor webhooks", () => {
 
   it("refuses an endpoint URL or event type the API refuses, with the API's messages", async () => {
     const error = await clientError(ui.clientAs(staffX).admin.webhooks.create.mutate({ url: "http://127.0.0.1:9/hook", eventTypes: [] }));
-    expect((error.data as { fieldErrors?: Record<string, string> }).fieldErrors).toEqual({ eventTypes: "At least one event type is required" });
-    const unknownType = await clientError(ui.clientAs(staffX).admin.webhooks.create.mutate({ url: "http://127.0.0.1:9/hook", eventTypes: ["nope" as never] }));
-    expect((unknownType.data as { fieldErrors?: Record<string, string> }).fieldErrors).toEqual({ "eventTypes.0": expect.stringContaining("Unknown event type") });
+    expect((error.data as { fieldErrors?: Record<string, string> }).fieldErrors).toEqual({
+      eventTypes: "At least one event type is required",
+    });
+    const unknownType = await clientError(
+      ui.clientAs(staffX).admin.webhooks.create.mutate({ url: "http://127.0.0.1:9/hook", eventTypes: ["nope" as never] }),
+    );
+    expect((unknownType.data as { fieldErrors?: Record<string, string> }).fieldErrors).toEqual({
+      "eventTypes.0": expect.stringContaining("Unknown event type"),
+    });
   });
 
   it("generates, cycles and deactivates signing secrets; tokens are shown only when created", async () => {
@@ -345,8 +403,26 @@ describe("overview", () => {
       totalBreachesDetected: 1,
     });
     expect(analytics.partners).toEqual([
-      { partnerId: second, name: "A second partner", totalCustomers: 1, activeCustomers: 1, newCustomerLast30Days: 1, totalMonitoredDomains: 2, totalMonitoredEmails: 0, totalBreachesDetected: 1 },
-      { partnerId: first, name: "Overview partner", totalCustomers: 2, activeCustomers: 1, newCustomerLast30Days: 2, totalMonitoredDomains: 1, totalMonitoredEmails: 1, totalBreachesDetected: 0 },
+      {
+        partnerId: second,
+        name: "A second partner",
+        totalCustomers: 1,
+        activeCustomers: 1,
+        newCustomerLast30Days: 1,
+        totalMonitoredDomains: 2,
+        totalMonitoredEmails: 0,
+        totalBreachesDetected: 1,
+      },
+      {
+        partnerId: first,
+        name: "Overview partner",
+        totalCustomers: 2,
+        activeCustomers: 1,
+        newCustomerLast30Days: 2,
+        totalMonitoredDomains: 1,
+        totalMonitoredEmails: 1,
+        totalBreachesDetected: 0,
+      },
     ]);
   });
 

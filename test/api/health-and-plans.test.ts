@@ -42,11 +42,17 @@ describe("GET /api/v1/health (readiness)", () => {
       expect(last!.migration_name).toBe((await migrationDirectoryNames()).at(-1));
       await stale.db.$executeRaw`UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = ${last!.id}`;
       const rolledBack = await staleServer.api.get("/api/v1/health");
-      expect({ status: rolledBack.status, body: rolledBack.body }).toEqual({ status: 503, body: { success: false, error: "Database migrations pending" } });
+      expect({ status: rolledBack.status, body: rolledBack.body }).toEqual({
+        status: 503,
+        body: { success: false, error: "Database migrations pending" },
+      });
 
       await stale.db.$executeRaw`DELETE FROM _prisma_migrations WHERE id = ${last!.id}`;
       const missing = await staleServer.api.get("/api/v1/health");
-      expect({ status: missing.status, body: missing.body }).toEqual({ status: 503, body: { success: false, error: "Database migrations pending" } });
+      expect({ status: missing.status, body: missing.body }).toEqual({
+        status: 503,
+        body: { success: false, error: "Database migrations pending" },
+      });
 
       await stale.db.$executeRaw`
         INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, applied_steps_count)

@@ -139,10 +139,16 @@ describe("GET /api/metrics: access", () => {
     expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
     expect(response.headers.get("cache-control")).toBe("no-store");
     const result = new Scrape(await response.text());
-    for (const name of ["process_cpu_user_seconds_total", "process_resident_memory_bytes", "nodejs_heap_size_used_bytes", "nodejs_eventloop_lag_seconds"]) {
+    for (const name of [
+      "process_cpu_user_seconds_total",
+      "process_resident_memory_bytes",
+      "nodejs_heap_size_used_bytes",
+      "nodejs_eventloop_lag_seconds",
+    ]) {
       expect(result.has(name), name).toBe(true);
     }
-    for (const sample of result.samples) expect(result.text, sample.name).toMatch(new RegExp(`^# TYPE ${sample.name.replace(/_(bucket|sum|count)$/, "")} `, "m"));
+    for (const sample of result.samples)
+      expect(result.text, sample.name).toMatch(new RegExp(`^# TYPE ${sample.name.replace(/_(bucket|sum|count)$/, "")} `, "m"));
   });
 });
 
@@ -197,8 +203,12 @@ describe("breach/check rate-limit refusals", () => {
     const after = await scrape();
     const refusals = "exposure_monitor_breach_check_rate_limited_total";
     expect(after.value(refusals) - before.value(refusals)).toBe(3);
-    expect(after.value(`${HTTP}_count`, { ...checkRoute, status: "429" }) - before.value(`${HTTP}_count`, { ...checkRoute, status: "429" })).toBe(3);
-    expect(after.value(`${HTTP}_count`, { ...checkRoute, status: "200" }) - before.value(`${HTTP}_count`, { ...checkRoute, status: "200" })).toBe(2);
+    expect(
+      after.value(`${HTTP}_count`, { ...checkRoute, status: "429" }) - before.value(`${HTTP}_count`, { ...checkRoute, status: "429" }),
+    ).toBe(3);
+    expect(
+      after.value(`${HTTP}_count`, { ...checkRoute, status: "200" }) - before.value(`${HTTP}_count`, { ...checkRoute, status: "200" }),
+    ).toBe(2);
   });
 });
 
@@ -221,7 +231,8 @@ describe("webhook attempts, by protocol and outcome", () => {
     const before = await scrape();
     await work();
     const after = await scrape();
-    const delta = (protocol: string, outcome: string) => after.value(ATTEMPTS, { protocol, outcome }) - before.value(ATTEMPTS, { protocol, outcome });
+    const delta = (protocol: string, outcome: string) =>
+      after.value(ATTEMPTS, { protocol, outcome }) - before.value(ATTEMPTS, { protocol, outcome });
     return Object.fromEntries(
       ["current", "legacy"].flatMap((protocol) =>
         ["delivered", "retry", "failed", "fallback", "interrupted"].map((outcome) => [`${protocol} ${outcome}`, delta(protocol, outcome)]),
@@ -230,11 +241,16 @@ describe("webhook attempts, by protocol and outcome", () => {
   }
 
   const none = Object.fromEntries(
-    ["current", "legacy"].flatMap((protocol) => ["delivered", "retry", "failed", "fallback", "interrupted"].map((outcome) => [`${protocol} ${outcome}`, 0])),
+    ["current", "legacy"].flatMap((protocol) =>
+      ["delivered", "retry", "failed", "fallback", "interrupted"].map((outcome) => [`${protocol} ${outcome}`, 0]),
+    ),
   );
 
   it("counts a retried then delivered delivery, and one that fails, as the receiver answered them", async () => {
-    const flaky = await currentEndpoint((token) => (_request, index) => (index < 2 ? { status: 503 } : { status: 200, signWith: token() }), 5);
+    const flaky = await currentEndpoint(
+      (token) => (_request, index) => (index < 2 ? { status: 503 } : { status: 200, signWith: token() }),
+      5,
+    );
     const gone = await currentEndpoint(() => () => ({ status: 410 }), 5);
     const counted = await attemptsDuring(async () => {
       await recordTestEvent(testDb.db, flaky.customer, "customer.created", {});
@@ -290,7 +306,10 @@ describe("queue gauges, read at scrape time", () => {
   it("shows deliveries pending, due and in flight, and how long the oldest due one has waited", async () => {
     const target = await receiver(() => ({ status: 200 }));
     const owner = await createTestOrg(testDb.db);
-    const { endpoint } = await createEndpoint(testDb.db, { partnerId: owner.partner.id }, "current", { url: target.url, eventTypes: ["customer.created"] });
+    const { endpoint } = await createEndpoint(testDb.db, { partnerId: owner.partner.id }, "current", {
+      url: target.url,
+      eventTypes: ["customer.created"],
+    });
     for (let i = 0; i < 4; i++) {
       await recordTestEvent(testDb.db, await createTestCustomer(testDb.db, owner.partner.id), "customer.created", {});
     }
@@ -299,8 +318,10 @@ describe("queue gauges, read at scrape time", () => {
     expect(deliveries).toHaveLength(4);
     const [waitedLong, waitedLess, later, claimed] = deliveries.map((delivery) => delivery.id);
     try {
-      await testDb.db.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '120 seconds' WHERE id = ${waitedLong}::uuid`;
-      await testDb.db.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '5 seconds' WHERE id = ${waitedLess}::uuid`;
+      await testDb.db
+        .$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '120 seconds' WHERE id = ${waitedLong}::uuid`;
+      await testDb.db
+        .$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '5 seconds' WHERE id = ${waitedLess}::uuid`;
       await testDb.db.$executeRaw`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour' WHERE id = ${later}::uuid`;
       await testDb.db.$executeRaw`
         UPDATE webhook_deliveries SET status = 'delivering', claim_token = gen_random_uuid(), lease_until = now() + interval '1 minute'
@@ -315,7 +336,10 @@ describe("queue gauges, read at scrape time", () => {
       expect(age).toBeGreaterThanOrEqual(120);
       expect(age).toBeLessThan(150);
     } finally {
-      await testDb.db.webhookDelivery.updateMany({ where: { endpointId: endpoint.id }, data: { status: "failed", claimToken: null, leaseUntil: null } });
+      await testDb.db.webhookDelivery.updateMany({
+        where: { endpointId: endpoint.id },
+        data: { status: "failed", claimToken: null, leaseUntil: null },
+      });
     }
     const cleared = await scrape();
     expect(cleared.value("exposure_monitor_webhook_deliveries_pending")).toBe(0);

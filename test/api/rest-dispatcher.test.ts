@@ -2,13 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createRestDispatcher, fetchRestHandler } from "../../server/api/rest/dispatcher";
 import type { RestDispatcher } from "../../server/http/rest-call";
-import {
-  distributorProcedure,
-  partnerOrDistributorProcedure,
-  partnerProcedure,
-  publicProcedure,
-  router,
-} from "../../server/api/trpc";
+import { distributorProcedure, partnerOrDistributorProcedure, partnerProcedure, publicProcedure, router } from "../../server/api/trpc";
 import { AppError } from "../../server/errors";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -95,7 +89,18 @@ const distributorOnly = distributorProcedure
   .output(z.any())
   .query(({ ctx }) => ({ success: true, caller: ctx.caller }));
 
-const testRouter = router({ echo, pathParam, fieldStyle, throwing, badOutput, legacyOnly, currentOnly, partnerOnly, onBehalf, distributorOnly });
+const testRouter = router({
+  echo,
+  pathParam,
+  fieldStyle,
+  throwing,
+  badOutput,
+  legacyOnly,
+  currentOnly,
+  partnerOnly,
+  onBehalf,
+  distributorOnly,
+});
 
 let testDb: TestDatabase;
 let dispatch: RestDispatcher;
@@ -174,7 +179,10 @@ describe.each<Transport>(["node", "fetch"])("through the %s transport", (transpo
     it.each(["application/json; charset=utf-8", "APPLICATION/JSON", "application/merge-patch+json", "application/vnd.api+json"])(
       "reads a body declared as %s as JSON",
       async (contentType) => {
-        const res = await api.call("POST", "/api/v1/integrations/test/echo", { headers: { "content-type": contentType }, body: '{"name":"a"}' });
+        const res = await api.call("POST", "/api/v1/integrations/test/echo", {
+          headers: { "content-type": contentType },
+          body: '{"name":"a"}',
+        });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ success: true, input: { name: "a" } });
       },
@@ -191,7 +199,6 @@ describe.each<Transport>(["node", "fetch"])("through the %s transport", (transpo
       expect(res.status).toBe(413);
       expect(res.body.success).toBe(false);
     });
-
   });
 
   describe("validation messages", () => {
@@ -372,7 +379,13 @@ describe("the transports' own handling", () => {
         router: testRouter,
         getDb: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432")),
       });
-      const response = await unopenable({ method: "POST", path: "/api/v1/integrations/test/echo", search: "", headers: new Headers(), readBody: async () => new Uint8Array() });
+      const response = await unopenable({
+        method: "POST",
+        path: "/api/v1/integrations/test/echo",
+        search: "",
+        headers: new Headers(),
+        readBody: async () => new Uint8Array(),
+      });
       expect(response.status).toBe(500);
       expect(JSON.parse(response.body!)).toEqual({ success: false, error: "Failed to echo" });
       expect(stderr.mock.calls.map((call) => String(call[0])).join("")).toContain("ECONNREFUSED");

@@ -23,7 +23,10 @@ afterAll(async () => {
 describe("staff sign-in", () => {
   it("accepts the right password, case-insensitively on the e-mail, and records the sign-in", async () => {
     const result = await authenticateStaff(testDb.db, { email: " OPS@staffed.example ", password: PASSWORD, clientAddress: "203.0.113.1" });
-    expect(result).toEqual({ ok: true, staff: { id: staffId, email: "ops@staffed.example", distributorId: org.distributor.id, name: null } });
+    expect(result).toEqual({
+      ok: true,
+      staff: { id: staffId, email: "ops@staffed.example", distributorId: org.distributor.id, name: null },
+    });
     expect((await testDb.db.staffUser.findUniqueOrThrow({ where: { id: staffId } })).lastLoginAt).toBeInstanceOf(Date);
   });
 
@@ -32,7 +35,9 @@ describe("staff sign-in", () => {
       ok: false,
       reason: "invalid",
     });
-    expect(await authenticateStaff(testDb.db, { email: "nobody@staffed.example", password: PASSWORD, clientAddress: "203.0.113.2" })).toEqual({
+    expect(
+      await authenticateStaff(testDb.db, { email: "nobody@staffed.example", password: PASSWORD, clientAddress: "203.0.113.2" }),
+    ).toEqual({
       ok: false,
       reason: "invalid",
     });
@@ -42,7 +47,9 @@ describe("staff sign-in", () => {
     const email = "target@staffed.example";
     await createStaffUser(testDb.db, { distributorId: org.distributor.id, email, password: PASSWORD });
     for (let attempt = 0; attempt < 10; attempt++) {
-      expect((await authenticateStaff(testDb.db, { email, password: `guess ${attempt}`, clientAddress: `198.51.100.${attempt}` })).ok).toBe(false);
+      expect((await authenticateStaff(testDb.db, { email, password: `guess ${attempt}`, clientAddress: `198.51.100.${attempt}` })).ok).toBe(
+        false,
+      );
     }
     const blocked = await authenticateStaff(testDb.db, { email, password: PASSWORD, clientAddress: "198.51.100.99" });
     expect(blocked).toMatchObject({ ok: false, reason: "rate-limited" });
@@ -62,7 +69,10 @@ describe("staff procedures", () => {
   it("answer a signed-in staff member, scoped to their distributor", async () => {
     const caller = createUiCaller(createContext(testDb.db, new Headers(), "req", staffSession()));
     const me = await caller.admin.me();
-    expect(me).toEqual({ staff: { id: staffId, email: "ops@staffed.example" }, distributor: { id: org.distributor.id, name: "Staffed distributor" } });
+    expect(me).toEqual({
+      staff: { id: staffId, email: "ops@staffed.example" },
+      distributor: { id: org.distributor.id, name: "Staffed distributor" },
+    });
   });
 
   it("refuse a request without a staff session", async () => {

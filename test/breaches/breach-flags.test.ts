@@ -115,7 +115,10 @@ describe("spam lists and fabricated breaches in the threat score", () => {
   }
 
   it("are listed among the customer's breaches but count for nothing", async () => {
-    expect(await scoreAfterScan(["listed@spam.example"])).toEqual({ breaches: ["Fabricated", "SpamList"], score: { success: true, threatScore: 0 } });
+    expect(await scoreAfterScan(["listed@spam.example"])).toEqual({
+      breaches: ["Fabricated", "SpamList"],
+      score: { success: true, threatScore: 0 },
+    });
   });
 
   it("add nothing to the score of a real breach (one recent password breach, one address: 21)", async () => {

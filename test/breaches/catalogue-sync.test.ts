@@ -26,10 +26,18 @@ function standInHibp() {
   };
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    state.requests.push({ method: request.method, path: url.pathname, apiKey: request.headers.get("hibp-api-key"), userAgent: request.headers.get("user-agent") });
+    state.requests.push({
+      method: request.method,
+      path: url.pathname,
+      apiKey: request.headers.get("hibp-api-key"),
+      userAgent: request.headers.get("user-agent"),
+    });
     if (url.pathname !== "/breaches") return new Response(null, { status: 404 });
     if (state.failure) {
-      return new Response(state.failure.body, { status: state.failure.status, headers: { "content-type": state.failure.contentType ?? "text/plain" } });
+      return new Response(state.failure.body, {
+        status: state.failure.status,
+        headers: { "content-type": state.failure.contentType ?? "text/plain" },
+      });
     }
     return new Response(JSON.stringify(state.breaches), { status: 200, headers: { "content-type": "application/json" } });
   };
@@ -38,8 +46,18 @@ function standInHibp() {
 
 const UNCHANGED = hibpBreach("Unchanged", { BreachDate: "2019-05-01" });
 const CHANGING = hibpBreach("Changing", { PwnCount: 1000, IsVerified: false });
-const CHANGED = { ...CHANGING, PwnCount: 2500, IsVerified: true, ModifiedDate: "2025-06-01T12:00:00Z", Description: "Now <b>verified</b> &amp; larger." };
-const FRESH = hibpBreach("Fresh", { Title: "Fresh Forum", BreachDate: "2025-03-01", DataClasses: ["Email addresses", "Passwords", "Telepathic impressions"] });
+const CHANGED = {
+  ...CHANGING,
+  PwnCount: 2500,
+  IsVerified: true,
+  ModifiedDate: "2025-06-01T12:00:00Z",
+  Description: "Now <b>verified</b> &amp; larger.",
+};
+const FRESH = hibpBreach("Fresh", {
+  Title: "Fresh Forum",
+  BreachDate: "2025-03-01",
+  DataClasses: ["Email addresses", "Passwords", "Telepathic impressions"],
+});
 
 let testDb: TestDatabase;
 let hibp: ReturnType<typeof standInHibp>;
@@ -192,7 +210,13 @@ describe("admin sync-catalogue", () => {
     try {
       hibp.state.breaches = [UNCHANGED, CHANGED, FRESH];
       const run = (key: string | undefined) =>
-        adminScript(["sync-catalogue"], { DATA_DIR: dataDir, DATABASE_URL: "", HIBP_API_KEY: key ?? "", HIBP_API_URL: server.baseUrl, HIBP_USER_AGENT: USER_AGENT });
+        adminScript(["sync-catalogue"], {
+          DATA_DIR: dataDir,
+          DATABASE_URL: "",
+          HIBP_API_KEY: key ?? "",
+          HIBP_API_URL: server.baseUrl,
+          HIBP_USER_AGENT: USER_AGENT,
+        });
       const first = await run(API_KEY);
       expect(first.status, first.stderr).toBe(0);
       expect(first.stdout).toBe('{"added":3,"updated":0}\n');

@@ -39,18 +39,32 @@ describe("demo data on an empty database", () => {
         breachCount: await testDb.db.customerBreach.count({ where: { customerId: customer.id } }),
       });
     }
-    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/magic-link`);
-    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(`/api/v1/integrations/customer/${demo!.customers[0]!.id}/breaches`);
+    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(
+      `/api/v1/integrations/customer/${demo!.customers[0]!.id}/magic-link`,
+    );
+    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(
+      `/api/v1/integrations/customer/${demo!.customers[0]!.id}/breaches`,
+    );
     const signIn = await authenticateStaff(testDb.db, demo!.staff);
     expect(signIn).toMatchObject({ ok: true, staff: { email: "admin@demo-distributor.example", distributorId: demo!.distributor.id } });
     expect(describeDemoCredentials(demo!, "http://localhost:3000")).toMatch(
       new RegExp(`Admin UI\\s+E-mail:\\s+admin@demo-distributor\\.example\\s+Password:\\s+${demo!.staff.password}\\s`),
     );
     // The active demo customers' breach alerts wait to be sent (so `npm start` shows mail at /admin/mail).
-    const alerts = await testDb.db.notification.findMany({ where: { kind: "breach_alert" }, select: { customerId: true, recipient: true } });
-    expect(alerts.map((alert) => alert.customerId).sort()).toEqual(demo!.customers.filter((c) => c.status === "active").map((c) => c.id).sort());
+    const alerts = await testDb.db.notification.findMany({
+      where: { kind: "breach_alert" },
+      select: { customerId: true, recipient: true },
+    });
+    expect(alerts.map((alert) => alert.customerId).sort()).toEqual(
+      demo!.customers
+        .filter((c) => c.status === "active")
+        .map((c) => c.id)
+        .sort(),
+    );
     expect(alerts.map((alert) => alert.recipient).sort()).toEqual(["it@contoso.example", "it@northwind.example"]);
-    expect(await testDb.db.customerBillingPeriod.count({ where: { customerId: { in: demo!.customers.map((customer) => customer.id) } } })).toBe(2);
+    expect(
+      await testDb.db.customerBillingPeriod.count({ where: { customerId: { in: demo!.customers.map((customer) => customer.id) } } }),
+    ).toBe(2);
     expect(await seedDemoIfEmpty(testDb.db)).toBeUndefined();
   });
 

@@ -113,7 +113,11 @@ describe("GET breach", () => {
     ["an empty name", "?name=", "Invalid query parameters: Either name or uuid must be provided"],
     ["both", "?name=Alpha&uuid=550e8400-e29b-41d4-a716-446655440000", "Invalid query parameters: Provide either name or uuid, not both"],
     ["a malformed uuid", "?uuid=123", "Invalid query parameters: uuid must be a valid UUID"],
-    ["an unknown locale", "?name=Alpha&localeCode=de-DE", "Invalid query parameters: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL"],
+    [
+      "an unknown locale",
+      "?name=Alpha&localeCode=de-DE",
+      "Invalid query parameters: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL",
+    ],
   ])("refuses %s with 400", async (_name, query, message) => {
     const res = await server.api.get(`/api/v1/integrations/breach${query}`, org.partner.headers);
     expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { success: false, error: message } });
@@ -138,7 +142,11 @@ describe("GET breach", () => {
 
 describe("POST breach/retrieve", () => {
   it("returns the address's breaches, newest first, in the locale, with the partner's resolved flag", async () => {
-    const res = await server.api.post("/api/v1/integrations/breach/retrieve", { email: " CEO@Acme.example ", localeCode: "da-DK" }, org.partner.headers);
+    const res = await server.api.post(
+      "/api/v1/integrations/breach/retrieve",
+      { email: " CEO@Acme.example ", localeCode: "da-DK" },
+      org.partner.headers,
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
@@ -190,7 +198,11 @@ describe("POST breach/retrieve", () => {
     ["invalid JSON", "{nope", "Request body must be valid JSON"],
     ["no e-mail", {}, "Validation failed: email: Email is required"],
     ["a malformed e-mail", { email: "not-an-address" }, "Validation failed: email: Invalid email address"],
-    ["an unknown locale", { email: "ceo@acme.example", localeCode: "xx-XX" }, "Validation failed: localeCode: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL"],
+    [
+      "an unknown locale",
+      { email: "ceo@acme.example", localeCode: "xx-XX" },
+      "Validation failed: localeCode: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL",
+    ],
   ])("refuses %s with 400", async (_name, body, message) => {
     const res = await server.api.post("/api/v1/integrations/breach/retrieve", body, org.partner.headers);
     expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { success: false, error: message } });
@@ -222,7 +234,11 @@ describe("POST breach/check", () => {
       expect(await check({ email: "ceo@acme.example", resolved: true })).toEqual({ success: true, breach: true });
       expect(await check({ email: "ceo@acme.example", resolved: false })).toEqual({ success: true, breach: false });
       // Another partner's flags are its own.
-      const theirs = await server.api.post("/api/v1/integrations/breach/check", { email: "ceo@acme.example", resolved: false }, otherOrg.partner.headers);
+      const theirs = await server.api.post(
+        "/api/v1/integrations/breach/check",
+        { email: "ceo@acme.example", resolved: false },
+        otherOrg.partner.headers,
+      );
       expect(theirs.body).toEqual({ success: true, breach: true });
     } finally {
       await testDb.db.customerBreach.updateMany({ data: { resolved: false } });
@@ -232,7 +248,12 @@ describe("POST breach/check", () => {
   it.each([
     ["invalid JSON", "[1,", 400, "Request body must be valid JSON"],
     ["a malformed e-mail", { email: 42 }, 400, "Validation failed: email: Email is required"],
-    ["a string for resolved", { email: "ceo@acme.example", resolved: "false" }, 400, "Validation failed: resolved: resolved must be a boolean"],
+    [
+      "a string for resolved",
+      { email: "ceo@acme.example", resolved: "false" },
+      400,
+      "Validation failed: resolved: resolved must be a boolean",
+    ],
   ])("refuses %s", async (_name, body, status, message) => {
     const res = await server.api.post("/api/v1/integrations/breach/check", body, org.partner.headers);
     expect({ status: res.status, body: res.body }).toEqual({ status, body: { success: false, error: message } });
@@ -254,7 +275,10 @@ describe("POST breach/check", () => {
       // Other keys have their own budget.
       expect((await call({ "SW-PARTNER-ID": org.partner.id, "SW-API-KEY": otherKey.apiKey })).status).toBe(200);
       // The window ends (moved back here instead of waiting a minute): requests pass again.
-      await testDb.db.rateLimitCounter.update({ where: { key: `breach-check:${key.id}` }, data: { windowStart: new Date(Date.now() - 61_000) } });
+      await testDb.db.rateLimitCounter.update({
+        where: { key: `breach-check:${key.id}` },
+        data: { windowStart: new Date(Date.now() - 61_000) },
+      });
       const recovered = await call(headers);
       expect({ status: recovered.status, body: recovered.body }).toEqual({ status: 200, body: { success: true, breach: true } });
     } finally {
@@ -264,7 +288,11 @@ describe("POST breach/check", () => {
   });
 
   it("requires credentials", async () => {
-    const res = await server.api.post("/api/v1/integrations/breach/check", { email: "ceo@acme.example" }, { "SW-PARTNER-ID": org.partner.id });
+    const res = await server.api.post(
+      "/api/v1/integrations/breach/check",
+      { email: "ceo@acme.example" },
+      { "SW-PARTNER-ID": org.partner.id },
+    );
     expect({ status: res.status, body: res.body }).toEqual(NO_HEADERS);
   });
 });
@@ -287,9 +315,16 @@ describe("POST breach/status", () => {
     expect(unresolved.body).toEqual({ success: true, resolved: false });
     expect((await testDb.db.customer.findUniqueOrThrow({ where: { id: active.id } })).threatScore).toBe(scoreBefore);
 
-    const events = await testDb.db.outboxEvent.findMany({ where: { customerId: active.id }, orderBy: { createdAt: "asc" }, skip: eventsBefore });
+    const events = await testDb.db.outboxEvent.findMany({
+      where: { customerId: active.id },
+      orderBy: { createdAt: "asc" },
+      skip: eventsBefore,
+    });
     const customer = await testDb.db.customer.findUniqueOrThrow({ where: { id: active.id } });
-    const summary = { customer: { uuid: active.id, name: customer.companyName, reference: customer.reference }, breaches: [{ uuid: breachId, name: "Alpha", emails: ["ceo@acme.example"] }] };
+    const summary = {
+      customer: { uuid: active.id, name: customer.companyName, reference: customer.reference },
+      breaches: [{ uuid: breachId, name: "Alpha", emails: ["ceo@acme.example"] }],
+    };
     expect(events.map((event) => [event.type, event.payload])).toEqual([
       ["customer.breach.resolved", summary],
       ["customer.breach.unresolved", summary],
@@ -303,16 +338,27 @@ describe("POST breach/status", () => {
     ["a catalogue breach id instead of an instance", async () => ({ breachId: breachIds.get("Alpha")!, resolved: true })],
   ])("answers 404 for %s", async (_name, body) => {
     const res = await post(await body());
-    expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: { success: false, error: "Breach not found or does not belong to partner" } });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 404,
+      body: { success: false, error: "Breach not found or does not belong to partner" },
+    });
   });
 
   it.each([
     ["invalid JSON", "nope", "Request body must be valid JSON"],
     ["no breachId", { resolved: true }, "Validation failed: breachId: Breach ID must be a valid UUID"],
     ["a malformed breachId", { breachId: "abc", resolved: true }, "Validation failed: breachId: Breach ID must be a valid UUID"],
-    ["a malformed customerId", { breachId: "550e8400-e29b-41d4-a716-446655440000", customerId: "x", resolved: true }, "Validation failed: customerId: Customer ID must be a valid UUID"],
+    [
+      "a malformed customerId",
+      { breachId: "550e8400-e29b-41d4-a716-446655440000", customerId: "x", resolved: true },
+      "Validation failed: customerId: Customer ID must be a valid UUID",
+    ],
     ["no resolved flag", { breachId: "550e8400-e29b-41d4-a716-446655440000" }, "Validation failed: resolved: resolved must be a boolean"],
-    ["a string flag", { breachId: "550e8400-e29b-41d4-a716-446655440000", resolved: "true" }, "Validation failed: resolved: resolved must be a boolean"],
+    [
+      "a string flag",
+      { breachId: "550e8400-e29b-41d4-a716-446655440000", resolved: "true" },
+      "Validation failed: resolved: resolved must be a boolean",
+    ],
   ])("refuses %s with 400", async (_name, body, message) => {
     const res = await post(body);
     expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { success: false, error: message } });
@@ -324,7 +370,17 @@ describe("POST breach/status", () => {
   });
 });
 
-const WITHHELD_KEYS = ["title", "breachName", "name", "breachDate", "breachCategories", "description", "generatedDescription", "nextSteps", "dataClasses"];
+const WITHHELD_KEYS = [
+  "title",
+  "breachName",
+  "name",
+  "breachDate",
+  "breachCategories",
+  "description",
+  "generatedDescription",
+  "nextSteps",
+  "dataClasses",
+];
 
 function keysDeep(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(keysDeep);
@@ -349,7 +405,9 @@ describe("GET customer/{customerId}/breaches", () => {
           breachDate: "2024-03-01T00:00:00+00:00",
           breachCategories: ["Email addresses", "Passwords", "Phone numbers"],
           resolved: false,
-          generatedDescription: expect.stringMatching(/^Alpha Social joutui tietomurron kohteeksi \(ajankohta: maaliskuu 2024\), ja murto koski 1\s234\s567 tiliä\./),
+          generatedDescription: expect.stringMatching(
+            /^Alpha Social joutui tietomurron kohteeksi \(ajankohta: maaliskuu 2024\), ja murto koski 1\s234\s567 tiliä\./,
+          ),
           nextSteps: expect.arrayContaining(["Ota monivaiheinen tunnistautuminen käyttöön kaikkialla, missä se on mahdollista."]),
         },
         {
@@ -391,17 +449,40 @@ describe("GET customer/{customerId}/breaches", () => {
   });
 
   it.each([
-    ["another partner's customer", () => `/api/v1/integrations/customer/${foreign.id}/breaches`, 404, "Customer not found or does not belong to partner"],
-    ["an unknown customer", () => "/api/v1/integrations/customer/550e8400-e29b-41d4-a716-446655440000/breaches", 404, "Customer not found or does not belong to partner"],
-    ["a malformed customer id", () => "/api/v1/integrations/customer/not-a-uuid/breaches", 400, "Invalid route parameters: Customer ID must be a valid UUID"],
-    ["an unknown locale", () => `/api/v1/integrations/customer/${active.id}/breaches?localeCode=en-US`, 400, "Invalid query parameters: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL"],
+    [
+      "another partner's customer",
+      () => `/api/v1/integrations/customer/${foreign.id}/breaches`,
+      404,
+      "Customer not found or does not belong to partner",
+    ],
+    [
+      "an unknown customer",
+      () => "/api/v1/integrations/customer/550e8400-e29b-41d4-a716-446655440000/breaches",
+      404,
+      "Customer not found or does not belong to partner",
+    ],
+    [
+      "a malformed customer id",
+      () => "/api/v1/integrations/customer/not-a-uuid/breaches",
+      400,
+      "Invalid route parameters: Customer ID must be a valid UUID",
+    ],
+    [
+      "an unknown locale",
+      () => `/api/v1/integrations/customer/${active.id}/breaches?localeCode=en-US`,
+      400,
+      "Invalid query parameters: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL",
+    ],
   ])("refuses %s", async (_name, path, status, message) => {
     const res = await server.api.get(path(), org.partner.headers);
     expect({ status: res.status, body: res.body }).toEqual({ status, body: { success: false, error: message } });
   });
 
   it("requires credentials", async () => {
-    const res = await server.api.get(`/api/v1/integrations/customer/${active.id}/breaches`, { "SW-PARTNER-ID": org.partner.id, "SW-API-KEY": "sk_live_" + "x".repeat(40) });
+    const res = await server.api.get(`/api/v1/integrations/customer/${active.id}/breaches`, {
+      "SW-PARTNER-ID": org.partner.id,
+      "SW-API-KEY": "sk_live_" + "x".repeat(40),
+    });
     expect({ status: res.status, body: res.body }).toEqual(BAD_KEY);
   });
 });

@@ -23,7 +23,11 @@ function fakeHibp() {
   const limited = new Set(["bob@mail.example"]);
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    requests.push({ path: url.pathname + url.search, userAgent: request.headers.get("user-agent"), apiKey: request.headers.get("hibp-api-key") });
+    requests.push({
+      path: url.pathname + url.search,
+      userAgent: request.headers.get("user-agent"),
+      apiKey: request.headers.get("hibp-api-key"),
+    });
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
       new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
     const [, resource, rawValue] = url.pathname.split("/");
@@ -35,9 +39,15 @@ function fakeHibp() {
     }
     if (request.headers.get("hibp-api-key") !== API_KEY) return new Response("Access denied due to missing hibp-api-key.", { status: 401 });
     if (resource === "breachedaccount") {
-      if (limited.delete(value)) return json(429, { statusCode: 429, message: "Rate limit is exceeded. Try again in 1 seconds." }, { "retry-after": "1" });
+      if (limited.delete(value))
+        return json(429, { statusCode: 429, message: "Rate limit is exceeded. Try again in 1 seconds." }, { "retry-after": "1" });
       const names = accounts[value];
-      return names ? json(200, names.map((Name) => ({ Name }))) : new Response(null, { status: 404 });
+      return names
+        ? json(
+            200,
+            names.map((Name) => ({ Name })),
+          )
+        : new Response(null, { status: 404 });
     }
     if (resource === "breacheddomain") {
       const aliases = domains[value];
@@ -130,8 +140,16 @@ describe("HIBP breach source", () => {
   it("drives a scan behind the same interface as the local index", async () => {
     const org = await createTestOrg(testDb.db);
     const customer = await createBreachTestCustomer(testDb.db, org.partner.id, { domains: ["acme.example"] });
-    expect(await scanCustomer(testDb.db, customer.id, "onboard", source)).toMatchObject({ scanned: true, discoveredEmails: 2, newBreaches: 2 });
-    const instances = await testDb.db.customerBreach.findMany({ where: { customerId: customer.id }, include: { breach: true }, orderBy: { breach: { name: "asc" } } });
+    expect(await scanCustomer(testDb.db, customer.id, "onboard", source)).toMatchObject({
+      scanned: true,
+      discoveredEmails: 2,
+      newBreaches: 2,
+    });
+    const instances = await testDb.db.customerBreach.findMany({
+      where: { customerId: customer.id },
+      include: { breach: true },
+      orderBy: { breach: { name: "asc" } },
+    });
     expect(instances.map((instance) => [instance.breach.name, instance.emails])).toEqual([
       ["KnownBreach", ["ceo@acme.example", "cfo@acme.example"]],
       ["NewToUs", ["ceo@acme.example"]],

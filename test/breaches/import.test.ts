@@ -69,7 +69,11 @@ describe("catalogue import", () => {
   });
 
   it("makes descriptions plain text: tags dropped, link text kept, entities decoded", async () => {
-    await importCatalogue(testDb.db, [hibpBreach("Entities", { Description: 'A <em>big</em> <a href="https://x.example">leak</a> &amp; more &lt;script&gt;alert(1)&lt;/script&gt;' })]);
+    await importCatalogue(testDb.db, [
+      hibpBreach("Entities", {
+        Description: 'A <em>big</em> <a href="https://x.example">leak</a> &amp; more &lt;script&gt;alert(1)&lt;/script&gt;',
+      }),
+    ]);
     const breach = await testDb.db.breach.findUniqueOrThrow({ where: { name: "Entities" } });
     expect(breach.descriptionText).toBe("A big leak & more <script>alert(1)</script>");
   });
@@ -90,7 +94,10 @@ describe("catalogue import", () => {
     ]);
     expect(await testDb.db.breach.count({ where: { name: { in: ["GoodOne", "GoodTwo", "NoDate"] } } })).toBe(2);
     // A data class the seed did not know becomes a category of the "other" group.
-    expect(await testDb.db.breachCategory.findUnique({ where: { name: "Telepathic impressions" } })).toMatchObject({ group: "other", isBlacklist: false });
+    expect(await testDb.db.breachCategory.findUnique({ where: { name: "Telepathic impressions" } })).toMatchObject({
+      group: "other",
+      isBlacklist: false,
+    });
   });
 
   it("refuses a catalogue that is not an array", async () => {
@@ -132,9 +139,9 @@ describe("accounts import", () => {
     expect(await testDb.db.breachExposure.count({ where: { domain: { in: ["acme.example", "other.example"] } } })).toBe(4);
 
     const ids = new Map((await testDb.db.breach.findMany({ where: { name: { in: ["GoodOne", "GoodTwo"] } } })).map((b) => [b.name, b.id]));
-    expect(new Set((await exposuresOfEmails(testDb.db, ["alice@acme.example", "grace@other.example"])).map((e) => `${e.email} ${e.breachId}`))).toEqual(
-      new Set([`alice@acme.example ${ids.get("GoodOne")}`, `grace@other.example ${ids.get("GoodTwo")}`]),
-    );
+    expect(
+      new Set((await exposuresOfEmails(testDb.db, ["alice@acme.example", "grace@other.example"])).map((e) => `${e.email} ${e.breachId}`)),
+    ).toEqual(new Set([`alice@acme.example ${ids.get("GoodOne")}`, `grace@other.example ${ids.get("GoodTwo")}`]));
     expect((await exposuresAtDomains(testDb.db, ["acme.example"])).map((e) => e.email).sort()).toEqual([
       "alice@acme.example",
       "bob@acme.example",
@@ -156,7 +163,9 @@ describe("accounts import", () => {
     const stored = await testDb.db.breachExposure.count({ where: { domain: { endsWith: ".example", startsWith: "bulk" } } });
     expect(stored).toBe(25_000);
     const bulkTwo = await testDb.db.breach.findUniqueOrThrow({ where: { name: "BulkTwo" } });
-    expect(await exposuresOfEmails(testDb.db, ["u24999@bulk49.example"])).toEqual([{ email: "u24999@bulk49.example", breachId: bulkTwo.id, sensitive: false }]);
+    expect(await exposuresOfEmails(testDb.db, ["u24999@bulk49.example"])).toEqual([
+      { email: "u24999@bulk49.example", breachId: bulkTwo.id, sensitive: false },
+    ]);
   });
 
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
@@ -168,7 +177,9 @@ describe("accounts import", () => {
       await writer.connect();
       try {
         await writer.query("BEGIN");
-        await writer.query("INSERT INTO breach_exposures (domain, email, breach_id) VALUES ('race.example', 'first@race.example', $1)", [raceOne.id]);
+        await writer.query("INSERT INTO breach_exposures (domain, email, breach_id) VALUES ('race.example', 'first@race.example', $1)", [
+          raceOne.id,
+        ]);
         const file = await writeTempFile("race.csv", "email,breach_name\nfirst@race.example,RaceOne\nsecond@race.example,RaceOne\n");
         const importing = importAccounts(testDb.db, file);
         await waitUntil(async () => {
@@ -203,7 +214,10 @@ describe("accounts import", () => {
         // ICU's en-US ignores the hyphen at first: "ab" sorts before "a-c", bytes say the opposite.
         await setCollation('"en-US-x-icu"');
         expect(await indexSortsAsciiByByte(testDb.db)).toBe(false);
-        const file = await writeTempFile("collated.csv", "email,breach_name\nab@collated.example,Collated\na-c@collated.example,Collated\nab@collated.example,Collated\n");
+        const file = await writeTempFile(
+          "collated.csv",
+          "email,breach_name\nab@collated.example,Collated\na-c@collated.example,Collated\nab@collated.example,Collated\n",
+        );
         expect((await importAccounts(testDb.db, file)).added).toBe(2);
         expect((await importAccounts(testDb.db, file)).added).toBe(0);
         expect((await exposuresAtDomains(testDb.db, ["collated.example"])).map((exposure) => exposure.email).sort()).toEqual([
@@ -218,7 +232,9 @@ describe("accounts import", () => {
 
   it("refuses a file without the header", async () => {
     const file = await writeTempFile("no-header.csv", "alice@acme.example,GoodOne\n");
-    await expect(importAccounts(testDb.db, file)).rejects.toThrow('line 1: the accounts file must start with the header "email,breach_name"');
+    await expect(importAccounts(testDb.db, file)).rejects.toThrow(
+      'line 1: the accounts file must start with the header "email,breach_name"',
+    );
   });
 
   it("parses quoted CSV fields", () => {
@@ -238,7 +254,9 @@ describe("import-breaches command", () => {
     expect(report.text()).not.toContain("\r");
     expect(report.text()).toContain("catalogue record 2 (Broken) rejected: Title: ");
     expect(report.text()).toContain('accounts line 3 rejected: unknown breach "Nope"');
-    expect(report.text()).toMatch(/import-breaches: 1 breaches \(1 rejected\); 2 account rows read, 1 added, 1 rejected; [\d.]+ s, [\d,]+ rows\/s\n$/);
+    expect(report.text()).toMatch(
+      /import-breaches: 1 breaches \(1 rejected\); 2 account rows read, 1 added, 1 rejected; [\d.]+ s, [\d,]+ rows\/s\n$/,
+    );
   });
 
   it("draws a progress bar on a terminal", async () => {
@@ -246,38 +264,58 @@ describe("import-breaches command", () => {
     const accounts = await writeTempFile("accounts.csv", "email,breach_name\nz@cmd.example,CmdBreach\n");
     const report = collector(true);
     await runImportBreaches(testDb.db, { catalogueFile: catalogue, accountsFile: accounts }, report);
-    expect(report.text()).toMatch(/\r\[#{30}\] 100% 1 rows read, 0 rejected, [\d,]+ rows\/s\nmerging 1 rows into the exposure index \.\.\.(\r[^\n]*)?\n/);
+    expect(report.text()).toMatch(
+      /\r\[#{30}\] 100% 1 rows read, 0 rejected, [\d,]+ rows\/s\nmerging 1 rows into the exposure index \.\.\.(\r[^\n]*)?\n/,
+    );
   });
 
-  it.runIf(Boolean(process.env.TEST_DATABASE_URL))("counts the seconds of a merge that takes a while (here, waiting for another writer)", async () => {
-    const catalogue = await writeTempFile("catalogue.json", JSON.stringify([hibpBreach("CmdBreach")]));
-    const accounts = await writeTempFile("accounts.csv", "email,breach_name\nslow@cmd.example,CmdBreach\n");
-    const writer = new pg.Client({ connectionString: testDb.url });
-    await writer.connect();
-    try {
-      await writer.query("BEGIN");
-      await writer.query("DELETE FROM breach_exposures WHERE domain = 'nothing.example'");
-      const report = collector(true);
-      const importing = runImportBreaches(testDb.db, { catalogueFile: catalogue, accountsFile: accounts }, report);
-      await waitUntil(async () => report.text().includes(" 1 s"), 5_000);
-      await writer.query("COMMIT");
-      await importing;
-      expect(report.text()).toMatch(/\nmerging 1 rows into the exposure index \.\.\.\rmerging 1 rows into the exposure index \.\.\. 1 s/);
-      expect(report.text()).toMatch(/\nimport-breaches: 1 breaches \(0 rejected\); 1 account rows read, 1 added, 0 rejected; /);
-    } finally {
-      await writer.end();
-    }
-  });
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "counts the seconds of a merge that takes a while (here, waiting for another writer)",
+    async () => {
+      const catalogue = await writeTempFile("catalogue.json", JSON.stringify([hibpBreach("CmdBreach")]));
+      const accounts = await writeTempFile("accounts.csv", "email,breach_name\nslow@cmd.example,CmdBreach\n");
+      const writer = new pg.Client({ connectionString: testDb.url });
+      await writer.connect();
+      try {
+        await writer.query("BEGIN");
+        await writer.query("DELETE FROM breach_exposures WHERE domain = 'nothing.example'");
+        const report = collector(true);
+        const importing = runImportBreaches(testDb.db, { catalogueFile: catalogue, accountsFile: accounts }, report);
+        await waitUntil(async () => report.text().includes(" 1 s"), 5_000);
+        await writer.query("COMMIT");
+        await importing;
+        expect(report.text()).toMatch(/\nmerging 1 rows into the exposure index \.\.\.\rmerging 1 rows into the exposure index \.\.\. 1 s/);
+        expect(report.text()).toMatch(/\nimport-breaches: 1 breaches \(0 rejected\); 1 account rows read, 1 added, 0 rejected; /);
+      } finally {
+        await writer.end();
+      }
+    },
+  );
 
   it("runs as the admin CLI: one JSON object on stdout, the summary on stderr", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "admin-import-"));
     try {
-      const accounts = await writeTempFile("accounts.csv", "email,breach_name\nceo@cli.example,Adobe\nceo@cli.example,LinkedIn\nbad,Adobe\n");
+      const accounts = await writeTempFile(
+        "accounts.csv",
+        "email,breach_name\nceo@cli.example,Adobe\nceo@cli.example,LinkedIn\nbad,Adobe\n",
+      );
       const run = () =>
-        spawnSync(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), "scripts/admin.ts", "import-breaches", "--catalogue", BUNDLED_CATALOGUE, "--accounts", accounts], {
-          env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
-          encoding: "utf8",
-        });
+        spawnSync(
+          process.execPath,
+          [
+            path.join("node_modules", "tsx", "dist", "cli.mjs"),
+            "scripts/admin.ts",
+            "import-breaches",
+            "--catalogue",
+            BUNDLED_CATALOGUE,
+            "--accounts",
+            accounts,
+          ],
+          {
+            env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+            encoding: "utf8",
+          },
+        );
       const first = run();
       expect(first.status, first.stderr).toBe(0);
       expect(JSON.parse(first.stdout)).toEqual({ breaches: 920, accounts: 2 });

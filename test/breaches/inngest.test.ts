@@ -39,12 +39,18 @@ describe("Inngest breach scan functions", () => {
     const { result, ctx } = await new InngestTestEngine({ function: functions[0], steps }).execute();
     expect(result).toEqual({ slot: new Date().toISOString().slice(0, 10), requested: 2 });
     if (!result || typeof result !== "object" || !("slot" in result)) throw new Error("no result");
-    const sent = (ctx.step.sendEvent as unknown as { mock: { calls: Array<[string, Array<{ name: string; data: { customerId: string; reason: string } }>]> } }).mock.calls;
+    const sent = (
+      ctx.step.sendEvent as unknown as {
+        mock: { calls: Array<[string, Array<{ name: string; data: { customerId: string; reason: string } }>]> };
+      }
+    ).mock.calls;
     expect(sent).toHaveLength(1);
     expect(sent[0]![1].map((event) => event.data.customerId).sort()).toEqual(customers.active);
     expect(sent[0]![1].every((event) => event.name === SCAN_REQUESTED_EVENT && event.data.reason === "daily")).toBe(true);
 
-    expect(await testDb.db.scheduledRun.findMany({ where: { name: "daily-scan" }, select: { slot: true } })).toEqual([{ slot: result.slot }]);
+    expect(await testDb.db.scheduledRun.findMany({ where: { name: "daily-scan" }, select: { slot: true } })).toEqual([
+      { slot: result.slot },
+    ]);
     // A day whose slot is taken (by another run, or the in-process schedule) sends nothing.
     const taken = await new InngestTestEngine({ function: functions[0], steps: [{ id: "claim-slot", handler: () => null }] }).execute();
     expect(taken.result).toEqual({ slot: null, requested: 0 });
@@ -54,7 +60,9 @@ describe("Inngest breach scan functions", () => {
   it("scans one customer per event, under a concurrency limit", async () => {
     expect((functions[1] as unknown as { opts: { concurrency: unknown } }).opts.concurrency).toEqual({ limit: 8 });
     const run = (customerId: string) =>
-      new InngestTestEngine({ function: functions[1] }).execute({ events: [{ name: SCAN_REQUESTED_EVENT, data: { customerId, reason: "daily" } }] });
+      new InngestTestEngine({ function: functions[1] }).execute({
+        events: [{ name: SCAN_REQUESTED_EVENT, data: { customerId, reason: "daily" } }],
+      });
     const { result } = await run(customers.exposed);
     expect(result).toMatchObject({ customerId: customers.exposed, scanned: true, newBreaches: 1 });
     expect(await testDb.db.customerBreach.count({ where: { customerId: customers.exposed } })).toBe(1);

@@ -46,22 +46,37 @@ async function runMatchingJobs(): Promise<number> {
 
 async function snapshot(customerId: string) {
   const customer = await testDb.db.customer.findUniqueOrThrow({ where: { id: customerId } });
-  const instances = await testDb.db.customerBreach.findMany({ where: { customerId }, include: { breach: true }, orderBy: { breach: { name: "asc" } } });
+  const instances = await testDb.db.customerBreach.findMany({
+    where: { customerId },
+    include: { breach: true },
+    orderBy: { breach: { name: "asc" } },
+  });
   return {
     threatScore: customer.threatScore,
     updatedAt: customer.updatedAt,
     lastScannedAt: customer.lastScannedAt,
     breachCount: customer.breachCount,
     instances: instances.map((row) => ({ id: row.id, name: row.breach.name, emails: row.emails, resolved: row.resolved })),
-    events: (await testDb.db.outboxEvent.findMany({ where: { customerId }, orderBy: { sequence: "asc" } })).map((event) => ({ id: event.id, type: event.type, payload: event.payload })),
-    alerts: (await testDb.db.notification.findMany({ where: { customerId, kind: "breach_alert" }, orderBy: { createdAt: "asc" } })).map((row) => ({ cause: row.cause, recipient: row.recipient })),
-    assets: (await testDb.db.monitoredAsset.findMany({ where: { customerId }, orderBy: { value: "asc" } })).map((asset) => `${asset.kind} ${asset.value} ${asset.source}`),
+    events: (await testDb.db.outboxEvent.findMany({ where: { customerId }, orderBy: { sequence: "asc" } })).map((event) => ({
+      id: event.id,
+      type: event.type,
+      payload: event.payload,
+    })),
+    alerts: (await testDb.db.notification.findMany({ where: { customerId, kind: "breach_alert" }, orderBy: { createdAt: "asc" } })).map(
+      (row) => ({ cause: row.cause, recipient: row.recipient }),
+    ),
+    assets: (await testDb.db.monitoredAsset.findMany({ where: { customerId }, orderBy: { value: "asc" } })).map(
+      (asset) => `${asset.kind} ${asset.value} ${asset.source}`,
+    ),
   };
 }
 
 async function scannedCustomer(options: Parameters<typeof createBreachTestCustomer>[2]) {
   const customer = await createBreachTestCustomer(testDb.db, org.partner.id, options);
-  await testDb.db.customer.update({ where: { id: customer.id }, data: { alertRecipients: [`security@${customer.reference.toLowerCase()}.example`] } });
+  await testDb.db.customer.update({
+    where: { id: customer.id },
+    data: { alertRecipients: [`security@${customer.reference.toLowerCase()}.example`] },
+  });
   await scanCustomer(testDb.db, customer.id, "onboard");
   return customer;
 }
@@ -72,22 +87,36 @@ describe("incremental matching of an import", () => {
     const prospect = await scannedCustomer({ status: "prospect", emails: ["ceo@acme.example"] });
     const inactive = await scannedCustomer({ status: "inactive", emails: ["ceo@acme.example"] });
     const unaffected = await scannedCustomer({ emails: ["nobody@elsewhere.example"] });
-    const before = new Map(await Promise.all([acme, prospect, inactive, unaffected].map(async (c) => [c.id, await snapshot(c.id)] as const)));
+    const before = new Map(
+      await Promise.all([acme, prospect, inactive, unaffected].map(async (c) => [c.id, await snapshot(c.id)] as const)),
+    );
     expect(before.get(acme.id)!.instances.map((instance) => instance.name)).toEqual(["Beta"]);
     await testDb.db.job.deleteMany();
 
     const accounts = await writeTempFile(
       "new.csv",
-      ["email,breach_name", "CEO@acme.example,Alpha", "bob@mail.example,alpha", "stranger@far.example,Alpha", "ceo@acme.example,Beta", "ceo@acme.example,Gone"].join("\n"),
+      [
+        "email,breach_name",
+        "CEO@acme.example,Alpha",
+        "bob@mail.example,alpha",
+        "stranger@far.example,Alpha",
+        "ceo@acme.example,Beta",
+        "ceo@acme.example,Gone",
+      ].join("\n"),
     );
     const catalogue = await writeTempFile("catalogue.json", "[]");
-    expect(await runImportBreaches(testDb.db, { catalogueFile: catalogue, accountsFile: accounts }, { write: () => true })).toEqual({ breaches: 0, accounts: 4 });
+    expect(await runImportBreaches(testDb.db, { catalogueFile: catalogue, accountsFile: accounts }, { write: () => true })).toEqual({
+      breaches: 0,
+      accounts: 4,
+    });
 
     // The import queued one matching job, naming itself; no scans.
     const queued = await testDb.db.job.findMany();
     const importRecord = await testDb.db.exposureImport.findFirstOrThrow({ orderBy: { id: "desc" } });
     expect(importRecord.added).toBe(4n);
-    expect(queued.map((job) => [job.kind, job.payload, job.status])).toEqual([[MATCH_NEW_EXPOSURES_JOB, { importId: Number(importRecord.id) }, "pending"]]);
+    expect(queued.map((job) => [job.kind, job.payload, job.status])).toEqual([
+      [MATCH_NEW_EXPOSURES_JOB, { importId: Number(importRecord.id) }, "pending"],
+    ]);
 
     expect(await runMatchingJobs()).toBe(1);
     expect(await testDb.db.job.count({ where: { kind: SCAN_CUSTOMER_JOB } })).toBe(0);
@@ -106,15 +135,25 @@ describe("incremental matching of an import", () => {
     expect(newEvents.map(({ type, payload }) => [type, payload])).toEqual([
       [
         "customer.breach.found",
-        { customer: { uuid: acme.id, name: "Acme", reference: acme.reference }, breaches: [{ uuid: alpha.id, name: "Alpha", emails: ["bob@mail.example", "ceo@acme.example"] }] },
+        {
+          customer: { uuid: acme.id, name: "Acme", reference: acme.reference },
+          breaches: [{ uuid: alpha.id, name: "Alpha", emails: ["bob@mail.example", "ceo@acme.example"] }],
+        },
       ],
     ]);
-    expect(after.alerts.slice(was.alerts.length)).toEqual([{ cause: newEvents[0]!.id, recipient: `security@${acme.reference.toLowerCase()}.example` }]);
+    expect(after.alerts.slice(was.alerts.length)).toEqual([
+      { cause: newEvents[0]!.id, recipient: `security@${acme.reference.toLowerCase()}.example` },
+    ]);
     const sends = await testDb.db.job.findMany({ where: { kind: "notifications.send", status: "pending" } });
     expect(sends).toHaveLength(1);
 
     // Exactly what a scan finds: a full scan now adds nothing and keeps the score.
-    expect(await scanCustomer(testDb.db, acme.id, "daily")).toMatchObject({ scanned: true, newBreaches: 0, discoveredEmails: 0, threatScore: after.threatScore });
+    expect(await scanCustomer(testDb.db, acme.id, "daily")).toMatchObject({
+      scanned: true,
+      newBreaches: 0,
+      discoveredEmails: 0,
+      threatScore: after.threatScore,
+    });
 
     for (const customer of [prospect, inactive, unaffected]) expect(await snapshot(customer.id)).toEqual(before.get(customer.id));
 
@@ -134,19 +173,29 @@ describe("incremental matching of an import", () => {
     expect(was.assets).toEqual(["domain fabrikam.example partner", "email old@fabrikam.example discovered"]);
     await testDb.db.job.deleteMany();
 
-    const accounts = await writeTempFile("domain.csv", "email,breach_name\nnew@fabrikam.example,Alpha\nold@fabrikam.example,Alpha\nx@notfabrikam.example,Alpha\n");
+    const accounts = await writeTempFile(
+      "domain.csv",
+      "email,breach_name\nnew@fabrikam.example,Alpha\nold@fabrikam.example,Alpha\nx@notfabrikam.example,Alpha\n",
+    );
     expect((await importAccounts(testDb.db, accounts)).added).toBe(3);
     expect(await runMatchingJobs()).toBe(1);
 
     const after = await snapshot(fabrikam.id);
-    expect(after.assets).toEqual(["domain fabrikam.example partner", "email new@fabrikam.example discovered", "email old@fabrikam.example discovered"]);
+    expect(after.assets).toEqual([
+      "domain fabrikam.example partner",
+      "email new@fabrikam.example discovered",
+      "email old@fabrikam.example discovered",
+    ]);
     const alpha = after.instances.find((instance) => instance.name === "Alpha")!;
     expect(alpha.emails).toEqual(["new@fabrikam.example", "old@fabrikam.example"]);
     const ref = { uuid: fabrikam.id, name: "Fabrikam", reference: fabrikam.reference };
     const newAsset = await testDb.db.monitoredAsset.findFirstOrThrow({ where: { customerId: fabrikam.id, value: "new@fabrikam.example" } });
     expect(after.events.slice(was.events.length).map(({ type, payload }) => [type, payload])).toEqual([
       ["customer.asset.added", { customer: ref, assets: [{ uuid: newAsset.id, type: "email", value: "new@fabrikam.example" }] }],
-      ["customer.breach.found", { customer: ref, breaches: [{ uuid: alpha.id, name: "Alpha", emails: ["new@fabrikam.example", "old@fabrikam.example"] }] }],
+      [
+        "customer.breach.found",
+        { customer: ref, breaches: [{ uuid: alpha.id, name: "Alpha", emails: ["new@fabrikam.example", "old@fabrikam.example"] }] },
+      ],
     ]);
     expect(after.threatScore).toBeGreaterThan(was.threatScore);
   });
@@ -187,7 +236,10 @@ describe("incremental matching of catalogue breaches", () => {
     const others = [await snapshot(prospect.id), await snapshot(unaffected.id)];
 
     // A catalogue sync brings Delta, whose exposures the index already holds.
-    await importCatalogue(testDb.db, [hibpBreach("Delta", { BreachDate: `${thisYear}-02-03` }), hibpBreach("Epsilon", { IsRetired: true })]);
+    await importCatalogue(testDb.db, [
+      hibpBreach("Delta", { BreachDate: `${thisYear}-02-03` }),
+      hibpBreach("Epsilon", { IsRetired: true }),
+    ]);
     const delta = (await testDb.db.breach.findUniqueOrThrow({ where: { name: "Delta" } })).id;
     const epsilon = (await testDb.db.breach.findUniqueOrThrow({ where: { name: "Epsilon" } })).id;
     await insertExposures(testDb.db, [

@@ -43,7 +43,11 @@ async function eventsOf(customerId: string) {
 }
 
 async function instancesOf(customerId: string) {
-  const rows = await testDb.db.customerBreach.findMany({ where: { customerId }, include: { breach: true }, orderBy: { breach: { name: "asc" } } });
+  const rows = await testDb.db.customerBreach.findMany({
+    where: { customerId },
+    include: { breach: true },
+    orderBy: { breach: { name: "asc" } },
+  });
   return rows.map((row) => ({ id: row.id, name: row.breach.name, emails: row.emails, resolved: row.resolved }));
 }
 
@@ -122,7 +126,11 @@ describe("scanning a customer", () => {
 
   it("scans a prospect once, never daily, and again after the upgrade", async () => {
     const prospect = await createBreachTestCustomer(testDb.db, org.partner.id, { status: "prospect", emails: ["someone@mail.example"] });
-    expect(await scanCustomer(testDb.db, prospect.id, "daily")).toEqual({ customerId: prospect.id, scanned: false, skipped: "prospect-already-scanned" });
+    expect(await scanCustomer(testDb.db, prospect.id, "daily")).toEqual({
+      customerId: prospect.id,
+      scanned: false,
+      skipped: "prospect-already-scanned",
+    });
     expect(await scanCustomer(testDb.db, prospect.id, "onboard")).toMatchObject({ scanned: true, newBreaches: 1 });
     await insertExposures(testDb.db, [{ email: "someone@mail.example", breachId: breachIds.get("Gamma")! }]);
     expect(await scanCustomer(testDb.db, prospect.id, "assets")).toMatchObject({ scanned: false, skipped: "prospect-already-scanned" });
@@ -137,7 +145,11 @@ describe("scanning a customer", () => {
   it("does not scan inactive or dormant customers, nor unknown ones", async () => {
     for (const status of ["inactive", "dormant"] as const) {
       const customer = await createBreachTestCustomer(testDb.db, org.partner.id, { status, emails: ["ceo@acme.example"] });
-      expect(await scanCustomer(testDb.db, customer.id, "manual")).toEqual({ customerId: customer.id, scanned: false, skipped: "not-monitored" });
+      expect(await scanCustomer(testDb.db, customer.id, "manual")).toEqual({
+        customerId: customer.id,
+        scanned: false,
+        skipped: "not-monitored",
+      });
       expect(await instancesOf(customer.id)).toEqual([]);
     }
     const unknown = crypto.randomUUID();
@@ -155,7 +167,9 @@ describe("scan jobs", () => {
     expect(await testDb.db.job.count({ where: { kind: "breaches.scan-customer", status: "pending" } })).toBe(1);
     await runDueJobs(testDb.db, jobCatalogue);
     expect((await instancesOf(customer.id)).map((instance) => instance.name)).toEqual(["Beta"]);
-    expect(await testDb.db.job.findFirst({ where: { kind: "breaches.scan-customer" }, orderBy: { createdAt: "desc" } })).toMatchObject({ status: "succeeded" });
+    expect(await testDb.db.job.findFirst({ where: { kind: "breaches.scan-customer" }, orderBy: { createdAt: "desc" } })).toMatchObject({
+      status: "succeeded",
+    });
   });
 
   it("fans the daily scan out to one job per active customer only", async () => {

@@ -35,13 +35,20 @@ describe("next steps", () => {
 });
 
 describe("generated summary", () => {
-  const breach = { title: "Adobe", breachDate: new Date("2013-10-04T00:00:00Z"), pwnCount: 152445165n, dataClasses: ["Email addresses", "Passwords", "Religions"] };
+  const breach = {
+    title: "Adobe",
+    breachDate: new Date("2013-10-04T00:00:00Z"),
+    pwnCount: 152445165n,
+    dataClasses: ["Email addresses", "Passwords", "Religions"],
+  };
 
   it("is written in every locale from the breach's fields, without blacklisted data", () => {
     expect(generatedSummary(breach, "en-GB")).toBe(
       "In October 2013, Adobe suffered a data breach affecting 152,445,165 accounts. The exposed data included passwords and other sign-in secrets and e-mail addresses.",
     );
-    expect(generatedSummary(breach, "sv-SE")).toMatch(/^I oktober 2013 drabbades Adobe av ett dataintrång som berörde 152\s445\s165 konton\. .*lösenord/);
+    expect(generatedSummary(breach, "sv-SE")).toMatch(
+      /^I oktober 2013 drabbades Adobe av ett dataintrång som berörde 152\s445\s165 konton\. .*lösenord/,
+    );
     const texts = LOCALE_CODES.map((locale) => generatedSummary(breach, locale));
     expect(new Set(texts).size).toBe(6);
     for (const text of texts) expect(text).not.toMatch(/relig|uskon|geloof/i);
@@ -74,10 +81,26 @@ describe("threat score (the examples of docs/threat-score.md)", () => {
     ["an old password breach, one address", [{ dataClasses: passwords, breachDate: old, emailCount: 1 }], 7],
     ["a recent password breach, one address", [{ dataClasses: passwords, breachDate: recent, emailCount: 1 }], 21],
     ["a recent password breach, four addresses", [{ dataClasses: passwords, breachDate: recent, emailCount: 4 }], 51],
-    ["a two-year-old phone-number breach, one address", [{ dataClasses: ["Email addresses", "Phone numbers"], breachDate: twoYears, emailCount: 1 }], 9],
-    ["only special-category data besides the address", [{ dataClasses: ["Email addresses", "Sexual orientations"], breachDate: recent, emailCount: 1 }], 2],
-    ["a recent password breach that is a spam list, four addresses", [{ dataClasses: passwords, breachDate: recent, emailCount: 4, isSpamList: true }], 0],
-    ["a recent password breach that is fabricated, four addresses", [{ dataClasses: passwords, breachDate: recent, emailCount: 4, isFabricated: true }], 0],
+    [
+      "a two-year-old phone-number breach, one address",
+      [{ dataClasses: ["Email addresses", "Phone numbers"], breachDate: twoYears, emailCount: 1 }],
+      9,
+    ],
+    [
+      "only special-category data besides the address",
+      [{ dataClasses: ["Email addresses", "Sexual orientations"], breachDate: recent, emailCount: 1 }],
+      2,
+    ],
+    [
+      "a recent password breach that is a spam list, four addresses",
+      [{ dataClasses: passwords, breachDate: recent, emailCount: 4, isSpamList: true }],
+      0,
+    ],
+    [
+      "a recent password breach that is fabricated, four addresses",
+      [{ dataClasses: passwords, breachDate: recent, emailCount: 4, isFabricated: true }],
+      0,
+    ],
     [
       "a recent password breach, one address, beside a spam list and a fabricated breach",
       [

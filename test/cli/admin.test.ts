@@ -69,7 +69,15 @@ describe("admin commands", () => {
 
   it("create-staff stores an argon2id hash of the password, never the password", async () => {
     const distributor = await admin("create-distributor", "--name", "D3");
-    const staff = await admin("create-staff", "--distributor", String(distributor.id), "--email", "Ops@Example.com", "--password", "correct horse battery");
+    const staff = await admin(
+      "create-staff",
+      "--distributor",
+      String(distributor.id),
+      "--email",
+      "Ops@Example.com",
+      "--password",
+      "correct horse battery",
+    );
     expect(staff.id).toMatch(UUID);
     const row = await testDb.db.staffUser.findUniqueOrThrow({ where: { id: String(staff.id) } });
     expect(row.email).toBe("ops@example.com");
@@ -78,9 +86,9 @@ describe("admin commands", () => {
     await expect(
       admin("create-staff", "--distributor", String(distributor.id), "--email", "ops@example.com", "--password", "another password"),
     ).rejects.toThrow("already exists");
-    await expect(admin("create-staff", "--distributor", String(distributor.id), "--email", "x@example.com", "--password", "short")).rejects.toThrow(
-      "at least 10 characters",
-    );
+    await expect(
+      admin("create-staff", "--distributor", String(distributor.id), "--email", "x@example.com", "--password", "short"),
+    ).rejects.toThrow("at least 10 characters");
   });
 
   it("create-billing-code returns an integer id and refuses a duplicate code", async () => {

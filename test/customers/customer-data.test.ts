@@ -96,7 +96,11 @@ describe("customer info", () => {
     expect(res.status).toBe(200);
     expect((await getCustomerInfo(testDb.db, org.partner.id, customerId)).planType).toBe("pro");
 
-    res = await server.api.patch(infoPath(customerId), { planUuid: plus!.id, planId: pro!.id, companyName: "Changed" }, org.partner.headers);
+    res = await server.api.patch(
+      infoPath(customerId),
+      { planUuid: plus!.id, planId: pro!.id, companyName: "Changed" },
+      org.partner.headers,
+    );
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: "Validation failed: planUuid: planUuid and planId name the same field and differ" });
     expect(await getCustomerInfo(testDb.db, org.partner.id, customerId)).toMatchObject({ planType: "pro", companyName: "Acme Ltd" });
@@ -114,7 +118,11 @@ describe("customer info", () => {
     ["a blank company name", { companyName: " " }, "Validation failed: companyName: Company name is required"],
     ["an invalid contact e-mail", { contactEmail: "nope" }, "Validation failed: contactEmail: Invalid email address"],
     ["a negative price", { price: -5 }, "Validation failed: price: Price must be at least 0"],
-    ["an unknown plan type", { planType: "gold" }, 'Validation failed: planType: Unknown plan type "gold"; expected one of basic, plus, pro'],
+    [
+      "an unknown plan type",
+      { planType: "gold" },
+      'Validation failed: planType: Unknown plan type "gold"; expected one of basic, plus, pro',
+    ],
     ["an unknown plan id", { planId: "00000000-0000-4000-8000-000000000000" }, "Validation failed: planId: Plan not found"],
   ])("PATCH refuses %s with 400", async (_name, body, error) => {
     const customerId = await createTestCustomer(testDb.db, org.partner.id);
@@ -147,9 +155,15 @@ describe("customer info", () => {
     await testDb.db.$executeRawUnsafe(
       `CREATE FUNCTION test_fail_portal_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`,
     );
-    await testDb.db.$executeRawUnsafe(`CREATE TRIGGER test_fail_portal_update BEFORE UPDATE ON portal_users FOR EACH ROW EXECUTE FUNCTION test_fail_portal_update()`);
+    await testDb.db.$executeRawUnsafe(
+      `CREATE TRIGGER test_fail_portal_update BEFORE UPDATE ON portal_users FOR EACH ROW EXECUTE FUNCTION test_fail_portal_update()`,
+    );
     try {
-      const res = await server.api.patch(infoPath(customerId), { companyName: "Changed", contactEmail: "new@acme.example" }, org.partner.headers);
+      const res = await server.api.patch(
+        infoPath(customerId),
+        { companyName: "Changed", contactEmail: "new@acme.example" },
+        org.partner.headers,
+      );
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ success: false, error: "Failed to update customer info" });
     } finally {
@@ -305,7 +319,10 @@ describe("customer assets", () => {
       updateCustomerAssets(testDb.db, org.partner.id, customerId, { domains: ["base.example", "y.example"] }),
     ]);
     const { domains } = await getCustomerAssets(testDb.db, org.partner.id, customerId);
-    expect([["base.example", "x.example"], ["base.example", "y.example"]]).toContainEqual(domains);
+    expect([
+      ["base.example", "x.example"],
+      ["base.example", "y.example"],
+    ]).toContainEqual(domains);
   });
 });
 

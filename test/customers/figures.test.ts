@@ -55,7 +55,10 @@ describe("a customer's stored figures", () => {
     expect(figures.stored).toEqual({ monitoredDomainCount: 2, monitoredEmailCount: 2, breachCount: 2 });
     expect(figures.stored).toEqual(figures.counted);
 
-    await updateCustomerAssets(testDb.db, org.partner.id, customerId, { domains: ["figures.example"], emails: ["a@figures.example", "b@figures.example", "c@figures.example"] });
+    await updateCustomerAssets(testDb.db, org.partner.id, customerId, {
+      domains: ["figures.example"],
+      emails: ["a@figures.example", "b@figures.example", "c@figures.example"],
+    });
     figures = await storedAndCounted(customerId);
     expect(figures.stored).toEqual({ monitoredDomainCount: 1, monitoredEmailCount: 3, breachCount: 2 });
     expect(figures.stored).toEqual(figures.counted);
@@ -76,10 +79,16 @@ describe("a customer's stored figures", () => {
   });
 
   it("the backfill counts every customer and writes only the rows that differ", async () => {
-    const customerId = await createTestCustomer(testDb.db, org.partner.id, { assetsDomains: ["backfill.example"], assetsEmails: ["a@backfill.example"] });
+    const customerId = await createTestCustomer(testDb.db, org.partner.id, {
+      assetsDomains: ["backfill.example"],
+      assetsEmails: ["a@backfill.example"],
+    });
     expect(await recountCustomerFigures(testDb.db)).toBe(0);
     // as a database migrated before the figures existed has them
-    await testDb.db.customer.updateMany({ where: { partnerId: org.partner.id }, data: { monitoredDomainCount: 0, monitoredEmailCount: 0, breachCount: 0 } });
+    await testDb.db.customer.updateMany({
+      where: { partnerId: org.partner.id },
+      data: { monitoredDomainCount: 0, monitoredEmailCount: 0, breachCount: 0 },
+    });
     const customers = await testDb.db.customer.count({ where: { partnerId: org.partner.id } });
     expect(await recountCustomerFigures(testDb.db)).toBe(customers);
     expect((await storedAndCounted(customerId)).stored).toEqual({ monitoredDomainCount: 1, monitoredEmailCount: 1, breachCount: 0 });

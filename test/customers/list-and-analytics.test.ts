@@ -41,9 +41,7 @@ beforeAll(async () => {
     })),
   });
   const rows = await testDb.db.customer.findMany({ where: { partnerId: many.partner.id }, select: { id: true, createdAt: true } });
-  manyIdsNewestFirst = rows
-    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
-    .map((row) => row.id);
+  manyIdsNewestFirst = rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((row) => row.id);
 });
 afterAll(async () => {
   await server?.close();

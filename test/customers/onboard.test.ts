@@ -159,9 +159,7 @@ describe("onboardCustomer (service)", () => {
   it("leaves nothing behind, events included, when the last step of the transaction fails", async () => {
     const restore = await failInsertsInto(testDb.db, "jobs");
     try {
-      await expect(createTestCustomer(testDb.db, org.partner.id, { customerReference: "ROLLBACK-1" })).rejects.toThrow(
-        /injected failure/,
-      );
+      await expect(createTestCustomer(testDb.db, org.partner.id, { customerReference: "ROLLBACK-1" })).rejects.toThrow(/injected failure/);
     } finally {
       await restore();
     }
@@ -209,10 +207,18 @@ describe("POST /api/v1/integrations/customer/onboard", () => {
   it("reads a deployment's plan type names from PLAN_TYPE_ALIASES wherever a planType is read", async () => {
     vi.stubEnv("PLAN_TYPE_ALIASES", "safeweb-basic=basic,safeweb-plus=plus,safeweb-pro=pro");
     try {
-      const res = await server.api.post(ONBOARD, onboardBody({ planType: "SafeWeb-Pro", customerReference: "ALIAS-1" }), org.partner.headers);
+      const res = await server.api.post(
+        ONBOARD,
+        onboardBody({ planType: "SafeWeb-Pro", customerReference: "ALIAS-1" }),
+        org.partner.headers,
+      );
       expect(res.status).toBe(200);
       expect((await customerState(res.body.customerId)).customer!.plan.planType).toBe("pro");
-      const patched = await server.api.patch(`/api/v1/integrations/customer/${res.body.customerId}/info`, { planType: "safeweb-plus" }, org.partner.headers);
+      const patched = await server.api.patch(
+        `/api/v1/integrations/customer/${res.body.customerId}/info`,
+        { planType: "safeweb-plus" },
+        org.partner.headers,
+      );
       expect(patched.status).toBe(200);
       expect((await customerState(res.body.customerId)).customer!.plan.planType).toBe("plus");
       const unknown = await server.api.post(ONBOARD, onboardBody({ planType: "safeweb-gold" }), org.partner.headers);
@@ -234,16 +240,30 @@ describe("POST /api/v1/integrations/customer/onboard", () => {
     expect((await customerState(res.body.customerId)).customer!.planId).toBe(pro.id);
 
     const plus = await plan("plus");
-    const refused = await server.api.post(ONBOARD, onboardBody({ planUuid: pro.id, planId: plus.id, customerReference: "PLAN-UUID-2" }), org.partner.headers);
+    const refused = await server.api.post(
+      ONBOARD,
+      onboardBody({ planUuid: pro.id, planId: plus.id, customerReference: "PLAN-UUID-2" }),
+      org.partner.headers,
+    );
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ success: false, error: "Validation failed: planUuid: planUuid and planId name the same field and differ" });
+    expect(refused.body).toEqual({
+      success: false,
+      error: "Validation failed: planUuid: planUuid and planId name the same field and differ",
+    });
     expect(await testDb.db.customer.count({ where: { partnerId: org.partner.id, reference: "PLAN-UUID-2" } })).toBe(0);
   });
 
   it("accepts the minimal body: company, contact, reference, one asset, price, currency", async () => {
     const res = await server.api.post(
       ONBOARD,
-      { companyName: "Min", contactEmail: "a@min.example", customerReference: "MIN-1", assetsEmails: ["b@min.example"], price: 0, currencyCode: "GBP" },
+      {
+        companyName: "Min",
+        contactEmail: "a@min.example",
+        customerReference: "MIN-1",
+        assetsEmails: ["b@min.example"],
+        price: 0,
+        currencyCode: "GBP",
+      },
       org.partner.headers,
     );
     expect(res.status).toBe(200);
@@ -259,10 +279,22 @@ describe("POST /api/v1/integrations/customer/onboard", () => {
     ["contactEmail missing", { contactEmail: undefined }, "Validation failed: contactEmail: Contact email is required"],
     ["contactEmail invalid", { contactEmail: "not-an-email" }, "Validation failed: contactEmail: Invalid email address"],
     ["customerReference missing", { customerReference: undefined }, "Validation failed: customerReference: Customer reference is required"],
-    ["customerReference too long", { customerReference: "x".repeat(201) }, "Validation failed: customerReference: Customer reference must be at most 200 characters"],
-    ["no assets at all", { assetsDomains: [], assetsEmails: [] }, "Validation failed: assetsDomains: At least one of assetsDomains or assetsEmails is required"],
+    [
+      "customerReference too long",
+      { customerReference: "x".repeat(201) },
+      "Validation failed: customerReference: Customer reference must be at most 200 characters",
+    ],
+    [
+      "no assets at all",
+      { assetsDomains: [], assetsEmails: [] },
+      "Validation failed: assetsDomains: At least one of assetsDomains or assetsEmails is required",
+    ],
     ["assetsDomains not a list", { assetsDomains: "acme.example" }, "Validation failed: assetsDomains: Expected a list of strings"],
-    ["an invalid domain", { assetsDomains: ["acme.example", "https://acme.example/"] }, "Validation failed: assetsDomains.1: Invalid domain"],
+    [
+      "an invalid domain",
+      { assetsDomains: ["acme.example", "https://acme.example/"] },
+      "Validation failed: assetsDomains.1: Invalid domain",
+    ],
     ["an IP address as domain", { assetsDomains: ["10.0.0.1"] }, "Validation failed: assetsDomains.0: Invalid domain"],
     ["an invalid asset e-mail", { assetsEmails: ["ceo@"] }, "Validation failed: assetsEmails.0: Invalid email address"],
     ["empty alertRecipients", { alertRecipients: [] }, "Validation failed: alertRecipients: At least one alert recipient is required"],
@@ -271,13 +303,25 @@ describe("POST /api/v1/integrations/customer/onboard", () => {
     ["price as text", { price: "49.99" }, "Validation failed: price: Invalid input: expected number, received string"],
     ["price negative", { price: -1 }, "Validation failed: price: Price must be at least 0"],
     ["price with fractions of cents", { price: 1.005 }, "Validation failed: price: Price must have at most 2 decimal places"],
-    ["billedFromDate not a date-time", { billedFromDate: "June 1st" }, "Validation failed: billedFromDate: Billed-from date must be an ISO 8601 date-time"],
+    [
+      "billedFromDate not a date-time",
+      { billedFromDate: "June 1st" },
+      "Validation failed: billedFromDate: Billed-from date must be an ISO 8601 date-time",
+    ],
     ["currencyCode missing", { currencyCode: undefined }, "Validation failed: currencyCode: Currency code is required"],
-    ["currencyCode unknown", { currencyCode: "XYZ" }, "Validation failed: currencyCode: Currency code must be an ISO 4217 code such as USD"],
+    [
+      "currencyCode unknown",
+      { currencyCode: "XYZ" },
+      "Validation failed: currencyCode: Currency code must be an ISO 4217 code such as USD",
+    ],
     ["planId malformed", { planId: "basic" }, "Validation failed: planId: Plan ID must be a valid UUID"],
     ["planType unknown", { planType: "gold" }, 'Validation failed: planType: Unknown plan type "gold"; expected one of basic, plus, pro'],
     ["enrolType unknown", { enrolType: "auto" }, 'Validation failed: enrolType: Enrol type must be "opt-in" or "opt-out"'],
-    ["sendMonthlyReport as text", { sendMonthlyReport: "true" }, "Validation failed: sendMonthlyReport: Invalid input: expected boolean, received string"],
+    [
+      "sendMonthlyReport as text",
+      { sendMonthlyReport: "true" },
+      "Validation failed: sendMonthlyReport: Invalid input: expected boolean, received string",
+    ],
     ["localeCode malformed", { localeCode: "english" }, "Validation failed: localeCode: Locale code must look like en-GB"],
     ["status not onboardable", { status: "inactive" }, 'Validation failed: status: Status must be "active" or "prospect"'],
   ])("refuses %s with 400 and a clear message, writing nothing", async (_name, overrides, message) => {

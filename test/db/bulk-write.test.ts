@@ -38,7 +38,10 @@ describe.each(CASES)("bulk transactions on %s through %s", (target, _mode, bulkC
 
   it("copies rows in batches and runs statements in one transaction that commits", async () => {
     const batches = Array.from({ length: 40 }, (_, batch) =>
-      Array.from({ length: 500 }, (_, row) => `b${String(batch).padStart(2, "0")}-${String(row).padStart(3, "0")}\t${crypto.randomUUID()}\n`).join(""),
+      Array.from(
+        { length: 500 },
+        (_, row) => `b${String(batch).padStart(2, "0")}-${String(row).padStart(3, "0")}\t${crypto.randomUUID()}\n`,
+      ).join(""),
     );
     const moved = await inBulkTransaction(db, async (tx) => {
       const sink = tx.copyInto("bulk_write_probe", COLUMNS);

@@ -19,7 +19,10 @@ describe.each(DRIVER_TARGETS)("readRows on %s", (target) => {
   });
 
   it("binds array parameters and returns the driver's rows, the same as through Prisma", async () => {
-    const params = [["b@x.example", "a@y.example"], [2, 1]];
+    const params = [
+      ["b@x.example", "a@y.example"],
+      [2, 1],
+    ];
     const direct = await readRows(db, LOOKUP, params);
     expect(direct).toEqual([
       { email: "a@y.example", n: 1 },
@@ -80,7 +83,12 @@ describe.each(DRIVER_TARGETS)("readRows with DIRECT_DRIVER_READS=false on %s", (
 
   it("goes through Prisma on the handle itself and returns the same rows", async () => {
     expect(driverQueryOf(opened!.db)).toBeUndefined();
-    expect(await readRows(opened!.db, LOOKUP, [["b@x.example", "a@y.example"], [2, 1]])).toEqual([
+    expect(
+      await readRows(opened!.db, LOOKUP, [
+        ["b@x.example", "a@y.example"],
+        [2, 1],
+      ]),
+    ).toEqual([
       { email: "a@y.example", n: 1 },
       { email: "b@x.example", n: 2 },
     ]);

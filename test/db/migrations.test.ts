@@ -6,7 +6,13 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/db/client";
 import { pendingMigrationNames } from "../../server/db/migration-status";
-import { applyPendingMigrations, diffMigrationsAgainstSchema, migrateDatabase, MIGRATIONS_DIR, SCHEMA_PATH } from "../../server/db/migrations";
+import {
+  applyPendingMigrations,
+  diffMigrationsAgainstSchema,
+  migrateDatabase,
+  MIGRATIONS_DIR,
+  SCHEMA_PATH,
+} from "../../server/db/migrations";
 import { prepareDatabase } from "../../server/startup/database";
 import { CUSTOMER_FIGURES_MIGRATION } from "../../server/customers/figures";
 import { createDatabase, dropDatabase } from "../../scripts/lib/scratch-database";

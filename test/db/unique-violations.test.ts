@@ -59,7 +59,9 @@ describe("creates of one unique thing at once", () => {
   });
 
   it("billing codes with one code: one code, the others 409", async () => {
-    const outcomes = await outcomesAtOnce(() => createBillingCode(testDb.db, { distributorId: org.distributor.id, code: "RACE", price: 1 }));
+    const outcomes = await outcomesAtOnce(() =>
+      createBillingCode(testDb.db, { distributorId: org.distributor.id, code: "RACE", price: 1 }),
+    );
     expect(outcomes).toEqual([...Array(AT_ONCE - 1).fill("409 Billing code RACE already exists"), "ok"]);
   });
 });
@@ -85,10 +87,16 @@ describe("isUniqueViolation", () => {
   });
 
   it.each<[string, () => Promise<unknown>]>([
-    ["a model write (P2002)", () => testDb.db.staffUser.create({ data: { distributorId: org.distributor.id, email: taken, passwordHash: "x" } })],
+    [
+      "a model write (P2002)",
+      () => testDb.db.staffUser.create({ data: { distributorId: org.distributor.id, email: taken, passwordHash: "x" } }),
+    ],
     [
       "a model write in a transaction (P2002)",
-      () => testDb.db.$transaction((tx) => tx.staffUser.create({ data: { distributorId: org.distributor.id, email: taken, passwordHash: "x" } })),
+      () =>
+        testDb.db.$transaction((tx) =>
+          tx.staffUser.create({ data: { distributorId: org.distributor.id, email: taken, passwordHash: "x" } }),
+        ),
     ],
     ["a raw statement (P2010)", () => testDb.db.$executeRawUnsafe(insertTaken())],
     ["a raw query in a transaction (P2010)", () => testDb.db.$transaction((tx) => tx.$queryRawUnsafe(`${insertTaken()} RETURNING id`))],
@@ -102,9 +110,13 @@ describe("isUniqueViolation", () => {
   });
 
   it("recognises no other error", async () => {
-    const notNull = await errorOf(() => testDb.db.$executeRawUnsafe(`INSERT INTO staff_users (id, email) VALUES (gen_random_uuid(), 'x@unique.example')`));
+    const notNull = await errorOf(() =>
+      testDb.db.$executeRawUnsafe(`INSERT INTO staff_users (id, email) VALUES (gen_random_uuid(), 'x@unique.example')`),
+    );
     const foreignKey = await errorOf(() =>
-      testDb.db.staffUser.create({ data: { distributorId: "00000000-0000-4000-8000-0000000000ff", email: "fk@unique.example", passwordHash: "x" } }),
+      testDb.db.staffUser.create({
+        data: { distributorId: "00000000-0000-4000-8000-0000000000ff", email: "fk@unique.example", passwordHash: "x" },
+      }),
     );
     const direct = await errorOf(() => readRows(testDb.db, "SELECT 1/0", []));
     for (const error of [notNull, foreignKey, direct, badRequest("Validation failed"), new Error("duplicate key"), undefined, "23505"]) {

@@ -71,7 +71,11 @@ describe("POST /api/v1/distributors/partners", () => {
     ["an invalid reply-to e-mail", { name: "P", reply_to_email: "x@" }, "Validation failed: reply_to_email: Invalid email address"],
     ["a negative churn limit", { name: "P", monthly_churn_limit: -1 }, "Validation failed: monthly_churn_limit: Must be at least 0"],
     ["a fractional churn limit", { name: "P", monthly_churn_limit: 1.5 }, "Validation failed: monthly_churn_limit: Must be a whole number"],
-    ["a switch as text", { name: "P", send_transactional_emails: "no" }, "Validation failed: send_transactional_emails: Invalid input: expected boolean, received string"],
+    [
+      "a switch as text",
+      { name: "P", send_transactional_emails: "no" },
+      "Validation failed: send_transactional_emails: Invalid input: expected boolean, received string",
+    ],
   ])("refuses %s with 400", async (_name, body, error) => {
     const res = await server.api.post(PARTNERS, body, orgX.distributor.headers);
     expect(res.status).toBe(400);
@@ -88,7 +92,10 @@ describe("POST /api/v1/distributors/partners", () => {
     const missing = await server.api.post(PARTNERS, FULL_BODY, {});
     expect(missing.status).toBe(401);
     expect(missing.body).toEqual({ success: false, error: "Distributor ID and API key are required in headers" });
-    const partnerKey = await server.api.post(PARTNERS, FULL_BODY, { "SW-DISTRIBUTOR-ID": orgX.distributor.id, "SW-API-KEY": orgX.partner.apiKey });
+    const partnerKey = await server.api.post(PARTNERS, FULL_BODY, {
+      "SW-DISTRIBUTOR-ID": orgX.distributor.id,
+      "SW-API-KEY": orgX.partner.apiKey,
+    });
     expect(partnerKey.status).toBe(401);
     expect(partnerKey.body).toEqual({ success: false, error: "Failed to verify org API key" });
   });

@@ -79,9 +79,18 @@ describe("the API contract in docs/", () => {
     const served = new Set(routes.map((route) => key(route.method, route.pathTemplate)));
     const indexed = rows.map((row) => key(row.method, row.path));
     expect(indexed.length).toBeGreaterThan(0);
-    expect([...served].filter((route) => !indexed.includes(route)), "served but missing from docs/api.md, Path index").toEqual([]);
-    expect(indexed.filter((route) => !served.has(route)), "in docs/api.md, Path index, but not served").toEqual([]);
-    expect(indexed.filter((route, index) => indexed.indexOf(route) !== index), "indexed twice").toEqual([]);
+    expect(
+      [...served].filter((route) => !indexed.includes(route)),
+      "served but missing from docs/api.md, Path index",
+    ).toEqual([]);
+    expect(
+      indexed.filter((route) => !served.has(route)),
+      "in docs/api.md, Path index, but not served",
+    ).toEqual([]);
+    expect(
+      indexed.filter((route, index) => indexed.indexOf(route) !== index),
+      "indexed twice",
+    ).toEqual([]);
   });
 
   it("links each path to a section that names its method and last segment", () => {

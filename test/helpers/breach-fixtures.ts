@@ -68,7 +68,10 @@ export function hibpBreach(name: string, overrides: Partial<HibpBreach> = {}): H
 export async function seedExposures(db: Db, breaches: HibpBreach[], exposures: Record<string, string[]>): Promise<Map<string, string>> {
   const result = await importCatalogue(db, breaches);
   if (result.rejected.length > 0) throw new Error(`fixture catalogue rejected: ${JSON.stringify(result.rejected)}`);
-  const rows = await db.breach.findMany({ where: { name: { in: breaches.map((breach) => breach.Name) } }, select: { id: true, name: true } });
+  const rows = await db.breach.findMany({
+    where: { name: { in: breaches.map((breach) => breach.Name) } },
+    select: { id: true, name: true },
+  });
   const ids = new Map(rows.map((row) => [row.name, row.id]));
   await insertExposures(
     db,

@@ -52,7 +52,12 @@ export async function createTestBreach(db: Db, name = `Breach${randomUUID().slic
 }
 
 /** Records that a breach was found for a customer, as the breach issue's scan does. */
-export async function addCustomerBreach(db: Db, customerId: string, breachId: string, options: { resolved?: boolean; emails?: string[] } = {}) {
+export async function addCustomerBreach(
+  db: Db,
+  customerId: string,
+  breachId: string,
+  options: { resolved?: boolean; emails?: string[] } = {},
+) {
   const instance = await db.customerBreach.create({
     data: { customerId, breachId, emails: options.emails ?? ["ceo@acme.example"], resolved: options.resolved ?? false },
     select: { id: true },

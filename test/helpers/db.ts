@@ -47,7 +47,9 @@ export const DRIVER_TARGETS = ["the test database", "embedded PGlite"] as const;
  * A database for one of DRIVER_TARGETS; the PGlite one is empty (no migrations). `onPostgres`
  * says whether it is a PostgreSQL server (the test database is PGlite too when TEST_DATABASE_URL is unset).
  */
-export async function openDriverTarget(target: (typeof DRIVER_TARGETS)[number]): Promise<{ db: Db; onPostgres: boolean; close(): Promise<void> }> {
+export async function openDriverTarget(
+  target: (typeof DRIVER_TARGETS)[number],
+): Promise<{ db: Db; onPostgres: boolean; close(): Promise<void> }> {
   if (target === "embedded PGlite") {
     const database = await openDatabase({ pglite: new PGlite() });
     return { db: database.prisma, onPostgres: false, close: () => database.close() };

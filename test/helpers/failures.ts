@@ -4,7 +4,10 @@ import type { Db } from "../../server/db/client";
  * Makes every INSERT into `table` fail inside the database (a trigger that raises), to prove
  * that a transaction leaves nothing behind when its last step fails. Returns the undo.
  */
-export async function failInsertsInto(db: Db, table: "jobs" | "outbox_events" | "portal_users" | "magic_link_tokens"): Promise<() => Promise<void>> {
+export async function failInsertsInto(
+  db: Db,
+  table: "jobs" | "outbox_events" | "portal_users" | "magic_link_tokens",
+): Promise<() => Promise<void>> {
   const name = `test_fail_${table}`;
   await db.$executeRawUnsafe(
     `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`,

@@ -17,11 +17,14 @@ export function rawRequest(
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, method: options.method ?? "GET", path: options.path ?? "/", headers: options.headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on("data", (part: Buffer) => parts.push(part));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) }));
-    });
+    const req = httpRequest(
+      { hostname, port, method: options.method ?? "GET", path: options.path ?? "/", headers: options.headers },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (part: Buffer) => parts.push(part));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) }));
+      },
+    );
     req.on("error", reject);
     for (const chunk of options.chunks ?? []) req.write(chunk);
     req.end();

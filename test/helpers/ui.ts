@@ -27,7 +27,10 @@ export function uiCallerAs(db: Db, session?: UiSession) {
 export async function startUiServer(db: Db) {
   const sessions = new Map<string, UiSession>();
   const server = await serveOnLoopback(
-    createUiRequestHandler({ getDb: async () => db, getSession: async (request) => sessions.get(request.headers.get("x-test-session") ?? "") }),
+    createUiRequestHandler({
+      getDb: async () => db,
+      getSession: async (request) => sessions.get(request.headers.get("x-test-session") ?? ""),
+    }),
   );
   return {
     ...server,

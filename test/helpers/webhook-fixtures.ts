@@ -46,7 +46,12 @@ export async function createTestCustomer(
 
 export async function recordTestEvent<T extends EventType>(db: Db, customer: TestCustomer, type: T, data: Omit<EventData[T], "customer">) {
   return db.$transaction((tx) =>
-    recordEvent(tx, { type, partnerId: customer.partnerId, customerId: customer.id, data: { customer: customer.ref, ...data } as EventData[T] }),
+    recordEvent(tx, {
+      type,
+      partnerId: customer.partnerId,
+      customerId: customer.id,
+      data: { customer: customer.ref, ...data } as EventData[T],
+    }),
   );
 }
 

@@ -72,7 +72,7 @@ describe("readBodyAtMost", () => {
     expectRequest();
     const socket = connect(Number(new URL(baseUrl).port), "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
-    socket.write("POST /x HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{\"email\":");
+    socket.write('POST /x HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"email":');
     await nextArrival; // the server is reading the body when the client disconnects
     socket.destroy();
     const outcome = await nextOutcome;

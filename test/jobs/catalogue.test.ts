@@ -25,7 +25,12 @@ async function modulesDeclaringJobs(): Promise<string[]> {
 }
 
 function isJobType(value: unknown): value is JobType<never> {
-  return typeof value === "object" && value !== null && typeof (value as JobType<never>).kind === "string" && typeof (value as JobType<never>).enqueue === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as JobType<never>).kind === "string" &&
+    typeof (value as JobType<never>).enqueue === "function"
+  );
 }
 
 describe("the job catalogue", () => {

@@ -102,7 +102,12 @@ describe("the report's facts", () => {
 
     const [january] = await queueMonthlyReport(testDb.db, customerId, "2026-01");
     const first = await testDb.db.notification.findUniqueOrThrow({ where: { id: january! } });
-    expect(first).toMatchObject({ kind: "monthly_report", cause: "2026-01", recipient: `board@${domain}`, subject: "Breach report for Acme Ltd: January 2026" });
+    expect(first).toMatchObject({
+      kind: "monthly_report",
+      cause: "2026-01",
+      recipient: `board@${domain}`,
+      subject: "Breach report for Acme Ltd: January 2026",
+    });
     expect(first.data).toEqual({
       companyName: "Acme Ltd",
       period: "2026-01",
@@ -144,7 +149,11 @@ describe("who gets a report", () => {
     await testDb.db.partner.update({ where: { id: silentPartner.partner.id }, data: { sendTransactionalEmails: false } });
     const eligible = await reportCustomer();
     const optedOutEverywhere = await reportCustomer();
-    await optOut(testDb.db, { customerId: optedOutEverywhere.customerId, kind: "monthly_report", email: `board@${optedOutEverywhere.domain}` });
+    await optOut(testDb.db, {
+      customerId: optedOutEverywhere.customerId,
+      kind: "monthly_report",
+      email: `board@${optedOutEverywhere.domain}`,
+    });
     const notWanted = await reportCustomer({ sendMonthlyReport: false });
     const prospect = await reportCustomer({ status: "prospect" });
     const offboarded = await reportCustomer();
@@ -164,15 +173,21 @@ describe("who gets a report", () => {
 
     await runJobsUntilIdle(testDb.db);
     expect(await testDb.db.notification.count({ where: { customerId: optedOutEverywhere.customerId } })).toBe(0);
-    expect(await testDb.db.notification.findMany({ where: { customerId: eligible.customerId }, select: { kind: true, recipient: true, status: true } })).toEqual([
-      { kind: "monthly_report", recipient: `board@${eligible.domain}`, status: "sent" },
-    ]);
+    expect(
+      await testDb.db.notification.findMany({
+        where: { customerId: eligible.customerId },
+        select: { kind: true, recipient: true, status: true },
+      }),
+    ).toEqual([{ kind: "monthly_report", recipient: `board@${eligible.domain}`, status: "sent" }]);
   });
 });
 
 describe("the monthly schedule end to end", () => {
   it("claims its slot once, fans out, and sends each recipient the report with its PDF", async () => {
-    const { customerId, domain } = await reportCustomer({ localeCode: "nl-NL", alertRecipients: [`board@x${randomUUID().slice(0, 6)}.example`] });
+    const { customerId, domain } = await reportCustomer({
+      localeCode: "nl-NL",
+      alertRecipients: [`board@x${randomUUID().slice(0, 6)}.example`],
+    });
     const recipient = (await testDb.db.customer.findUniqueOrThrow({ where: { id: customerId } })).alertRecipients[0]!;
     await instance(customerId, "Alpha", { createdAt: new Date(), emails: [`ceo@${domain}`] });
     const now = new Date();

@@ -58,17 +58,27 @@ describe("the staff mail preview", () => {
   it("shows one message as it would be sent: HTML, text and attachments", async () => {
     const [report, welcome] = (await staffOf(mine).list({})).messages;
     const shown = await staffOf(mine).get({ id: welcome!.id });
-    expect(shown).toMatchObject({ id: welcome!.id, kind: "welcome", subject: "Breach monitoring is now active for Acme Ltd", attachments: [], sentAt: null });
+    expect(shown).toMatchObject({
+      id: welcome!.id,
+      kind: "welcome",
+      subject: "Breach monitoring is now active for Acme Ltd",
+      attachments: [],
+      sentAt: null,
+    });
     expect(shown.createdAt).toBe(welcome!.createdAt);
     expect(new Date(shown.createdAt).toISOString()).toBe(shown.createdAt);
     expect(shown.html).toContain("Welcome to breach monitoring");
     expect(shown.text).toContain("WELCOME TO BREACH MONITORING");
     const period = new Date().toISOString().slice(0, 7);
     const shownReport = await staffOf(mine).get({ id: report!.id });
-    expect(shownReport.attachments).toEqual([{ filename: `breach-report-${period}.pdf`, contentType: "application/pdf", size: expect.any(Number) }]);
+    expect(shownReport.attachments).toEqual([
+      { filename: `breach-report-${period}.pdf`, contentType: "application/pdf", size: expect.any(Number) },
+    ]);
     const pdf = await staffOf(mine).attachment({ id: report!.id, filename: `breach-report-${period}.pdf` });
     expect(Buffer.from(pdf.base64, "base64").subarray(0, 5).toString()).toBe("%PDF-");
-    await expect(staffOf(mine).attachment({ id: report!.id, filename: "other.pdf" })).rejects.toEqual(appError("NOT_FOUND", "Attachment not found"));
+    await expect(staffOf(mine).attachment({ id: report!.id, filename: "other.pdf" })).rejects.toEqual(
+      appError("NOT_FOUND", "Attachment not found"),
+    );
   });
 
   it("finds no message of another distributor's customers, nor one by a malformed id, and needs a staff session", async () => {

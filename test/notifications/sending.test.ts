@@ -49,7 +49,10 @@ beforeEach(() => {
 async function exposedDomain(breaches: string[]): Promise<{ domain: string; exposed: string }> {
   const domain = `c${randomUUID().slice(0, 8)}.example`;
   const exposed = `ceo@${domain}`;
-  await insertExposures(testDb.db, breaches.map((name) => ({ email: exposed, breachId: breachIds.get(name)! })));
+  await insertExposures(
+    testDb.db,
+    breaches.map((name) => ({ email: exposed, breachId: breachIds.get(name)! })),
+  );
   return { domain, exposed };
 }
 
@@ -191,7 +194,11 @@ describe("nothing is sent twice", () => {
     const alert = rows.find((row) => row.kind === "breach_alert")!;
     const instance = await testDb.db.customerBreach.findFirstOrThrow({ where: { customerId }, include: { breach: true } });
     await testDb.db.$transaction((tx) =>
-      queueBreachAlert(tx, { customerId, eventId: alert.cause, breaches: [{ uuid: instance.id, name: instance.breach.name, emails: instance.emails }] }),
+      queueBreachAlert(tx, {
+        customerId,
+        eventId: alert.cause,
+        breaches: [{ uuid: instance.id, name: instance.breach.name, emails: instance.emails }],
+      }),
     );
     for (const row of rows) await sendNotificationJob.enqueue(testDb.db, { notificationId: row.id });
     await runJobsUntilIdle(testDb.db);
@@ -243,7 +250,9 @@ describe("failures", () => {
       await makeWaitingJobsDue(testDb.db);
     }
     const [message] = await messagesOf(customerId);
-    const job = await testDb.db.job.findFirstOrThrow({ where: { kind: "notifications.send", payload: { equals: { notificationId: message!.id } } } });
+    const job = await testDb.db.job.findFirstOrThrow({
+      where: { kind: "notifications.send", payload: { equals: { notificationId: message!.id } } },
+    });
     expect(job).toMatchObject({ status: "failed", attempts: SEND_ATTEMPTS });
     expect(await runJobsUntilIdle(testDb.db)).toBe(0);
   });

@@ -22,7 +22,10 @@ afterAll(async () => {
 
 describe("a customer's e-mail settings", () => {
   it("show what is sent: alerts (prospects only when enabled), the monthly report, each recipient's kinds", async () => {
-    const active = await createTestCustomer(testDb.db, org.partner.id, { alertRecipients: ["a@acme.example", "b@acme.example"], sendMonthlyReport: false });
+    const active = await createTestCustomer(testDb.db, org.partner.id, {
+      alertRecipients: ["a@acme.example", "b@acme.example"],
+      sendMonthlyReport: false,
+    });
     await optOut(testDb.db, { customerId: active, kind: "monthly_report", email: "B@acme.example" });
     expect(await notificationSettings(testDb.db, active)).toEqual({
       breachAlerts: true,
@@ -56,7 +59,10 @@ describe("a customer's e-mail settings", () => {
         { email: "b@acme.example", breach_alert: true, monthly_report: false },
       ],
     });
-    expect(await testDb.db.customer.findUniqueOrThrow({ where: { id: customerId } })).toMatchObject({ shouldReceiveBreachAlerts: false, sendMonthlyReport: true });
+    expect(await testDb.db.customer.findUniqueOrThrow({ where: { id: customerId } })).toMatchObject({
+      shouldReceiveBreachAlerts: false,
+      sendMonthlyReport: true,
+    });
 
     await expect(
       updateNotificationSettings(testDb.db, customerId, {
@@ -66,7 +72,10 @@ describe("a customer's e-mail settings", () => {
     ).rejects.toMatchObject({ code: "BAD_REQUEST", message: "stranger@else.example is not an alert recipient of this customer" });
     expect(await notificationSettings(testDb.db, customerId)).toEqual(changed);
 
-    const back = await updateNotificationSettings(testDb.db, customerId, { breachAlerts: true, recipients: [{ email: "a@acme.example", kind: "breach_alert", receive: true }] });
+    const back = await updateNotificationSettings(testDb.db, customerId, {
+      breachAlerts: true,
+      recipients: [{ email: "a@acme.example", kind: "breach_alert", receive: true }],
+    });
     expect(back.breachAlerts).toBe(true);
     expect(back.recipients[0]).toEqual({ email: "a@acme.example", breach_alert: true, monthly_report: true });
   });
@@ -87,10 +96,21 @@ describe("the portal's settings procedures", () => {
     const other = await createTestCustomer(testDb.db, org.partner.id, { alertRecipients: ["a@acme.example"] });
     const portal = portalOf(customerSession(mine));
     expect(await portal.notificationSettings()).toEqual(await notificationSettings(testDb.db, mine));
-    await portal.updateNotificationSettings({ monthlyReport: false, recipients: [{ email: "a@acme.example", kind: "breach_alert", receive: false }] });
-    expect(await notificationSettings(testDb.db, mine)).toMatchObject({ monthlyReport: false, recipients: [{ email: "a@acme.example", breach_alert: false }] });
-    expect(await notificationSettings(testDb.db, other)).toMatchObject({ monthlyReport: true, recipients: [{ email: "a@acme.example", breach_alert: true }] });
-    await expect(portal.updateNotificationSettings({ recipients: [{ email: "b@acme.example", kind: "monthly_report", receive: true }] })).rejects.toMatchObject({
+    await portal.updateNotificationSettings({
+      monthlyReport: false,
+      recipients: [{ email: "a@acme.example", kind: "breach_alert", receive: false }],
+    });
+    expect(await notificationSettings(testDb.db, mine)).toMatchObject({
+      monthlyReport: false,
+      recipients: [{ email: "a@acme.example", breach_alert: false }],
+    });
+    expect(await notificationSettings(testDb.db, other)).toMatchObject({
+      monthlyReport: true,
+      recipients: [{ email: "a@acme.example", breach_alert: true }],
+    });
+    await expect(
+      portal.updateNotificationSettings({ recipients: [{ email: "b@acme.example", kind: "monthly_report", receive: true }] }),
+    ).rejects.toMatchObject({
       cause: { code: "BAD_REQUEST" },
     });
   });
@@ -98,10 +118,18 @@ describe("the portal's settings procedures", () => {
   it("need a signed-in customer with a current access token", async () => {
     const customerId = await createTestCustomer(testDb.db, org.partner.id);
     const expired = { ...customerSession(customerId), accessExpiresAt: Math.floor(Date.now() / 1000) - 1 };
-    const staff: UiSession = { kind: "staff", staffId: randomUUID(), distributorId: org.distributor.id, email: "s@example.com", name: null };
+    const staff: UiSession = {
+      kind: "staff",
+      staffId: randomUUID(),
+      distributorId: org.distributor.id,
+      email: "s@example.com",
+      name: null,
+    };
     for (const session of [undefined, expired, staff]) {
       await expect(portalOf(session).notificationSettings()).rejects.toMatchObject({ cause: { code: "UNAUTHENTICATED" } });
-      await expect(portalOf(session).updateNotificationSettings({ monthlyReport: false })).rejects.toMatchObject({ cause: { code: "UNAUTHENTICATED" } });
+      await expect(portalOf(session).updateNotificationSettings({ monthlyReport: false })).rejects.toMatchObject({
+        cause: { code: "UNAUTHENTICATED" },
+      });
     }
     expect((await notificationSettings(testDb.db, customerId)).monthlyReport).toBe(true);
   });

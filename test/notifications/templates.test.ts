@@ -3,7 +3,12 @@ import { describe, expect, it, vi } from "vitest";
 import { LOCALE_CODES, type LocaleCode } from "../../server/i18n/locales";
 import { renderNotification, renderOrganizationNotification, type RenderContext } from "../../server/notifications/render";
 import { notificationSubject } from "../../server/notifications/subjects";
-import type { CustomerNotificationContent, MonthlyReportData, OrganizationNotificationContent, WebhookHealthEndpoint } from "../../server/notifications/types";
+import type {
+  CustomerNotificationContent,
+  MonthlyReportData,
+  OrganizationNotificationContent,
+  WebhookHealthEndpoint,
+} from "../../server/notifications/types";
 
 const context = (locale: LocaleCode): RenderContext => ({
   locale,
@@ -46,11 +51,21 @@ const CONTENT: Record<string, CustomerNotificationContent> = {
           dataClasses: ["Email addresses", "Names", "Passwords", "Usernames"],
           emails: ["ceo@acme.example", "cfo@acme.example"],
         },
-        { name: "Adobe", title: "Adobe", breachDate: "2013-10-04", pwnCount: 152445165, dataClasses: ["Email addresses", "Passwords"], emails: ["ceo@acme.example"] },
+        {
+          name: "Adobe",
+          title: "Adobe",
+          breachDate: "2013-10-04",
+          pwnCount: 152445165,
+          dataClasses: ["Email addresses", "Passwords"],
+          emails: ["ceo@acme.example"],
+        },
       ],
     },
   },
-  redactedAlert: { kind: "breach_alert", data: { companyName: "Acme Ltd", redacted: true, count: 2, emails: ["ceo@acme.example", "cfo@acme.example"] } },
+  redactedAlert: {
+    kind: "breach_alert",
+    data: { companyName: "Acme Ltd", redacted: true, count: 2, emails: ["ceo@acme.example", "cfo@acme.example"] },
+  },
   report: { kind: "monthly_report", data: report },
 };
 
@@ -75,7 +90,8 @@ describe("rendered messages (snapshots of the plain-text part)", () => {
     expect(full.text).toContain("Exposed data: Email addresses, Names, Passwords, Usernames");
     expect(full.text).toContain("Turn on multi-factor authentication wherever it is offered.");
     const redacted = await renderNotification(CONTENT.redactedAlert!, context("en-GB"));
-    for (const withheld of ["Canva", "Adobe", "Passwords", "2019", "multi-factor"]) expect(redacted.html + redacted.text).not.toContain(withheld);
+    for (const withheld of ["Canva", "Adobe", "Passwords", "2019", "multi-factor"])
+      expect(redacted.html + redacted.text).not.toContain(withheld);
   });
 
   it("tells the newest breaches in full and the rest by title, and cuts long address lists, staying under the clipping size", async () => {
@@ -88,7 +104,10 @@ describe("rendered messages (snapshots of the plain-text part)", () => {
       dataClasses: ["Email addresses", "Passwords", "Phone numbers", "Physical addresses"],
       emails,
     }));
-    const rendered = await renderNotification({ kind: "breach_alert", data: { companyName: "Acme Ltd", redacted: false, breaches } }, context("en-GB"));
+    const rendered = await renderNotification(
+      { kind: "breach_alert", data: { companyName: "Acme Ltd", redacted: false, breaches } },
+      context("en-GB"),
+    );
     expect(rendered.subject).toBe("40 new data breaches found for Acme Ltd");
     expect(rendered.text.match(/^BREACH NUMBER \d+$/gm)).toEqual(Array.from({ length: 10 }, (_, index) => `BREACH NUMBER ${index}`));
     expect(rendered.text).toContain("ALSO FOUND\n\n * Breach number 10 (15 Jan 2015)\n * Breach number 11 (15 Jan 2014)");
@@ -160,7 +179,10 @@ describe("webhook health messages to an endpoint's owner (en-GB: organizations h
 describe("subject lines", () => {
   it("are written in all six locales", () => {
     const subjects = Object.fromEntries(
-      LOCALE_CODES.map((locale) => [locale, Object.fromEntries(Object.entries(CONTENT).map(([name, content]) => [name, notificationSubject(content, locale)]))]),
+      LOCALE_CODES.map((locale) => [
+        locale,
+        Object.fromEntries(Object.entries(CONTENT).map(([name, content]) => [name, notificationSubject(content, locale)])),
+      ]),
     );
     expect(subjects).toEqual({
       "sv-SE": {
@@ -203,7 +225,10 @@ describe("subject lines", () => {
   });
 
   it("use one breach's own wording", () => {
-    const one: CustomerNotificationContent = { kind: "breach_alert", data: { companyName: "Acme Ltd", redacted: true, count: 1, emails: ["a@acme.example"] } };
+    const one: CustomerNotificationContent = {
+      kind: "breach_alert",
+      data: { companyName: "Acme Ltd", redacted: true, count: 1, emails: ["a@acme.example"] },
+    };
     expect(LOCALE_CODES.map((locale) => notificationSubject(one, locale))).toEqual([
       "Nytt dataintrång hittat för Acme Ltd",
       "Nytt datainnbrudd funnet for Acme Ltd",
@@ -216,7 +241,10 @@ describe("subject lines", () => {
 });
 
 describe("the monthly report", () => {
-  async function pdfText(content: CustomerNotificationContent, locale: LocaleCode): Promise<{ text: string; pages: number; filename: string }> {
+  async function pdfText(
+    content: CustomerNotificationContent,
+    locale: LocaleCode,
+  ): Promise<{ text: string; pages: number; filename: string }> {
     const [attachment, ...others] = (await renderNotification(content, context(locale))).attachments;
     expect(others).toEqual([]);
     expect(attachment!.contentType).toBe("application/pdf");
@@ -264,7 +292,13 @@ describe("the monthly report", () => {
   it("says when it is the first report, lists at most the listed breaches, and draws what its fonts can", async () => {
     const first: CustomerNotificationContent = {
       kind: "monthly_report",
-      data: { ...report, companyName: "Ääkkönen Oy 東京", previous: null, newBreaches: { count: 25, listed: report.newBreaches.listed }, domains: [] },
+      data: {
+        ...report,
+        companyName: "Ääkkönen Oy 東京",
+        previous: null,
+        newBreaches: { count: 25, listed: report.newBreaches.listed },
+        domains: [],
+      },
     };
     const email = await renderNotification(first, context("fi-FI"));
     expect(email.text).toContain("Tämä on ensimmäinen raportti.");

@@ -36,7 +36,8 @@ afterAll(async () => {
   await testDb?.close();
 });
 
-const status = (token: string) => createUiCaller(createContext(testDb.db, new Headers(), randomUUID())).notifications.unsubscribe({ token });
+const status = (token: string) =>
+  createUiCaller(createContext(testDb.db, new Headers(), randomUUID())).notifications.unsubscribe({ token });
 
 /** Sends a request for a link of the service (APP_URL) to the test server instead. */
 function onTestServer(link: string): string {
@@ -93,10 +94,21 @@ describe("the unsubscribe link of a message", () => {
     const { page } = unsubscribeLinks(alert!);
     const token = new URL(page).searchParams.get("token")!;
 
-    expect(await status(token)).toEqual({ valid: true, locale: "da-DK", kind: "breach_alert", email: `boss@${domain}`, companyName: "Acme Ltd", unsubscribed: false });
+    expect(await status(token)).toEqual({
+      valid: true,
+      locale: "da-DK",
+      kind: "breach_alert",
+      email: `boss@${domain}`,
+      companyName: "Acme Ltd",
+      unsubscribed: false,
+    });
 
     // The page's form: POST /api/unsubscribe with the token in the body; the browser goes back to the page.
-    const response = await fetch(`${server.baseUrl}/api/unsubscribe`, { method: "POST", body: new URLSearchParams({ token }), redirect: "manual" });
+    const response = await fetch(`${server.baseUrl}/api/unsubscribe`, {
+      method: "POST",
+      body: new URLSearchParams({ token }),
+      redirect: "manual",
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`http://localhost:3000/unsubscribe?token=${token}`);
     expect(await status(token)).toMatchObject({ valid: true, unsubscribed: true });
@@ -109,7 +121,10 @@ describe("the unsubscribe link of a message", () => {
     expect(smtp.to(`security@${domain}`)).toHaveLength(2);
 
     // A second click is harmless.
-    expect((await fetch(`${server.baseUrl}/api/unsubscribe`, { method: "POST", body: new URLSearchParams({ token }), redirect: "manual" })).status).toBe(303);
+    expect(
+      (await fetch(`${server.baseUrl}/api/unsubscribe`, { method: "POST", body: new URLSearchParams({ token }), redirect: "manual" }))
+        .status,
+    ).toBe(303);
   });
 
   it("answers a mail program's one-click request (RFC 8058) with 200", async () => {
@@ -134,20 +149,32 @@ describe("the unsubscribe link of a message", () => {
     const [welcome] = smtp.to(`it@${domain}`);
     expect(welcome!.parsed.text).toContain("Stop alle e-mails fra tjenesten til denne adresse");
     const { oneClick } = unsubscribeLinks(welcome!);
-    expect((await fetch(onTestServer(oneClick), { method: "POST", body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }) })).status).toBe(200);
-    expect((await testDb.db.notificationOptOut.findMany({ where: { customerId }, select: { kind: true } })).map((row) => row.kind).sort()).toEqual([
-      "breach_alert",
-      "monthly_report",
-      "welcome",
-    ]);
+    expect(
+      (await fetch(onTestServer(oneClick), { method: "POST", body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }) })).status,
+    ).toBe(200);
+    expect(
+      (await testDb.db.notificationOptOut.findMany({ where: { customerId }, select: { kind: true } })).map((row) => row.kind).sort(),
+    ).toEqual(["breach_alert", "monthly_report", "welcome"]);
   });
 
   it("refuses a token that is missing, altered or names an unknown customer", async () => {
     const unknown = unsubscribeToken({ customerId: randomUUID(), kind: "breach_alert", email: "x@y.example" });
     const optOutsBefore = await testDb.db.notificationOptOut.count();
-    for (const url of [`${server.baseUrl}/api/unsubscribe`, `${server.baseUrl}/api/unsubscribe?token=abc.def`, `${server.baseUrl}/api/unsubscribe?token=${unknown}`]) {
-      const response = await fetch(url, { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
-      expect({ url, status: response.status, body: await response.text() }).toEqual({ url, status: 400, body: "This unsubscribe link is not valid." });
+    for (const url of [
+      `${server.baseUrl}/api/unsubscribe`,
+      `${server.baseUrl}/api/unsubscribe?token=abc.def`,
+      `${server.baseUrl}/api/unsubscribe?token=${unknown}`,
+    ]) {
+      const response = await fetch(url, {
+        method: "POST",
+        body: "List-Unsubscribe=One-Click",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect({ url, status: response.status, body: await response.text() }).toEqual({
+        url,
+        status: 400,
+        body: "This unsubscribe link is not valid.",
+      });
     }
     expect(await status("abc.def")).toEqual({ valid: false });
     expect(await status(unknown)).toEqual({ valid: false });
@@ -156,7 +183,11 @@ describe("the unsubscribe link of a message", () => {
 
   it("skips a message already queued when its recipient opts out before it is sent", async () => {
     const domain = `q${randomUUID().slice(0, 8)}.example`;
-    const customerId = await createTestCustomer(testDb.db, org.partner.id, { contactEmail: `it@${domain}`, assetsDomains: [domain], assetsEmails: [] });
+    const customerId = await createTestCustomer(testDb.db, org.partner.id, {
+      contactEmail: `it@${domain}`,
+      assetsDomains: [domain],
+      assetsEmails: [],
+    });
     const welcome = await testDb.db.notification.findFirstOrThrow({ where: { customerId, kind: "welcome" } });
     const token = unsubscribeToken({ customerId, kind: "welcome", email: `it@${domain}` });
     expect((await fetch(`${server.baseUrl}/api/unsubscribe?token=${token}`, { method: "POST", redirect: "manual" })).status).toBe(303);

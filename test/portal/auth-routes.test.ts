@@ -118,7 +118,10 @@ describe("/auth/refresh", () => {
 
   it("GET (a page found the access token expired) redirects back to the portal page it came from, and nowhere else", async () => {
     const cookie = await signedInCookie();
-    const response = await refreshSession(testDb.db, withCookie(cookie, { url: `${ORIGIN}/auth/refresh?next=%2Fportal%2Fbreaches%3Fx%3D1` }));
+    const response = await refreshSession(
+      testDb.db,
+      withCookie(cookie, { url: `${ORIGIN}/auth/refresh?next=%2Fportal%2Fbreaches%3Fx%3D1` }),
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/portal/breaches?x=1");
     expect(sessionCookieOf(response)?.value).toBeTruthy();
@@ -173,7 +176,10 @@ describe("POST /auth/sign-out", () => {
     const token = await decode({ token: cookie, secret: sessionSecret() });
     // what a browser sends for the portal's sign-out form (its strict referrer policy makes Origin "null")
     const browserHeaders = { origin: "null", "sec-fetch-site": "same-origin" };
-    const response = await signOut(testDb.db, withCookie(cookie, { method: "POST", url: `${ORIGIN}/auth/sign-out`, headers: browserHeaders }));
+    const response = await signOut(
+      testDb.db,
+      withCookie(cookie, { method: "POST", url: `${ORIGIN}/auth/sign-out`, headers: browserHeaders }),
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/auth/error?reason=signed-out");
     expect(sessionCookieOf(response)?.value).toBe("");
@@ -183,7 +189,12 @@ describe("POST /auth/sign-out", () => {
   it("refuses a cross-site sign-out", async () => {
     const cookie = await signedInCookie();
     const token = await decode({ token: cookie, secret: sessionSecret() });
-    const refused: Array<Record<string, string>> = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }, { origin: "null" }, { origin: "https://evil.example" }];
+    const refused: Array<Record<string, string>> = [
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site" },
+      { origin: "null" },
+      { origin: "https://evil.example" },
+    ];
     for (const headers of refused) {
       expect((await signOut(testDb.db, withCookie(cookie, { method: "POST", headers }))).status).toBe(403);
     }

@@ -34,12 +34,16 @@ describe("deleteSpentSignInRecords", () => {
     if (!live.ok) throw new Error("sign-in refused");
     await refreshPortalSession(testDb.db, live.signIn.sessionId, live.signIn.refreshToken);
 
-    await testDb.db.$executeRaw`UPDATE magic_link_tokens SET used_at = now() - interval '31 days' WHERE token_hash = ${hashSecretToken(usedLongAgo)}`;
-    await testDb.db.$executeRaw`UPDATE portal_sessions SET ended_at = now() - interval '31 days' WHERE id = ${signIn.signIn.sessionId}::uuid`;
+    await testDb.db
+      .$executeRaw`UPDATE magic_link_tokens SET used_at = now() - interval '31 days' WHERE token_hash = ${hashSecretToken(usedLongAgo)}`;
+    await testDb.db
+      .$executeRaw`UPDATE portal_sessions SET ended_at = now() - interval '31 days' WHERE id = ${signIn.signIn.sessionId}::uuid`;
 
     expect(await deleteSpentSignInRecords(testDb.db)).toEqual({ links: 1, sessions: 1 });
     expect(await testDb.db.magicLinkToken.count({ where: { portalUser: { customerId } } })).toBe(2);
-    expect(await testDb.db.portalSession.findMany({ where: { portalUser: { customerId } }, select: { id: true } })).toEqual([{ id: live.signIn.sessionId }]);
+    expect(await testDb.db.portalSession.findMany({ where: { portalUser: { customerId } }, select: { id: true } })).toEqual([
+      { id: live.signIn.sessionId },
+    ]);
     // the live session keeps its rotated token, so a replay is still caught as reuse
     expect(await testDb.db.portalRefreshToken.count({ where: { sessionId: live.signIn.sessionId } })).toBe(2);
     expect(await deleteSpentSignInRecords(testDb.db)).toEqual({ links: 0, sessions: 0 });

@@ -99,7 +99,9 @@ describe("POST customer/{customerId}/magic-link", () => {
       const res = await server.api.post(path, undefined, headers);
       expect({ path, status: res.status, body: res.body }).toEqual({ path, status, body: { success: false, error } });
     }
-    expect(await testDb.db.magicLinkToken.count({ where: { portalUser: { customerId: { in: [foreignCustomerId, offboarded] } } } })).toBe(0);
+    expect(await testDb.db.magicLinkToken.count({ where: { portalUser: { customerId: { in: [foreignCustomerId, offboarded] } } } })).toBe(
+      0,
+    );
   });
 
   it("answers 500 'Failed to generate magic link' when the link cannot be stored", async () => {

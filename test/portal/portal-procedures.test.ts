@@ -16,7 +16,11 @@ let testDb: TestDatabase;
 let org: TestOrg;
 
 const BREACHES = [
-  hibpBreach("Alpha", { Title: "Alpha Social", BreachDate: "2024-03-01", DataClasses: ["Email addresses", "Passwords", "Sexual orientations"] }),
+  hibpBreach("Alpha", {
+    Title: "Alpha Social",
+    BreachDate: "2024-03-01",
+    DataClasses: ["Email addresses", "Passwords", "Sexual orientations"],
+  }),
   hibpBreach("Beta", { Title: "Beta Shop", BreachDate: "2015-06-01", DataClasses: ["Email addresses", "Phone numbers"] }),
   hibpBreach("Gamma", { Title: "Gamma Forum", BreachDate: "2015-01-01", DataClasses: ["Email addresses"] }),
 ];
@@ -60,7 +64,13 @@ function callerFor(customerId: string, accessExpiresAt = Math.floor(Date.now() /
 describe("portal procedures for a fully monitored customer", () => {
   it("me: the company, its locale (six locales, same-language fallback, en-GB otherwise) and the full view", async () => {
     const { portal } = await signedInCustomer({ localeCode: "nl-BE" });
-    expect(await portal.me()).toMatchObject({ companyName: "Acme Ltd", status: "active", locale: "nl-NL", redacted: false, email: "it@acme.example" });
+    expect(await portal.me()).toMatchObject({
+      companyName: "Acme Ltd",
+      status: "active",
+      locale: "nl-NL",
+      redacted: false,
+      email: "it@acme.example",
+    });
     expect((await (await signedInCustomer({ localeCode: "de-DE" })).portal.me()).locale).toBe("en-GB");
     expect((await (await signedInCustomer({ localeCode: "fi-FI" })).portal.me()).locale).toBe("fi-FI");
   });
@@ -143,7 +153,10 @@ describe("portal procedures for a prospect", () => {
     expect(overview).toMatchObject({ unresolved: 3, resolved: 0, exposedEmails: 2, timeline: null });
 
     // (ids removed first: a random uuid may well contain "2015")
-    const everything = JSON.stringify([list, detail, overview]).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>");
+    const everything = JSON.stringify([list, detail, overview]).replace(
+      /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g,
+      "<id>",
+    );
     for (const withheld of WITHHELD) expect(everything).not.toContain(withheld);
 
     // they can still mark a breach fixed, and the partner API agrees
@@ -177,7 +190,9 @@ describe("portal procedures refuse", () => {
     const anonymous = createUiCaller(createContext(testDb.db, new Headers(), "req")).portal;
     await expect(anonymous.overview()).rejects.toThrow("Sign in to continue");
     const staff: UiSession = { kind: "staff", staffId: "s", distributorId: org.distributor.id, email: "ops@example.com", name: null };
-    await expect(createUiCaller(createContext(testDb.db, new Headers(), "req", staff)).portal.overview()).rejects.toThrow("Sign in to continue");
+    await expect(createUiCaller(createContext(testDb.db, new Headers(), "req", staff)).portal.overview()).rejects.toThrow(
+      "Sign in to continue",
+    );
     await expect(callerFor(customerId, Math.floor(Date.now() / 1000) - 1).overview()).rejects.toThrow("Session expired");
   });
 });
@@ -185,12 +200,21 @@ describe("portal procedures refuse", () => {
 describe("exposureTimeline", () => {
   it("fills the years between the first and the last breach, and folds older years into the first bar", () => {
     expect(exposureTimeline([])).toEqual([]);
-    expect(exposureTimeline([{ year: 2020, resolved: true }, { year: 2022, resolved: false }])).toEqual([
+    expect(
+      exposureTimeline([
+        { year: 2020, resolved: true },
+        { year: 2022, resolved: false },
+      ]),
+    ).toEqual([
       { year: 2020, includesEarlier: false, unresolved: 0, resolved: 1 },
       { year: 2021, includesEarlier: false, unresolved: 0, resolved: 0 },
       { year: 2022, includesEarlier: false, unresolved: 1, resolved: 0 },
     ]);
-    const long = exposureTimeline([{ year: 1990, resolved: false }, { year: 2000, resolved: false }, { year: 2025, resolved: false }]);
+    const long = exposureTimeline([
+      { year: 1990, resolved: false },
+      { year: 2000, resolved: false },
+      { year: 2025, resolved: false },
+    ]);
     expect(long).toHaveLength(TIMELINE_YEARS);
     expect(long[0]).toEqual({ year: 2025 - TIMELINE_YEARS + 1, includesEarlier: true, unresolved: 2, resolved: 0 });
   });

@@ -93,7 +93,9 @@ describe("refresh", () => {
 
   it("concurrent refreshes with one token all receive its one successor, and nothing is revoked", async () => {
     const session = await signIn();
-    const results = await Promise.all(Array.from({ length: 4 }, () => refreshPortalSession(testDb.db, session.sessionId, session.refreshToken)));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => refreshPortalSession(testDb.db, session.sessionId, session.refreshToken)),
+    );
     const tokens = new Set(results.map((result) => (result.ok ? result.refreshToken : result.reason)));
     expect(tokens.size).toBe(1);
     expect(results.every((result) => result.ok)).toBe(true);
@@ -124,7 +126,8 @@ describe("refresh", () => {
 
   it("never refreshes past the session's hard end", async () => {
     const session = await signIn();
-    await testDb.db.$executeRaw`UPDATE portal_sessions SET expires_at = now() + interval '10 minutes' WHERE id = ${session.sessionId}::uuid`;
+    await testDb.db
+      .$executeRaw`UPDATE portal_sessions SET expires_at = now() + interval '10 minutes' WHERE id = ${session.sessionId}::uuid`;
     const refreshed = await refreshPortalSession(testDb.db, session.sessionId, session.refreshToken);
     if (!refreshed.ok) throw new Error("refresh refused");
     expect(refreshed.accessExpiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 10 * 60 * 1000 + 1000);

@@ -83,7 +83,11 @@ describe("current protocol", () => {
 
   it.each([
     ["no response signature", () => ({ status: 200 }), "Response has no X-Signature header"],
-    ["a signature with another key", () => ({ status: 200, signWith: "00000000-0000-4000-8000-000000000000" }), "Response X-Signature does not verify"],
+    [
+      "a signature with another key",
+      () => ({ status: 200, signWith: "00000000-0000-4000-8000-000000000000" }),
+      "Response X-Signature does not verify",
+    ],
     ["a 500", () => ({ status: 500 }), "HTTP 500"],
     ["a redirect (not followed)", () => ({ status: 302, headers: { location: "http://127.0.0.1:9/elsewhere" } }), "HTTP 302"],
   ])("counts %s as a failed attempt and stops after maxAttempts (3)", async (_name, rule, error) => {
@@ -135,7 +139,11 @@ describe("current protocol", () => {
     const a = await receiver(() => ({ status: 500 }));
     const b = await receiver(() => ({ status: 500 }));
     const s = await setup(a, { maxAttempts: 1 });
-    await createEndpoint(testDb.db, { partnerId: s.org.partner.id }, "current", { url: b.url, eventTypes: ["customer.created"], maxAttempts: 1 });
+    await createEndpoint(testDb.db, { partnerId: s.org.partner.id }, "current", {
+      url: b.url,
+      eventTypes: ["customer.created"],
+      maxAttempts: 1,
+    });
     const eventId = await created(s);
     await drainWebhooks(testDb.db);
     expect(JSON.parse(a.requests[0]!.body).idempotencyToken).toBe(eventId);
@@ -209,7 +217,10 @@ describe("earlier protocol", () => {
   async function legacySetup(target: TestReceiver, events = ["breach.new", "email.added"]) {
     const org = await createTestOrg(testDb.db);
     const customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example", "b@acme.example"] });
-    const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "legacy", { url: target.url, eventTypes: events });
+    const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "legacy", {
+      url: target.url,
+      eventTypes: events,
+    });
     return { org, customer, endpointId: endpoint.id, secret };
   }
 
@@ -259,7 +270,9 @@ describe("earlier protocol", () => {
   it("retries a failure 3 times (4 attempts), then fails", async () => {
     const target = await receiver(() => ({ status: 500 }));
     const s = await legacySetup(target);
-    await recordTestEvent(testDb.db, s.customer, "customer.asset.added", { assets: [{ uuid: crypto.randomUUID(), type: "email", value: "c@acme.example" }] });
+    await recordTestEvent(testDb.db, s.customer, "customer.asset.added", {
+      assets: [{ uuid: crypto.randomUUID(), type: "email", value: "c@acme.example" }],
+    });
     await drainWebhooks(testDb.db);
     expect(target.requests).toHaveLength(4);
     expect(target.requests.every((r) => r.headers["x-service-event"] === "email.added")).toBe(true);
@@ -298,7 +311,11 @@ describe("an endpoint that keeps failing", () => {
     // the event is kept, failed without a request, for a recover once the endpoint is enabled again
     const deliveries = await deliveriesOf(testDb.db, s.endpointId);
     expect(deliveries).toHaveLength(21);
-    expect(deliveries[20]).toMatchObject({ status: "failed", attemptCount: 0, lastError: "Endpoint is disabled: the delivery was not sent" });
+    expect(deliveries[20]).toMatchObject({
+      status: "failed",
+      attemptCount: 0,
+      lastError: "Endpoint is disabled: the delivery was not sent",
+    });
   });
 
   it("starts counting again after a delivered one", async () => {

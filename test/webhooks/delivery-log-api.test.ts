@@ -65,7 +65,9 @@ describe("delivery log", () => {
           idempotencyToken: second,
           status: "failed",
           test: false,
-          attempts: [{ at: expect.stringMatching(ISO), statusCode: 500, durationMs: expect.any(Number), error: "HTTP 500", fallbackSecret: false }],
+          attempts: [
+            { at: expect.stringMatching(ISO), statusCode: 500, durationMs: expect.any(Number), error: "HTTP 500", fallbackSecret: false },
+          ],
           error: "HTTP 500",
           nextAttemptAt: null,
           createdAt: expect.stringMatching(ISO),
@@ -77,7 +79,9 @@ describe("delivery log", () => {
           idempotencyToken: first,
           status: "delivered",
           test: false,
-          attempts: [{ at: expect.stringMatching(ISO), statusCode: 200, durationMs: expect.any(Number), error: null, fallbackSecret: false }],
+          attempts: [
+            { at: expect.stringMatching(ISO), statusCode: 200, durationMs: expect.any(Number), error: null, fallbackSecret: false },
+          ],
           error: null,
           nextAttemptAt: null,
           createdAt: expect.stringMatching(ISO),
@@ -109,8 +113,14 @@ describe("delivery log", () => {
   it("keeps each organization's log to itself", async () => {
     const id = await createV1();
     const other = await createTestOrg(testDb.db);
-    expect(await server.api.get(`${V1}/${id}/deliveries`, other.partner.headers)).toMatchObject({ status: 404, body: { error: "Webhook not found" } });
-    expect(await server.api.get(`${LEGACY}/${id}/deliveries`, org.partner.headers)).toMatchObject({ status: 404, body: { error: "Webhook not found" } });
+    expect(await server.api.get(`${V1}/${id}/deliveries`, other.partner.headers)).toMatchObject({
+      status: 404,
+      body: { error: "Webhook not found" },
+    });
+    expect(await server.api.get(`${LEGACY}/${id}/deliveries`, org.partner.headers)).toMatchObject({
+      status: 404,
+      body: { error: "Webhook not found" },
+    });
   });
 
   it("re-queues a failed delivery with a fresh round of attempts", async () => {
@@ -124,7 +134,12 @@ describe("delivery log", () => {
     answer = "ok";
     const retried = await server.api.post(`${V1}/${id}/deliveries/${failed.id}/retry`, undefined, org.partner.headers);
     expect(retried.status).toBe(200);
-    expect(retried.body.delivery).toMatchObject({ id: failed.id, status: "pending", error: null, nextAttemptAt: expect.stringMatching(ISO) });
+    expect(retried.body.delivery).toMatchObject({
+      id: failed.id,
+      status: "pending",
+      error: null,
+      nextAttemptAt: expect.stringMatching(ISO),
+    });
     expect(retried.body.delivery.attempts).toHaveLength(1);
     expect(await server.api.post(`${V1}/${id}/deliveries/${failed.id}/retry`, undefined, org.partner.headers)).toMatchObject({
       status: 409,
@@ -141,8 +156,14 @@ describe("delivery log", () => {
 
   it("answers 400, 404 and 422 where a retry cannot be done", async () => {
     const id = await createV1();
-    expect(await server.api.post(`${V1}/${id}/deliveries/nope/retry`, undefined, org.partner.headers)).toMatchObject({ status: 400, body: { error: "Invalid delivery ID" } });
-    expect(await server.api.post(`${V1}/${id}/deliveries/${crypto.randomUUID()}/retry`, undefined, org.partner.headers)).toMatchObject({ status: 404, body: { error: "Delivery not found" } });
+    expect(await server.api.post(`${V1}/${id}/deliveries/nope/retry`, undefined, org.partner.headers)).toMatchObject({
+      status: 400,
+      body: { error: "Invalid delivery ID" },
+    });
+    expect(await server.api.post(`${V1}/${id}/deliveries/${crypto.randomUUID()}/retry`, undefined, org.partner.headers)).toMatchObject({
+      status: 404,
+      body: { error: "Delivery not found" },
+    });
     answer = "fail";
     await recordTestEvent(testDb.db, customer, "customer.created", {});
     await drainWebhooks(testDb.db);
@@ -199,7 +220,9 @@ describe("test events", () => {
 
   it("defaults to the first subscribed type and refuses unknown types", async () => {
     const id = await createV1({ eventTypes: ["customer.asset.removed", "customer.created"] });
-    expect((await server.api.post(`${V1}/${id}/test`, undefined, org.partner.headers)).body.delivery.eventType).toBe("customer.asset.removed");
+    expect((await server.api.post(`${V1}/${id}/test`, undefined, org.partner.headers)).body.delivery.eventType).toBe(
+      "customer.asset.removed",
+    );
     const bad = await server.api.post(`${V1}/${id}/test`, { eventType: "breach.new" }, org.partner.headers);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/^Validation failed: eventType: Unknown event type; expected one of customer\.created/);
@@ -212,7 +235,9 @@ describe("test events", () => {
     expect(res.body.delivery).toMatchObject({ eventType: "email.added", test: true });
     await drainWebhooks(testDb.db);
     // the receiver is shared: a sample an earlier test queued may arrive in the same round
-    const request = target.requests.findLast((candidate) => candidate.headers["x-service-signature"] === `sha256=${hmacHex(secret, candidate.body)}`)!;
+    const request = target.requests.findLast(
+      (candidate) => candidate.headers["x-service-signature"] === `sha256=${hmacHex(secret, candidate.body)}`,
+    )!;
     expect(request).toBeDefined();
     expect(request.headers["x-service-event"]).toBe("email.added");
     expect(request.headers["x-service-signature"]).toBe(`sha256=${hmacHex(secret, request.body)}`);
@@ -232,7 +257,11 @@ describe("test events", () => {
 
 describe("addresses checked again when a request connects", () => {
   it.each([
-    ["a name that resolves to 127.0.0.1", () => `https://localhost:${target.port}/hook`, /^Refused: localhost resolves to a non-public address \((127\.0\.0\.1|::1) is a loopback address\)$/],
+    [
+      "a name that resolves to 127.0.0.1",
+      () => `https://localhost:${target.port}/hook`,
+      /^Refused: localhost resolves to a non-public address \((127\.0\.0\.1|::1) is a loopback address\)$/,
+    ],
     ["a loopback address", () => `https://127.0.0.1:${target.port}/hook`, /^Refused: 127\.0\.0\.1 is a loopback address$/],
     ["an http URL", () => target.url, /^Refused: URL must use https:\/\//],
   ])("refuses %s once private URLs are no longer allowed", async (_name, url, error) => {

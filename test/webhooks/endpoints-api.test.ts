@@ -33,7 +33,11 @@ afterEach(() => {
 describe("current-protocol endpoints (partner)", () => {
   it("creates an endpoint and returns the organization's new signing token once", async () => {
     const org = await createTestOrg(testDb.db);
-    const res = await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created", "customer.breach.found"] }, org.partner.headers);
+    const res = await server.api.post(
+      V1,
+      { url: PUBLIC_URL, eventTypes: ["customer.created", "customer.breach.found"] },
+      org.partner.headers,
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
@@ -58,8 +62,18 @@ describe("current-protocol endpoints (partner)", () => {
     const secrets = await server.api.get(`${V1}/secrets`, org.partner.headers);
     expect(secrets.body.secrets).toEqual([{ id: expect.stringMatching(UUID), status: "active", createdAt: expect.stringMatching(ISO) }]);
 
-    const second = await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.deleted"], maxAttempts: 1, enabled: false }, org.partner.headers);
-    expect(second.body.webhook).toMatchObject({ maxAttempts: 1, enabled: false, disabledKind: "manual", disabledReason: null, secret: res.body.webhook.secret });
+    const second = await server.api.post(
+      V1,
+      { url: PUBLIC_URL, eventTypes: ["customer.deleted"], maxAttempts: 1, enabled: false },
+      org.partner.headers,
+    );
+    expect(second.body.webhook).toMatchObject({
+      maxAttempts: 1,
+      enabled: false,
+      disabledKind: "manual",
+      disabledReason: null,
+      secret: res.body.webhook.secret,
+    });
     expect(second.body.webhook.disabledAt).toMatch(ISO);
     expect((await server.api.get(`${V1}/secrets`, org.partner.headers)).body.secrets).toHaveLength(1);
 
@@ -81,14 +95,32 @@ describe("current-protocol endpoints (partner)", () => {
     [{ eventTypes: ["customer.created"] }, "Validation failed: url: URL is required"],
     [{ url: PUBLIC_URL }, "Validation failed: eventTypes: eventTypes is required"],
     [{ url: PUBLIC_URL, eventTypes: [] }, "Validation failed: eventTypes: At least one event type is required"],
-    [{ url: PUBLIC_URL, eventTypes: ["breach.new"] }, expect.stringMatching(/^Validation failed: eventTypes\.0: Unknown event type; expected one of customer\.created, /)],
-    [{ url: PUBLIC_URL, eventTypes: ["customer.created"], maxAttempts: 4 }, "Validation failed: maxAttempts: maxAttempts must be an integer from 1 to 3"],
-    [{ url: PUBLIC_URL, eventTypes: ["customer.created"], maxAttempts: 0 }, "Validation failed: maxAttempts: maxAttempts must be an integer from 1 to 3"],
-    [{ url: PUBLIC_URL, eventTypes: ["customer.created"], maxAttempts: 1.5 }, "Validation failed: maxAttempts: maxAttempts must be an integer from 1 to 3"],
+    [
+      { url: PUBLIC_URL, eventTypes: ["breach.new"] },
+      expect.stringMatching(/^Validation failed: eventTypes\.0: Unknown event type; expected one of customer\.created, /),
+    ],
+    [
+      { url: PUBLIC_URL, eventTypes: ["customer.created"], maxAttempts: 4 },
+      "Validation failed: maxAttempts: maxAttempts must be an integer from 1 to 3",
+    ],
+    [
+      { url: PUBLIC_URL, eventTypes: ["customer.created"], maxAttempts: 0 },
+      "Validation failed: maxAttempts: maxAttempts must be an integer from 1 to 3",
+    ],
+    [
+      { url: PUBLIC_URL, eventTypes: ["customer.created"], maxAttempts: 1.5 },
+      "Validation failed: maxAttempts: maxAttempts must be an integer from 1 to 3",
+    ],
     [{ url: "not a url", eventTypes: ["customer.created"] }, "Validation failed: url: Invalid URL"],
-    [{ url: "https://user:pw@93.184.216.34/", eventTypes: ["customer.created"] }, "Validation failed: url: URL must not contain a user name or password"],
+    [
+      { url: "https://user:pw@93.184.216.34/", eventTypes: ["customer.created"] },
+      "Validation failed: url: URL must not contain a user name or password",
+    ],
     [{ url: PUBLIC_URL, eventTypes: ["customer.created"], signatureScheme: "hmac" }, `Validation failed: signatureScheme: ${SCHEME_ERROR}`],
-    [{ url: PUBLIC_URL, eventTypes: ["customer.created"], signatureScheme: "standard_webhooks" }, `Validation failed: signatureScheme: ${SCHEME_ERROR}`],
+    [
+      { url: PUBLIC_URL, eventTypes: ["customer.created"], signatureScheme: "standard_webhooks" },
+      `Validation failed: signatureScheme: ${SCHEME_ERROR}`,
+    ],
     [{ url: PUBLIC_URL, eventTypes: ["customer.created"], signatureScheme: null }, `Validation failed: signatureScheme: ${SCHEME_ERROR}`],
   ])("refuses %j with 400 %s", async (body, message) => {
     const res = await server.api.post(V1, body, org.partner.headers);
@@ -107,19 +139,35 @@ describe("current-protocol endpoints (partner)", () => {
     const { secret: _secret, ...record } = created;
     expect(got.body).toEqual({ success: true, webhook: record });
 
-    const patched = await server.api.patch(`${V1}/${created.id}`, { eventTypes: ["customer.deleted", "customer.deleted"], maxAttempts: 2, enabled: false }, org.partner.headers);
+    const patched = await server.api.patch(
+      `${V1}/${created.id}`,
+      { eventTypes: ["customer.deleted", "customer.deleted"], maxAttempts: 2, enabled: false },
+      org.partner.headers,
+    );
     expect(patched.status).toBe(200);
-    expect(patched.body.webhook).toMatchObject({ id: created.id, url: PUBLIC_URL, eventTypes: ["customer.deleted"], maxAttempts: 2, enabled: false });
+    expect(patched.body.webhook).toMatchObject({
+      id: created.id,
+      url: PUBLIC_URL,
+      eventTypes: ["customer.deleted"],
+      maxAttempts: 2,
+      enabled: false,
+    });
     expect(patched.body.webhook.secret).toBeUndefined();
 
     const none = await server.api.patch(`${V1}/${created.id}`, {}, org.partner.headers);
     expect(none).toMatchObject({
       status: 400,
-      body: { success: false, error: "Validation failed: At least one of url, eventTypes, enabled, maxAttempts or signatureScheme is required" },
+      body: {
+        success: false,
+        error: "Validation failed: At least one of url, eventTypes, enabled, maxAttempts or signatureScheme is required",
+      },
     });
 
     expect((await server.api.delete(`${V1}/${created.id}`, org.partner.headers)).body).toEqual({ success: true });
-    expect(await server.api.get(`${V1}/${created.id}`, org.partner.headers)).toMatchObject({ status: 404, body: { success: false, error: "Webhook not found" } });
+    expect(await server.api.get(`${V1}/${created.id}`, org.partner.headers)).toMatchObject({
+      status: 404,
+      body: { success: false, error: "Webhook not found" },
+    });
     expect((await server.api.delete(`${V1}/${created.id}`, org.partner.headers)).status).toBe(404);
   });
 
@@ -128,12 +176,18 @@ describe("current-protocol endpoints (partner)", () => {
     ["distributor", DISTRIBUTOR, (o: TestOrg) => o.distributor.headers],
   ])("%s: opts into Standard Webhooks on create or update, and refuses other schemes", async (_name, base, headersOf) => {
     const headers = headersOf(org);
-    const created = await server.api.post(base, { url: PUBLIC_URL, eventTypes: ["customer.created"], signatureScheme: "standard-webhooks" }, headers);
+    const created = await server.api.post(
+      base,
+      { url: PUBLIC_URL, eventTypes: ["customer.created"], signatureScheme: "standard-webhooks" },
+      headers,
+    );
     expect(created.status).toBe(200);
     expect(created.body.webhook.signatureScheme).toBe("standard-webhooks");
     const id = created.body.webhook.id;
     expect((await server.api.get(`${base}/${id}`, headers)).body.webhook.signatureScheme).toBe("standard-webhooks");
-    expect((await server.api.get(base, headers)).body.webhooks.find((w: { id: string }) => w.id === id).signatureScheme).toBe("standard-webhooks");
+    expect((await server.api.get(base, headers)).body.webhooks.find((w: { id: string }) => w.id === id).signatureScheme).toBe(
+      "standard-webhooks",
+    );
 
     const back = await server.api.patch(`${base}/${id}`, { signatureScheme: "x-signature" }, headers);
     expect(back.status).toBe(200);
@@ -173,9 +227,23 @@ describe("current-protocol endpoints (partner)", () => {
     });
 
     const enabled = (await server.api.patch(`${V1}/${created.id}`, { enabled: true }, org.partner.headers)).body.webhook;
-    expect(enabled).toMatchObject({ enabled: true, disabledKind: null, disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null });
+    expect(enabled).toMatchObject({
+      enabled: true,
+      disabledKind: null,
+      disabledReason: null,
+      disabledAt: null,
+      consecutiveFailures: 0,
+      failingSince: null,
+    });
     const row = await testDb.db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
-    expect(row).toMatchObject({ enabled: true, disabledKind: null, disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null });
+    expect(row).toMatchObject({
+      enabled: true,
+      disabledKind: null,
+      disabledReason: null,
+      disabledAt: null,
+      consecutiveFailures: 0,
+      failingSince: null,
+    });
   });
 
   it("leaves the failure run of an enabled endpoint alone when enabled: true is sent again", async () => {
@@ -198,13 +266,22 @@ describe("current-protocol endpoints (partner)", () => {
     const byService = (await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers)).body.webhook;
     const byOwner = (await server.api.post(V1, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, org.partner.headers)).body.webhook;
     const reason = "Disabled after 20 failed deliveries in a row; last error: HTTP 500";
-    await testDb.db.webhookEndpoint.update({ where: { id: byService.id }, data: { enabled: false, disabledReason: reason, disabledAt: new Date(), consecutiveFailures: 20 } });
+    await testDb.db.webhookEndpoint.update({
+      where: { id: byService.id },
+      data: { enabled: false, disabledReason: reason, disabledAt: new Date(), consecutiveFailures: 20 },
+    });
     await testDb.db.webhookEndpoint.update({ where: { id: byOwner.id }, data: { enabled: false } });
     const kinds = Object.fromEntries(
-      (await server.api.get(V1, org.partner.headers)).body.webhooks.map((w: { id: string; disabledKind: string }) => [w.id, w.disabledKind]),
+      (await server.api.get(V1, org.partner.headers)).body.webhooks.map((w: { id: string; disabledKind: string }) => [
+        w.id,
+        w.disabledKind,
+      ]),
     );
     expect(kinds).toEqual({ [byService.id]: "failing", [byOwner.id]: "manual" });
-    expect((await server.api.get(`${V1}/${byService.id}`, org.partner.headers)).body.webhook).toMatchObject({ disabledReason: reason, consecutiveFailures: 20 });
+    expect((await server.api.get(`${V1}/${byService.id}`, org.partner.headers)).body.webhook).toMatchObject({
+      disabledReason: reason,
+      consecutiveFailures: 20,
+    });
   });
 
   it("answers 400 'Invalid webhook ID' for an id that is not a uuid", async () => {
@@ -228,8 +305,14 @@ describe("current-protocol endpoints (partner)", () => {
   });
 
   it("requires the partner's own credentials", async () => {
-    expect(await server.api.get(V1, {})).toMatchObject({ status: 401, body: { success: false, error: "Partner ID and API key are required in headers" } });
-    expect(await server.api.get(V1, org.onBehalfHeaders)).toMatchObject({ status: 401, body: { success: false, error: "Failed to verify org API key" } });
+    expect(await server.api.get(V1, {})).toMatchObject({
+      status: 401,
+      body: { success: false, error: "Partner ID and API key are required in headers" },
+    });
+    expect(await server.api.get(V1, org.onBehalfHeaders)).toMatchObject({
+      status: 401,
+      body: { success: false, error: "Failed to verify org API key" },
+    });
   });
 });
 
@@ -241,7 +324,11 @@ describe.each([
     const res = await server.api.post(base, { url: PUBLIC_URL, events: ["customer.created"], active: false }, headers());
     expect(res.status).toBe(200);
     expect(res.body.webhook).toMatchObject({ eventTypes: ["customer.created"], enabled: false, disabledKind: "manual" });
-    const both = await server.api.post(base, { url: PUBLIC_URL, events: ["customer.deleted"], eventTypes: ["customer.deleted"], enabled: true, active: true }, headers());
+    const both = await server.api.post(
+      base,
+      { url: PUBLIC_URL, events: ["customer.deleted"], eventTypes: ["customer.deleted"], enabled: true, active: true },
+      headers(),
+    );
     expect(both.status).toBe(200);
     expect(both.body.webhook).toMatchObject({ eventTypes: ["customer.deleted"], enabled: true });
   });
@@ -249,15 +336,35 @@ describe.each([
   it("applies a PATCH {url, events, active: false} whole: the url, the events and the disable", async () => {
     const created = await server.api.post(base, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, headers());
     const id = created.body.webhook.id;
-    const res = await server.api.patch(`${base}/${id}`, { url: "https://93.184.216.35/other", events: ["customer.deleted"], active: false }, headers());
+    const res = await server.api.patch(
+      `${base}/${id}`,
+      { url: "https://93.184.216.35/other", events: ["customer.deleted"], active: false },
+      headers(),
+    );
     expect(res.status).toBe(200);
-    expect(res.body.webhook).toMatchObject({ url: "https://93.184.216.35/other", eventTypes: ["customer.deleted"], enabled: false, disabledKind: "manual" });
-    expect((await server.api.get(`${base}/${id}`, headers())).body.webhook).toMatchObject({ eventTypes: ["customer.deleted"], enabled: false });
+    expect(res.body.webhook).toMatchObject({
+      url: "https://93.184.216.35/other",
+      eventTypes: ["customer.deleted"],
+      enabled: false,
+      disabledKind: "manual",
+    });
+    expect((await server.api.get(`${base}/${id}`, headers())).body.webhook).toMatchObject({
+      eventTypes: ["customer.deleted"],
+      enabled: false,
+    });
   });
 
   it.each([
-    ["events and eventTypes that differ", { events: ["customer.deleted"], eventTypes: ["customer.created"] }, "Validation failed: events: events and eventTypes name the same field and differ"],
-    ["active and enabled that differ", { active: false, enabled: true }, "Validation failed: active: active and enabled name the same field and differ"],
+    [
+      "events and eventTypes that differ",
+      { events: ["customer.deleted"], eventTypes: ["customer.created"] },
+      "Validation failed: events: events and eventTypes name the same field and differ",
+    ],
+    [
+      "active and enabled that differ",
+      { active: false, enabled: true },
+      "Validation failed: active: active and enabled name the same field and differ",
+    ],
     ["a key that is not a field", { secret: "mine" }, 'Validation failed: Unrecognized key: "secret"'],
   ])("refuses %s with 400 and changes nothing", async (_name, fields, error) => {
     const created = await server.api.post(base, { url: PUBLIC_URL, eventTypes: ["customer.created"] }, headers());
@@ -265,7 +372,11 @@ describe.each([
     const patched = await server.api.patch(`${base}/${id}`, { url: "https://93.184.216.35/changed", ...fields }, headers());
     expect(patched.status).toBe(400);
     expect(patched.body).toEqual({ success: false, error });
-    expect((await server.api.get(`${base}/${id}`, headers())).body.webhook).toMatchObject({ url: PUBLIC_URL, eventTypes: ["customer.created"], enabled: true });
+    expect((await server.api.get(`${base}/${id}`, headers())).body.webhook).toMatchObject({
+      url: PUBLIC_URL,
+      eventTypes: ["customer.created"],
+      enabled: true,
+    });
     const before = (await server.api.get(base, headers())).body.webhooks.length;
     const posted = await server.api.post(base, { url: PUBLIC_URL, eventTypes: ["customer.created"], ...fields }, headers());
     expect(posted.status).toBe(400);
@@ -283,10 +394,22 @@ describe.each([
 describe("webhook URL rules", () => {
   it.each([
     ["http://93.184.216.34/hook", "URL must use https:// (WEBHOOK_ALLOW_PRIVATE_URLS=true allows http:// for local testing)"],
-    ["https://127.0.0.1/hook", "URL must point to a public address: 127.0.0.1 is a loopback address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)"],
-    ["https://10.1.2.3/hook", "URL must point to a public address: 10.1.2.3 is a private address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)"],
-    ["https://169.254.169.254/latest/meta-data", "URL must point to a public address: 169.254.169.254 is a link-local address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)"],
-    ["https://[::1]/hook", "URL must point to a public address: ::1 is a loopback address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)"],
+    [
+      "https://127.0.0.1/hook",
+      "URL must point to a public address: 127.0.0.1 is a loopback address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)",
+    ],
+    [
+      "https://10.1.2.3/hook",
+      "URL must point to a public address: 10.1.2.3 is a private address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)",
+    ],
+    [
+      "https://169.254.169.254/latest/meta-data",
+      "URL must point to a public address: 169.254.169.254 is a link-local address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)",
+    ],
+    [
+      "https://[::1]/hook",
+      "URL must point to a public address: ::1 is a loopback address (WEBHOOK_ALLOW_PRIVATE_URLS=true allows private addresses for local testing)",
+    ],
     ["https://[::ffff:127.0.0.1]/hook", expect.stringContaining("is a loopback address")],
     ["https://2130706433/hook", expect.stringContaining("127.0.0.1 is a loopback address")],
     ["https://localhost:8443/hook", expect.stringMatching(/^URL must point to a public address: (127\.0\.0\.1|::1) is a loopback address/)],
@@ -298,7 +421,10 @@ describe("webhook URL rules", () => {
     ] as const) {
       const res = await server.api.post(path, body, org.partner.headers);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ success: false, error: typeof message === "string" ? `Validation failed: url: ${message}` : expect.anything() });
+      expect(res.body).toEqual({
+        success: false,
+        error: typeof message === "string" ? `Validation failed: url: ${message}` : expect.anything(),
+      });
       if (typeof message !== "string") expect(res.body.error.replace("Validation failed: url: ", "")).toEqual(message);
     }
   });
@@ -351,13 +477,31 @@ describe("earlier-protocol endpoints (/api/integrations/webhooks)", () => {
     expect(list.body.webhooks.map((w: { id: string }) => w.id)).toEqual([other.body.webhook.id, created.body.webhook.id]);
     expect(list.body.webhooks[0].secret).toBeUndefined();
 
-    const patched = await server.api.patch(`${LEGACY}/${created.body.webhook.id}`, { active: false, events: ["email.removed"] }, org.partner.headers);
-    expect(patched.body.webhook).toMatchObject({ active: false, events: ["email.removed"], disabled_kind: "manual", disabled_reason: null });
+    const patched = await server.api.patch(
+      `${LEGACY}/${created.body.webhook.id}`,
+      { active: false, events: ["email.removed"] },
+      org.partner.headers,
+    );
+    expect(patched.body.webhook).toMatchObject({
+      active: false,
+      events: ["email.removed"],
+      disabled_kind: "manual",
+      disabled_reason: null,
+    });
     expect(patched.body.webhook.disabled_at).toMatch(ISO);
     expect(patched.body.webhook.signatureScheme ?? patched.body.webhook.signature_scheme).toBeUndefined();
-    expect((await server.api.get(`${LEGACY}/${created.body.webhook.id}`, org.partner.headers)).body.webhook.events).toEqual(["email.removed"]);
+    expect((await server.api.get(`${LEGACY}/${created.body.webhook.id}`, org.partner.headers)).body.webhook.events).toEqual([
+      "email.removed",
+    ]);
     const reactivated = await server.api.patch(`${LEGACY}/${created.body.webhook.id}`, { active: true }, org.partner.headers);
-    expect(reactivated.body.webhook).toMatchObject({ active: true, disabled_kind: null, disabled_reason: null, disabled_at: null, consecutive_failures: 0, failing_since: null });
+    expect(reactivated.body.webhook).toMatchObject({
+      active: true,
+      disabled_kind: null,
+      disabled_reason: null,
+      disabled_at: null,
+      consecutive_failures: 0,
+      failing_since: null,
+    });
     expect((await server.api.delete(`${LEGACY}/${created.body.webhook.id}`, org.partner.headers)).body).toEqual({ success: true });
     expect((await server.api.get(LEGACY, org.partner.headers)).body.webhooks).toHaveLength(1);
   });
@@ -373,7 +517,10 @@ describe("earlier-protocol endpoints (/api/integrations/webhooks)", () => {
   });
 
   it.each([
-    [{ url: PUBLIC_URL, events: ["customer.created"] }, expect.stringMatching(/^Validation failed: events\.0: Unknown event; expected one of breach\.new, /)],
+    [
+      { url: PUBLIC_URL, events: ["customer.created"] },
+      expect.stringMatching(/^Validation failed: events\.0: Unknown event; expected one of breach\.new, /),
+    ],
     [{ url: PUBLIC_URL }, "Validation failed: events: events is required"],
     [{ events: ["breach.new"] }, "Validation failed: url: URL is required"],
   ])("refuses %j", async (body, message) => {
@@ -382,8 +529,14 @@ describe("earlier-protocol endpoints (/api/integrations/webhooks)", () => {
   });
 
   it("answers the earlier texts for bad ids and empty updates", async () => {
-    expect(await server.api.patch(`${LEGACY}/17`, { active: true }, org.partner.headers)).toMatchObject({ status: 400, body: { error: "Invalid webhook ID" } });
-    expect(await server.api.patch(`${LEGACY}/${crypto.randomUUID()}`, { active: true }, org.partner.headers)).toMatchObject({ status: 404, body: { error: "Webhook not found" } });
+    expect(await server.api.patch(`${LEGACY}/17`, { active: true }, org.partner.headers)).toMatchObject({
+      status: 400,
+      body: { error: "Invalid webhook ID" },
+    });
+    expect(await server.api.patch(`${LEGACY}/${crypto.randomUUID()}`, { active: true }, org.partner.headers)).toMatchObject({
+      status: 404,
+      body: { error: "Webhook not found" },
+    });
     expect(await server.api.patch(`${LEGACY}/${crypto.randomUUID()}`, {}, org.partner.headers)).toMatchObject({
       status: 400,
       body: { error: "Validation failed: At least one of url, events or active is required" },
@@ -400,7 +553,12 @@ describe("distributor endpoints", () => {
     const org = await createTestOrg(testDb.db);
     const created = await server.api.post(DISTRIBUTOR, { url: PUBLIC_URL, eventTypes: ["customer.breach.found"] }, org.distributor.headers);
     expect(created.status).toBe(200);
-    expect(created.body.webhook).toMatchObject({ url: PUBLIC_URL, eventTypes: ["customer.breach.found"], maxAttempts: 3, secret: expect.stringMatching(UUID) });
+    expect(created.body.webhook).toMatchObject({
+      url: PUBLIC_URL,
+      eventTypes: ["customer.breach.found"],
+      maxAttempts: 3,
+      secret: expect.stringMatching(UUID),
+    });
     const id = created.body.webhook.id;
     expect((await server.api.get(DISTRIBUTOR, org.distributor.headers)).body.webhooks.map((w: { id: string }) => w.id)).toEqual([id]);
     expect((await server.api.patch(`${DISTRIBUTOR}/${id}`, { enabled: false }, org.distributor.headers)).body.webhook.enabled).toBe(false);
@@ -413,10 +571,14 @@ describe("distributor endpoints", () => {
   });
 
   it("requires distributor credentials", async () => {
-    expect(await server.api.get(DISTRIBUTOR, org.partner.headers)).toMatchObject({ status: 401, body: { error: "Distributor ID and API key are required in headers" } });
-    expect(
-      await server.api.get(DISTRIBUTOR, { "SW-DISTRIBUTOR-ID": org.distributor.id, "SW-API-KEY": org.partner.apiKey }),
-    ).toMatchObject({ status: 401, body: { error: "Failed to verify org API key" } });
+    expect(await server.api.get(DISTRIBUTOR, org.partner.headers)).toMatchObject({
+      status: 401,
+      body: { error: "Distributor ID and API key are required in headers" },
+    });
+    expect(await server.api.get(DISTRIBUTOR, { "SW-DISTRIBUTOR-ID": org.distributor.id, "SW-API-KEY": org.partner.apiKey })).toMatchObject({
+      status: 401,
+      body: { error: "Failed to verify org API key" },
+    });
   });
 });
 
@@ -453,8 +615,14 @@ describe("signing secrets", () => {
 
     expect((await server.api.delete(`${base}/secrets/${replaced.id}`, headers)).body).toEqual({ success: true });
     expect((await server.api.get(`${base}/secrets`, headers)).body.secrets).toEqual([]);
-    expect(await server.api.delete(`${base}/secrets/${replaced.id}`, headers)).toMatchObject({ status: 404, body: { error: "Signing secret not found" } });
-    expect(await server.api.delete(`${base}/secrets/nope`, headers)).toMatchObject({ status: 400, body: { error: "Validation failed: id: Invalid secret ID" } });
+    expect(await server.api.delete(`${base}/secrets/${replaced.id}`, headers)).toMatchObject({
+      status: 404,
+      body: { error: "Signing secret not found" },
+    });
+    expect(await server.api.delete(`${base}/secrets/nope`, headers)).toMatchObject({
+      status: 400,
+      body: { error: "Validation failed: id: Invalid secret ID" },
+    });
   });
 
   it("cannot touch another organization's secret", async () => {
@@ -466,7 +634,9 @@ describe("signing secrets", () => {
 
   it("keeps at most one active and one fallback when cycles race", async () => {
     const org = await createTestOrg(testDb.db);
-    const results = await Promise.all(Array.from({ length: 5 }, () => server.api.post(`${V1}/secrets/cycle`, undefined, org.partner.headers)));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => server.api.post(`${V1}/secrets/cycle`, undefined, org.partner.headers)),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     const list = (await server.api.get(`${V1}/secrets`, org.partner.headers)).body.secrets;
     expect(list.map((s: { status: string }) => s.status)).toEqual(["active", "fallback"]);

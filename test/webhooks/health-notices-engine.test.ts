@@ -71,7 +71,9 @@ describe("the delivery engine tells the endpoint's owner", () => {
     expect(receiver.requests).toHaveLength(1);
 
     const afterFirst = await mailsOf(org.partner.id);
-    expect(afterFirst.map(({ message }) => [message.kind, message.recipient, message.status])).toEqual([["webhook_failing", "ops@failing.example", "sent"]]);
+    expect(afterFirst.map(({ message }) => [message.kind, message.recipient, message.status])).toEqual([
+      ["webhook_failing", "ops@failing.example", "sent"],
+    ]);
     expect(afterFirst[0]!.mail?.subject).toBe(`Webhook deliveries are failing: ${receiver.url}`);
     expect(afterFirst[0]!.mail?.text).toContain(endpointId);
 
@@ -92,7 +94,10 @@ describe("the delivery engine tells the endpoint's owner", () => {
     await recordTestEvent(testDb.db, customer, "customer.created", {});
     await drainWebhooks(testDb.db);
     expect(receiver.requests).toHaveLength(1);
-    expect(await testDb.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } })).toMatchObject({ enabled: false, disabledKind: "gone" });
+    expect(await testDb.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } })).toMatchObject({
+      enabled: false,
+      disabledKind: "gone",
+    });
 
     const mails = await mailsOf(org.partner.id);
     expect(mails.map(({ message }) => [message.kind, message.status])).toEqual([["webhook_disabled", "sent"]]);

@@ -68,7 +68,10 @@ async function failedDelivery(endpointId: string, createdAgoMs: number, lastErro
 
 /** The engine's side of the contract: the endpoint's health columns after a failed delivery, and its job row. */
 async function markFailing(endpointId: string, { failures = 1, lastSuccessAt = null as Date | null, failingSince = new Date() } = {}) {
-  await testDb.db.webhookEndpoint.update({ where: { id: endpointId }, data: { failingSince, consecutiveFailures: failures, lastSuccessAt } });
+  await testDb.db.webhookEndpoint.update({
+    where: { id: endpointId },
+    data: { failingSince, consecutiveFailures: failures, lastSuccessAt },
+  });
   return insertHealthJob(endpointId, "failing", failingSince);
 }
 
@@ -176,7 +179,10 @@ describe("a partner's endpoint that starts failing", () => {
 
   it("sends again for a later run of failures (a new state change)", async () => {
     const first = await testDb.db.notification.findFirstOrThrow({ where: { partnerId: org.partner.id } });
-    await testDb.db.webhookEndpoint.update({ where: { id: endpointId }, data: { failingSince: null, consecutiveFailures: 0, lastSuccessAt: new Date() } });
+    await testDb.db.webhookEndpoint.update({
+      where: { id: endpointId },
+      data: { failingSince: null, consecutiveFailures: 0, lastSuccessAt: new Date() },
+    });
     await new Promise((resolve) => setTimeout(resolve, 5));
     await markFailing(endpointId);
     await runJobsUntilIdle(testDb.db);
@@ -269,12 +275,18 @@ describe("nothing is sent", () => {
     // Failing, then disabled before the failing job ran: only the disable is told.
     const disabledMeanwhile = await endpointOf({ partnerId: org.partner.id });
     jobs.push((await markFailing(disabledMeanwhile)).jobId);
-    await testDb.db.webhookEndpoint.update({ where: { id: disabledMeanwhile }, data: { enabled: false, disabledKind: "manual", disabledAt: new Date() } });
+    await testDb.db.webhookEndpoint.update({
+      where: { id: disabledMeanwhile },
+      data: { enabled: false, disabledKind: "manual", disabledAt: new Date() },
+    });
 
     // Disabled by the service, then by its owner (a new disable time): the service's disable is no longer current.
     const reDisabled = await endpointOf({ partnerId: org.partner.id });
     jobs.push((await markDisabled(reDisabled, "failing", "Disabled after 20 failed deliveries in a row")).jobId);
-    await testDb.db.webhookEndpoint.update({ where: { id: reDisabled }, data: { disabledKind: "manual", disabledAt: new Date(Date.now() + 1000) } });
+    await testDb.db.webhookEndpoint.update({
+      where: { id: reDisabled },
+      data: { disabledKind: "manual", disabledAt: new Date(Date.now() + 1000) },
+    });
 
     const deleted = await endpointOf({ partnerId: org.partner.id });
     jobs.push((await markFailing(deleted)).jobId);
@@ -296,7 +308,11 @@ describe("the staff mail preview", () => {
     const mine = await createTestOrg(testDb.db, "Mine");
     const theirs = await createTestOrg(testDb.db, "Theirs");
     await testDb.db.partner.update({ where: { id: mine.partner.id }, data: { contactEmail: "ops@mine.example" } });
-    await createStaffUser(testDb.db, { distributorId: theirs.distributor.id, email: "staff@theirs.example", password: "a long staff password" });
+    await createStaffUser(testDb.db, {
+      distributorId: theirs.distributor.id,
+      email: "staff@theirs.example",
+      password: "a long staff password",
+    });
     await markFailing(await endpointOf({ partnerId: mine.partner.id }));
     await markDisabled(await endpointOf({ distributorId: theirs.distributor.id }), "gone", "The receiver answered 410 Gone");
     await runJobsUntilIdle(testDb.db);

@@ -35,7 +35,10 @@ beforeEach(() => {
 async function setup() {
   const org = await createTestOrg(testDb.db);
   const customer = await createTestCustomer(testDb.db, org.partner.id);
-  const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", { url: target.url, eventTypes: ["customer.created"] });
+  const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
+    url: target.url,
+    eventTypes: ["customer.created"],
+  });
   token = secret;
   return { customer, endpointId: endpoint.id };
 }
@@ -60,11 +63,18 @@ describe("Inngest function deliver-webhooks", () => {
     const { customer, endpointId } = await setup();
     await recordTestEvent(testDb.db, customer, "customer.created", {});
     const engine = new InngestTestEngine({ function: functions[0]! });
-    const { result, ctx } = await engine.execute({ events: [{ name: WEBHOOKS_DUE_EVENT, data: {} }], steps: [sendEventMock("wake-at-next-due")] });
+    const { result, ctx } = await engine.execute({
+      events: [{ name: WEBHOOKS_DUE_EVENT, data: {} }],
+      steps: [sendEventMock("wake-at-next-due")],
+    });
     expect(result).toEqual({ routed: 1, attempted: 1 });
     const [delivery] = await deliveriesOf(testDb.db, endpointId);
     expect(delivery).toMatchObject({ status: "pending", attemptCount: 1 });
-    expect(ctx.step.sendEvent).toHaveBeenCalledWith("wake-at-next-due", { name: WEBHOOKS_DUE_EVENT, data: {}, ts: delivery!.nextAttemptAt.getTime() });
+    expect(ctx.step.sendEvent).toHaveBeenCalledWith("wake-at-next-due", {
+      name: WEBHOOKS_DUE_EVENT,
+      data: {},
+      ts: delivery!.nextAttemptAt.getTime(),
+    });
     await testDb.db.webhookDelivery.update({ where: { id: delivery!.id }, data: { status: "failed" } });
   });
 });

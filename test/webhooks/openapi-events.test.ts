@@ -91,7 +91,9 @@ describe("the OpenAPI document's webhooks section against real deliveries", () =
         { uuid: crypto.randomUUID(), type: "domain", value: "acme.example" },
       ],
     });
-    await recordTestEvent(testDb.db, active, "customer.asset.removed", { assets: [{ uuid: crypto.randomUUID(), type: "email", value: "b@acme.example" }] });
+    await recordTestEvent(testDb.db, active, "customer.asset.removed", {
+      assets: [{ uuid: crypto.randomUUID(), type: "email", value: "b@acme.example" }],
+    });
     await recordTestEvent(testDb.db, active, "customer.breach.found", { breaches: [found, breach("OtherBreach", ["a@acme.example"])] });
     await recordTestEvent(testDb.db, active, "customer.breach.resolved", { breaches: [found] });
     await recordTestEvent(testDb.db, active, "customer.breach.unresolved", { breaches: [found] });
@@ -125,8 +127,14 @@ describe("the OpenAPI document's webhooks section against real deliveries", () =
       [...EVENT_TYPES, ...LEGACY_EVENT_TYPES, "customer.breach.found (redacted)", "customer.breach.resolved (redacted)"].sort(),
     );
     // each scheme's own headers are there, and are what the document says they are
-    expect(signing.requests.every((r) => typeof r.headers["x-signature"] === "string" && typeof r.headers["x-token"] === "string")).toBe(true);
-    expect(standard.requests.every((r) => ["webhook-id", "webhook-timestamp", "webhook-signature"].every((h) => typeof r.headers[h] === "string"))).toBe(true);
+    expect(signing.requests.every((r) => typeof r.headers["x-signature"] === "string" && typeof r.headers["x-token"] === "string")).toBe(
+      true,
+    );
+    expect(
+      standard.requests.every((r) =>
+        ["webhook-id", "webhook-timestamp", "webhook-signature"].every((h) => typeof r.headers[h] === "string"),
+      ),
+    ).toBe(true);
   });
 
   it("refuses bodies that differ from what the service sends", async () => {
@@ -153,6 +161,7 @@ describe("the OpenAPI document's webhooks section against real deliveries", () =
       { ...body, data: { ...body.data, customer: { ...body.data.customer, email: "x@y.example" } } },
       { ...body, data: { ...body.data, breaches: [{ ...body.data.breaches[0], name: undefined }] } },
     ];
-    for (const variant of variants) expect(validator.safeParse(JSON.parse(JSON.stringify(variant))).success, JSON.stringify(variant)).toBe(false);
+    for (const variant of variants)
+      expect(validator.safeParse(JSON.parse(JSON.stringify(variant))).success, JSON.stringify(variant)).toBe(false);
   });
 });

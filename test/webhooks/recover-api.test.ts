@@ -59,7 +59,14 @@ async function eventWith(outcome: "ok" | "fail"): Promise<string> {
   return idempotencyToken;
 }
 
-type LoggedDelivery = { idempotencyToken: string; status: string; test: boolean; attempts: unknown[]; error: string | null; nextAttemptAt: string | null };
+type LoggedDelivery = {
+  idempotencyToken: string;
+  status: string;
+  test: boolean;
+  attempts: unknown[];
+  error: string | null;
+  nextAttemptAt: string | null;
+};
 
 async function logOf(id: string, base = V1, headers = org.partner.headers): Promise<Map<string, LoggedDelivery>> {
   const res = await server.api.get(`${base}/${id}/deliveries?pageSize=100`, headers);
@@ -86,11 +93,21 @@ describe("POST /{id}/recover", () => {
     await pause();
     const after = await eventWith("fail");
     const logged = await logOf(id);
-    expect([before, first, second, test, after].map((t) => logged.get(t)!.status)).toEqual(["failed", "failed", "failed", "failed", "failed"]);
+    expect([before, first, second, test, after].map((t) => logged.get(t)!.status)).toEqual([
+      "failed",
+      "failed",
+      "failed",
+      "failed",
+      "failed",
+    ]);
     // the endpoint's current maxAttempts applies to the new round
     expect((await server.api.patch(`${V1}/${id}`, { maxAttempts: 3 }, org.partner.headers)).status).toBe(200);
 
-    const res = await server.api.post(`${V1}/${id}/recover`, { since: since.toISOString(), until: until.toISOString() }, org.partner.headers);
+    const res = await server.api.post(
+      `${V1}/${id}/recover`,
+      { since: since.toISOString(), until: until.toISOString() },
+      org.partner.headers,
+    );
     expect(res).toMatchObject({ status: 200, body: { success: true, queued: 2 } });
     expect(res.body).toEqual({ success: true, queued: 2 });
 
@@ -100,13 +117,18 @@ describe("POST /{id}/recover", () => {
       expect(requeued.get(token)!.attempts).toHaveLength(1); // the earlier round stays in the log
     }
     expect([before, delivered, test, after].map((t) => requeued.get(t)!.status)).toEqual(["failed", "delivered", "failed", "failed"]);
-    const rows = await testDb.db.webhookDelivery.findMany({ where: { endpointId: id, status: "pending" }, select: { attemptCount: true, maxAttempts: true, fallbackUsed: true, deliveredAt: true } });
+    const rows = await testDb.db.webhookDelivery.findMany({
+      where: { endpointId: id, status: "pending" },
+      select: { attemptCount: true, maxAttempts: true, fallbackUsed: true, deliveredAt: true },
+    });
     expect(rows).toEqual([
       { attemptCount: 0, maxAttempts: 3, fallbackUsed: false, deliveredAt: null },
       { attemptCount: 0, maxAttempts: 3, fallbackUsed: false, deliveredAt: null },
     ]);
     // queued already: nothing left to recover in that window
-    expect((await server.api.post(`${V1}/${id}/recover`, { since: since.toISOString(), until: until.toISOString() }, org.partner.headers)).body).toEqual({ success: true, queued: 0 });
+    expect(
+      (await server.api.post(`${V1}/${id}/recover`, { since: since.toISOString(), until: until.toISOString() }, org.partner.headers)).body,
+    ).toEqual({ success: true, queued: 0 });
 
     // oldest first: one claim at a time
     answer = "ok";
@@ -157,9 +179,18 @@ describe("POST /{id}/recover", () => {
     const since = new Date();
     const failed = await eventWith("fail");
     const body = { since: since.toISOString() };
-    expect(await server.api.post(`${V1}/${id}/recover`, body, org.partner.headers)).toMatchObject({ status: 404, body: { success: false, error: "Webhook not found" } });
-    expect(await server.api.post(`${LEGACY}/${id}/recover`, body, org.partner.headers)).toMatchObject({ status: 404, body: { success: false, error: "Webhook not found" } });
-    expect(await server.api.post(`${DISTRIBUTOR}/${id}/recover`, body, org.distributor.headers)).toMatchObject({ status: 200, body: { success: true, queued: 1 } });
+    expect(await server.api.post(`${V1}/${id}/recover`, body, org.partner.headers)).toMatchObject({
+      status: 404,
+      body: { success: false, error: "Webhook not found" },
+    });
+    expect(await server.api.post(`${LEGACY}/${id}/recover`, body, org.partner.headers)).toMatchObject({
+      status: 404,
+      body: { success: false, error: "Webhook not found" },
+    });
+    expect(await server.api.post(`${DISTRIBUTOR}/${id}/recover`, body, org.distributor.headers)).toMatchObject({
+      status: 200,
+      body: { success: true, queued: 1 },
+    });
     answer = "ok";
     const sent = target.requests.length;
     await drainWebhooks(testDb.db);
@@ -178,9 +209,17 @@ describe("POST /{id}/recover", () => {
     const [failed] = (await server.api.get(`${LEGACY}/${id}/deliveries`, org.partner.headers)).body.deliveries;
     expect(failed).toMatchObject({ status: "failed", attempts: [{}, {}, {}, {}] });
 
-    expect(await server.api.post(`${V1}/${id}/recover`, { since: since.toISOString() }, org.partner.headers)).toMatchObject({ status: 404 });
-    expect(await server.api.post(`${LEGACY}/${id}/recover`, { since: since.toISOString() }, org.partner.headers)).toMatchObject({ status: 200, body: { success: true, queued: 1 } });
-    expect(await testDb.db.webhookDelivery.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({ attemptCount: 0, maxAttempts: 4 });
+    expect(await server.api.post(`${V1}/${id}/recover`, { since: since.toISOString() }, org.partner.headers)).toMatchObject({
+      status: 404,
+    });
+    expect(await server.api.post(`${LEGACY}/${id}/recover`, { since: since.toISOString() }, org.partner.headers)).toMatchObject({
+      status: 200,
+      body: { success: true, queued: 1 },
+    });
+    expect(await testDb.db.webhookDelivery.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({
+      attemptCount: 0,
+      maxAttempts: 4,
+    });
     answer = "ok";
     const sent = target.requests.length;
     await drainWebhooks(testDb.db);
@@ -188,20 +227,38 @@ describe("POST /{id}/recover", () => {
     expect(target.requests.length).toBe(sent + 1);
     expect(request.headers["x-service-signature"]).toBe(`sha256=${hmacHex(secret, request.body)}`);
     expect(JSON.parse(request.body).event).toBe("breach.new");
-    expect((await server.api.get(`${LEGACY}/${id}/deliveries`, org.partner.headers)).body.deliveries[0]).toMatchObject({ id: failed.id, status: "delivered" });
+    expect((await server.api.get(`${LEGACY}/${id}/deliveries`, org.partner.headers)).body.deliveries[0]).toMatchObject({
+      id: failed.id,
+      status: "delivered",
+    });
   });
 
   it("answers 400 for a malformed id and 404 for another organization's or an unknown endpoint", async () => {
     const id = await createV1();
     const failed = await eventWith("fail");
     const body = { since: new Date(0).toISOString() };
-    expect(await server.api.post(`${V1}/not-a-uuid/recover`, body, org.partner.headers)).toMatchObject({ status: 400, body: { success: false, error: "Invalid webhook ID" } });
-    expect(await server.api.post(`${V1}/${crypto.randomUUID()}/recover`, body, org.partner.headers)).toMatchObject({ status: 404, body: { success: false, error: "Webhook not found" } });
+    expect(await server.api.post(`${V1}/not-a-uuid/recover`, body, org.partner.headers)).toMatchObject({
+      status: 400,
+      body: { success: false, error: "Invalid webhook ID" },
+    });
+    expect(await server.api.post(`${V1}/${crypto.randomUUID()}/recover`, body, org.partner.headers)).toMatchObject({
+      status: 404,
+      body: { success: false, error: "Webhook not found" },
+    });
     const other = await createTestOrg(testDb.db);
-    expect(await server.api.post(`${V1}/${id}/recover`, body, other.partner.headers)).toMatchObject({ status: 404, body: { success: false, error: "Webhook not found" } });
-    expect(await server.api.post(`${DISTRIBUTOR}/${id}/recover`, body, other.distributor.headers)).toMatchObject({ status: 404, body: { success: false, error: "Webhook not found" } });
+    expect(await server.api.post(`${V1}/${id}/recover`, body, other.partner.headers)).toMatchObject({
+      status: 404,
+      body: { success: false, error: "Webhook not found" },
+    });
+    expect(await server.api.post(`${DISTRIBUTOR}/${id}/recover`, body, other.distributor.headers)).toMatchObject({
+      status: 404,
+      body: { success: false, error: "Webhook not found" },
+    });
     // the partner's own distributor does not own the partner's endpoint either
-    expect(await server.api.post(`${DISTRIBUTOR}/${id}/recover`, body, org.distributor.headers)).toMatchObject({ status: 404, body: { success: false, error: "Webhook not found" } });
+    expect(await server.api.post(`${DISTRIBUTOR}/${id}/recover`, body, org.distributor.headers)).toMatchObject({
+      status: 404,
+      body: { success: false, error: "Webhook not found" },
+    });
     expect((await logOf(id)).get(failed)!.status).toBe("failed");
   });
 
@@ -211,7 +268,10 @@ describe("POST /{id}/recover", () => {
     await server.api.patch(`${V1}/${id}`, { enabled: false }, org.partner.headers);
     const body = { since: new Date(0).toISOString() };
     expect(await server.api.post(`${V1}/${id}/recover`, body, org.partner.headers)).toEqual(
-      expect.objectContaining({ status: 409, body: { success: false, error: "Webhook is disabled: enable it before recovering deliveries" } }),
+      expect.objectContaining({
+        status: 409,
+        body: { success: false, error: "Webhook is disabled: enable it before recovering deliveries" },
+      }),
     );
     expect((await logOf(id)).get(failed)!.status).toBe("failed");
     await server.api.patch(`${V1}/${id}`, { enabled: true }, org.partner.headers);
@@ -229,7 +289,10 @@ describe("POST /{id}/recover", () => {
       ["failed", "Endpoint is disabled: the delivery was not sent"],
     ]);
     await server.api.patch(`${V1}/${id}`, { enabled: true }, org.partner.headers);
-    expect((await server.api.post(`${V1}/${id}/recover`, { since: since.toISOString() }, org.partner.headers)).body).toEqual({ success: true, queued: 2 });
+    expect((await server.api.post(`${V1}/${id}/recover`, { since: since.toISOString() }, org.partner.headers)).body).toEqual({
+      success: true,
+      queued: 2,
+    });
     answer = "ok";
     await drainWebhooks(testDb.db);
     expect(tokensReceived(requestsBefore)).toEqual(whileOff);
@@ -249,7 +312,9 @@ describe("POST /{id}/recover", () => {
   ])("answers 400 for %s and changes nothing", async (_case, body, message) => {
     const id = await createV1();
     const failed = await eventWith("fail");
-    expect(await server.api.post(`${V1}/${id}/recover`, body, org.partner.headers)).toEqual(expect.objectContaining({ status: 400, body: { success: false, error: message } }));
+    expect(await server.api.post(`${V1}/${id}/recover`, body, org.partner.headers)).toEqual(
+      expect.objectContaining({ status: 400, body: { success: false, error: message } }),
+    );
     expect((await logOf(id)).get(failed)!.status).toBe("failed");
   });
 
@@ -263,8 +328,13 @@ describe("POST /{id}/recover", () => {
     const recover = (body: object) => server.api.post(`${V1}/${id}/recover`, body, org.partner.headers);
     expect((await recover({ since: atPlusTwo(created + 1000) })).body).toEqual({ success: true, queued: 0 });
     expect((await recover({ since: new Date(created + 1).toISOString() })).body).toEqual({ success: true, queued: 0 });
-    expect((await recover({ since: atPlusTwo(created - 2000), until: atPlusTwo(created - 1000) })).body).toEqual({ success: true, queued: 0 });
-    expect((await recover({ since: atPlusTwo(created - 1000), until: new Date(created + 1).toISOString().replace("Z", "+00:00") })).body).toEqual({
+    expect((await recover({ since: atPlusTwo(created - 2000), until: atPlusTwo(created - 1000) })).body).toEqual({
+      success: true,
+      queued: 0,
+    });
+    expect(
+      (await recover({ since: atPlusTwo(created - 1000), until: new Date(created + 1).toISOString().replace("Z", "+00:00") })).body,
+    ).toEqual({
       success: true,
       queued: 1,
     });

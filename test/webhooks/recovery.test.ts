@@ -120,7 +120,10 @@ describe("the in-process delivery worker", () => {
     try {
       await recordTestEvent(testDb.db, customer, "customer.created", {});
       deliveryWorker.wake();
-      await vi.waitFor(async () => expect((await deliveriesOf(testDb.db, endpointId))[0]?.status).toBe("delivered"), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(async () => expect((await deliveriesOf(testDb.db, endpointId))[0]?.status).toBe("delivered"), {
+        timeout: 10_000,
+        interval: 50,
+      });
     } finally {
       await deliveryWorker.stop();
     }

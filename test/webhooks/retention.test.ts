@@ -45,7 +45,9 @@ it("deletes finished deliveries and routed events past the retention period, and
 
   expect(await purgeOldWebhookRecords(testDb.db, now)).toEqual({ deliveries: 2, events: 3 });
   const left = await testDb.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, select: { id: true } });
-  expect(left.map((row) => row.id).sort()).toEqual([oldPending!.id, recentDelivered!.id, recentFailed!.id, ...deliveries.slice(5).map((d) => d.id)].sort());
+  expect(left.map((row) => row.id).sort()).toEqual(
+    [oldPending!.id, recentDelivered!.id, recentFailed!.id, ...deliveries.slice(5).map((d) => d.id)].sort(),
+  );
   const events = await testDb.db.outboxEvent.findMany({ where: { partnerId: org.partner.id }, select: { id: true } });
   expect(events.map((row) => row.id).sort()).toEqual([...eventIds.slice(3), unroutedOld].sort());
   expect(await purgeOldWebhookRecords(testDb.db, now)).toEqual({ deliveries: 0, events: 0 });

@@ -7,12 +7,7 @@ import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
 import { ENDPOINT_HEALTH_JOB, ResultWriter } from "../../server/webhooks/delivery-engine/outcomes";
 import { createEndpoint, type EndpointInput, type Protocol } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
-import {
-  MAX_RETRY_AFTER_MS,
-  RETRY_SCHEDULES,
-  retryAfterDelayMs,
-  scheduledRetryDelayMs,
-} from "../../server/webhooks/retry-schedule";
+import { MAX_RETRY_AFTER_MS, RETRY_SCHEDULES, retryAfterDelayMs, scheduledRetryDelayMs } from "../../server/webhooks/retry-schedule";
 import { createTestOrg } from "../helpers/fixtures";
 import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
 import { type TestReceiver } from "../helpers/webhook-receiver";
@@ -81,7 +76,9 @@ async function setup(target: TestReceiver, protocol: Protocol = "current", input
 
 /** An event both protocols send: a monitored address added. */
 const event = (customer: TestCustomer) =>
-  recordTestEvent(testDb.db, customer, "customer.asset.added", { assets: [{ uuid: randomUUID(), type: "email", value: "b@acme.example" }] });
+  recordTestEvent(testDb.db, customer, "customer.asset.added", {
+    assets: [{ uuid: randomUUID(), type: "email", value: "b@acme.example" }],
+  });
 
 async function routeAndDeliverOnce() {
   await routePendingEvents(testDb.db);
@@ -90,7 +87,9 @@ async function routeAndDeliverOnce() {
 
 async function healthNotices(endpointId: string) {
   const jobs = await testDb.db.job.findMany({ where: { kind: ENDPOINT_HEALTH_JOB }, orderBy: { createdAt: "asc" } });
-  return jobs.map((job) => job.payload as { endpointId: string; change: string; at: string }).filter((payload) => payload.endpointId === endpointId);
+  return jobs
+    .map((job) => job.payload as { endpointId: string; change: string; at: string })
+    .filter((payload) => payload.endpointId === endpointId);
 }
 
 const endpointRow = (id: string) => testDb.db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
@@ -130,26 +129,33 @@ describe("what the receiver says", () => {
     expect(delivery!.nextAttemptAt.getTime()).toBeLessThan(Date.now() + 1_000);
   });
 
-  it.each<Protocol>(["current", "legacy"])("a 410 Gone fails the delivery and disables the %s endpoint at once, with the reason kept", async (protocol) => {
-    const target = await receiver(() => ({ status: 410 }));
-    const { customer, endpointId } = await setup(target, protocol, protocol === "current" ? { eventTypes: ["customer.asset.added"] } : {});
-    await event(customer);
-    await event(customer);
-    await routeAndDeliverOnce();
-    await drainWebhooks(testDb.db);
+  it.each<Protocol>(["current", "legacy"])(
+    "a 410 Gone fails the delivery and disables the %s endpoint at once, with the reason kept",
+    async (protocol) => {
+      const target = await receiver(() => ({ status: 410 }));
+      const { customer, endpointId } = await setup(
+        target,
+        protocol,
+        protocol === "current" ? { eventTypes: ["customer.asset.added"] } : {},
+      );
+      await event(customer);
+      await event(customer);
+      await routeAndDeliverOnce();
+      await drainWebhooks(testDb.db);
 
-    const deliveries = await deliveriesOf(testDb.db, endpointId);
-    expect(deliveries.map((d) => d.status)).toEqual(["failed", "failed"]);
-    // each delivery claimed with the first made one request; none was tried again
-    expect(target.requests.length).toBeLessThanOrEqual(2);
-    expect(deliveries.every((d) => d.attemptCount <= 1)).toBe(true);
-    const endpoint = await endpointRow(endpointId);
-    expect(endpoint).toMatchObject({ enabled: false, disabledKind: "gone" });
-    expect(endpoint.disabledReason).toBe("Disabled because the receiver answered 410 Gone: HTTP 410");
-    expect(endpoint.disabledAt).toBeInstanceOf(Date);
-    expect((await healthNotices(endpointId)).map((notice) => notice.change)).toEqual(["disabled"]);
-    expect((await healthNotices(endpointId))[0]!.at).toBe(endpoint.disabledAt!.toISOString());
-  });
+      const deliveries = await deliveriesOf(testDb.db, endpointId);
+      expect(deliveries.map((d) => d.status)).toEqual(["failed", "failed"]);
+      // each delivery claimed with the first made one request; none was tried again
+      expect(target.requests.length).toBeLessThanOrEqual(2);
+      expect(deliveries.every((d) => d.attemptCount <= 1)).toBe(true);
+      const endpoint = await endpointRow(endpointId);
+      expect(endpoint).toMatchObject({ enabled: false, disabledKind: "gone" });
+      expect(endpoint.disabledReason).toBe("Disabled because the receiver answered 410 Gone: HTTP 410");
+      expect(endpoint.disabledAt).toBeInstanceOf(Date);
+      expect((await healthNotices(endpointId)).map((notice) => notice.change)).toEqual(["disabled"]);
+      expect((await healthNotices(endpointId))[0]!.at).toBe(endpoint.disabledAt!.toISOString());
+    },
+  );
 
   it("a 410 to a test delivery leaves the endpoint as it is", async () => {
     const target = await receiver(() => ({ status: 410 }));
@@ -215,35 +221,40 @@ describe("endpoint health", () => {
 });
 
 describe("endpoint health with two writers", () => {
-  it.runIf(Boolean(process.env.TEST_DATABASE_URL))("adds up the failures another process records for the endpoint at the same moment", async () => {
-    const target = await receiver(() => ({ status: 500 }));
-    const { customer, endpointId } = await setup(target, "current", { eventTypes: ["customer.asset.added"], maxAttempts: 1 });
-    await event(customer);
-    await routePendingEvents(testDb.db);
-    const { started } = await claimAttempts(testDb.db, { limit: 10 });
-    expect(started).toHaveLength(1);
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "adds up the failures another process records for the endpoint at the same moment",
+    async () => {
+      const target = await receiver(() => ({ status: 500 }));
+      const { customer, endpointId } = await setup(target, "current", { eventTypes: ["customer.asset.added"], maxAttempts: 1 });
+      await event(customer);
+      await routePendingEvents(testDb.db);
+      const { started } = await claimAttempts(testDb.db, { limit: 10 });
+      expect(started).toHaveLength(1);
 
-    // another process holds the endpoint's row while it records 5 failures of its own
-    const other = new pg.Client({ connectionString: testDb.url });
-    await other.connect();
-    try {
-      await other.query("BEGIN");
-      await other.query("UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 5 WHERE id = $1", [endpointId]);
-      const recording = performAttempt(testDb.db, new ResultWriter(testDb.db), started[0]!);
-      await vi.waitFor(
-        async () => {
-          const { rows } = await other.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()");
-          expect(rows[0].n).toBeGreaterThan(0);
-        },
-        { timeout: 10_000, interval: 20 },
-      );
-      await other.query("COMMIT");
-      await recording;
-    } finally {
-      await other.end();
-    }
-    expect((await endpointRow(endpointId)).consecutiveFailures).toBe(6);
-  });
+      // another process holds the endpoint's row while it records 5 failures of its own
+      const other = new pg.Client({ connectionString: testDb.url });
+      await other.connect();
+      try {
+        await other.query("BEGIN");
+        await other.query("UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 5 WHERE id = $1", [endpointId]);
+        const recording = performAttempt(testDb.db, new ResultWriter(testDb.db), started[0]!);
+        await vi.waitFor(
+          async () => {
+            const { rows } = await other.query(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+            );
+            expect(rows[0].n).toBeGreaterThan(0);
+          },
+          { timeout: 10_000, interval: 20 },
+        );
+        await other.query("COMMIT");
+        await recording;
+      } finally {
+        await other.end();
+      }
+      expect((await endpointRow(endpointId)).consecutiveFailures).toBe(6);
+    },
+  );
 });
 
 describe("on a real clock, scaled down", () => {

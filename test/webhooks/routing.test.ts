@@ -21,8 +21,16 @@ beforeEach(() => {
   return () => vi.unstubAllEnvs();
 });
 
-async function endpoint(owner: { partnerId: string } | { distributorId: string }, eventTypes: string[], options: { protocol?: "current" | "legacy"; enabled?: boolean } = {}) {
-  const { endpoint } = await createEndpoint(testDb.db, owner, options.protocol ?? "current", { url: URL_A, eventTypes, enabled: options.enabled });
+async function endpoint(
+  owner: { partnerId: string } | { distributorId: string },
+  eventTypes: string[],
+  options: { protocol?: "current" | "legacy"; enabled?: boolean } = {},
+) {
+  const { endpoint } = await createEndpoint(testDb.db, owner, options.protocol ?? "current", {
+    url: URL_A,
+    eventTypes,
+    enabled: options.enabled,
+  });
   return endpoint.id;
 }
 
@@ -58,12 +66,23 @@ describe("routing", () => {
     for (const id of [partnerEndpoint, distributorEndpoint]) {
       const [delivery, ...rest] = await deliveriesOf(testDb.db, id);
       expect(rest).toEqual([]);
-      expect(delivery).toMatchObject({ eventId, idempotencyToken: eventId, eventType: "customer.created", status: "pending", maxAttempts: 3 });
+      expect(delivery).toMatchObject({
+        eventId,
+        idempotencyToken: eventId,
+        eventType: "customer.created",
+        status: "pending",
+        maxAttempts: 3,
+      });
     }
     for (const id of [unsubscribed, otherPartner, otherDistributor]) expect(await deliveriesOf(testDb.db, id)).toEqual([]);
     const [kept, ...more] = await deliveriesOf(testDb.db, disabled);
     expect(more).toEqual([]);
-    expect(kept).toMatchObject({ eventId, status: "failed", attemptCount: 0, lastError: "Endpoint is disabled: the delivery was not sent" });
+    expect(kept).toMatchObject({
+      eventId,
+      status: "failed",
+      attemptCount: 0,
+      lastError: "Endpoint is disabled: the delivery was not sent",
+    });
     expect(kept!.attempts).toEqual([]);
     expect((await testDb.db.outboxEvent.findUniqueOrThrow({ where: { id: eventId } })).routedAt).toBeInstanceOf(Date);
   });
@@ -105,7 +124,11 @@ describe("routing", () => {
 
   it("carries only the redacted shape for a prospect customer's breach events", async () => {
     const prospect = await createTestCustomer(testDb.db, org.partner.id, { status: "prospect", emails: ["p@acme.example"] });
-    const current = await endpoint({ partnerId: org.partner.id }, ["customer.breach.found", "customer.breach.resolved", "customer.created"]);
+    const current = await endpoint({ partnerId: org.partner.id }, [
+      "customer.breach.found",
+      "customer.breach.resolved",
+      "customer.created",
+    ]);
     const legacy = await endpoint({ partnerId: org.partner.id }, ["breach.new", "breach.resolved"], { protocol: "legacy" });
     const found = breach("Adobe", ["p@acme.example"]);
     await recordTestEvent(testDb.db, prospect, "customer.breach.found", { breaches: [found] });
@@ -141,24 +164,28 @@ describe("routing", () => {
     const linkedIn = breach("LinkedIn", ["a@acme.example"]);
     const adobe = breach("Adobe", ["b@acme.example"]);
     const first = await recordTestEvent(testDb.db, customer, "customer.breach.found", { breaches: [linkedIn] });
-    await recordTestEvent(testDb.db, customer, "customer.breach.found", { breaches: [{ ...linkedIn, emails: ["c@acme.example", "a@acme.example"] }, adobe] });
+    await recordTestEvent(testDb.db, customer, "customer.breach.found", {
+      breaches: [{ ...linkedIn, emails: ["c@acme.example", "a@acme.example"] }, adobe],
+    });
     const otherEvent = await recordTestEvent(testDb.db, other, "customer.breach.found", { breaches: [adobe] });
     await route();
 
     const bodies = await bodiesOf(id);
     expect(bodies).toHaveLength(2);
     const merged = bodies.find((body) => body.idempotencyToken === first)!;
-    expect(merged.data.breaches).toEqual([
-      { uuid: linkedIn.uuid, name: "LinkedIn", emails: ["a@acme.example", "c@acme.example"] },
-      adobe,
-    ]);
+    expect(merged.data.breaches).toEqual([{ uuid: linkedIn.uuid, name: "LinkedIn", emails: ["a@acme.example", "c@acme.example"] }, adobe]);
     expect(bodies.find((body) => body.idempotencyToken === otherEvent)!.data.customer).toEqual(other.ref);
   });
 
   it("does not stop at an event whose payload does not match its type", async () => {
     const id = await endpoint({ partnerId: org.partner.id }, ["customer.created", "customer.breach.found"]);
     const broken = await testDb.db.outboxEvent.create({
-      data: { type: "customer.breach.found", partnerId: org.partner.id, customerId: customer.id, payload: { customer: { ...customer.ref } } },
+      data: {
+        type: "customer.breach.found",
+        partnerId: org.partner.id,
+        customerId: customer.id,
+        payload: { customer: { ...customer.ref } },
+      },
     });
     const good = await recordTestEvent(testDb.db, customer, "customer.created", {});
     await route();
@@ -173,19 +200,34 @@ describe("earlier-protocol events", () => {
   let legacy: string;
   beforeEach(async () => {
     org = await createTestOrg(testDb.db);
-    customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example", "b@acme.example", "c@acme.example"], domains: ["acme.example"] });
-    legacy = await endpoint({ partnerId: org.partner.id }, ["breach.new", "breach.resolved", "breach.unresolved", "email.added", "email.removed"], { protocol: "legacy" });
+    customer = await createTestCustomer(testDb.db, org.partner.id, {
+      emails: ["a@acme.example", "b@acme.example", "c@acme.example"],
+      domains: ["acme.example"],
+    });
+    legacy = await endpoint(
+      { partnerId: org.partner.id },
+      ["breach.new", "breach.resolved", "breach.unresolved", "email.added", "email.removed"],
+      { protocol: "legacy" },
+    );
   });
 
   it("maps breach.found to breach.new", async () => {
-    const eventId = await recordTestEvent(testDb.db, customer, "customer.breach.found", { breaches: [breach("LinkedIn", ["a@acme.example"]), breach("Adobe", ["b@acme.example"])] });
+    const eventId = await recordTestEvent(testDb.db, customer, "customer.breach.found", {
+      breaches: [breach("LinkedIn", ["a@acme.example"]), breach("Adobe", ["b@acme.example"])],
+    });
     await route();
     const occurredAt = (await testDb.db.outboxEvent.findUniqueOrThrow({ where: { id: eventId } })).createdAt.toISOString();
     const [delivery] = await deliveriesOf(testDb.db, legacy);
     expect(delivery!.maxAttempts).toBe(4);
     expect(JSON.parse(delivery!.body)).toEqual({
       event: "breach.new",
-      data: { customer_uuid: customer.id, breaches_found: 2, new_breach_names: ["LinkedIn", "Adobe"], emails_scanned: 3, timestamp: occurredAt },
+      data: {
+        customer_uuid: customer.id,
+        breaches_found: 2,
+        new_breach_names: ["LinkedIn", "Adobe"],
+        emails_scanned: 3,
+        timestamp: occurredAt,
+      },
       created_at: delivery!.createdAt.toISOString(),
     });
   });

@@ -80,7 +80,9 @@ describe("Standard Webhooks (opt-in per endpoint)", () => {
     });
 
     expect(receiverFor(s.token).verify(request.body, standardHeaders(request))).toEqual(JSON.parse(request.body));
-    expect(() => receiverFor("00000000-0000-4000-8000-000000000000").verify(request.body, standardHeaders(request))).toThrow(WebhookVerificationError);
+    expect(() => receiverFor("00000000-0000-4000-8000-000000000000").verify(request.body, standardHeaders(request))).toThrow(
+      WebhookVerificationError,
+    );
   });
 
   it("while a fallback secret exists, carries a second signature: both tokens verify, a tampered body verifies with neither", async () => {
@@ -103,7 +105,9 @@ describe("Standard Webhooks (opt-in per endpoint)", () => {
     expect(tampered).not.toBe(request.body);
     for (const token of [active, fallback]) {
       expect(() => receiverFor(token).verify(tampered, headers)).toThrow(WebhookVerificationError);
-      expect(() => receiverFor(token).verify(request.body, { ...headers, "webhook-id": crypto.randomUUID() })).toThrow(WebhookVerificationError);
+      expect(() => receiverFor(token).verify(request.body, { ...headers, "webhook-id": crypto.randomUUID() })).toThrow(
+        WebhookVerificationError,
+      );
     }
   });
 

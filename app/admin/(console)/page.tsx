@@ -42,12 +42,24 @@ export default async function OverviewPage() {
               <thead>
                 <tr>
                   <th scope="col">Partner</th>
-                  <th scope="col" className="number">Customers</th>
-                  <th scope="col" className="number">Active</th>
-                  <th scope="col" className="number">New (30 days)</th>
-                  <th scope="col" className="number">Domains</th>
-                  <th scope="col" className="number">E-mails</th>
-                  <th scope="col" className="number">Breaches</th>
+                  <th scope="col" className="number">
+                    Customers
+                  </th>
+                  <th scope="col" className="number">
+                    Active
+                  </th>
+                  <th scope="col" className="number">
+                    New (30 days)
+                  </th>
+                  <th scope="col" className="number">
+                    Domains
+                  </th>
+                  <th scope="col" className="number">
+                    E-mails
+                  </th>
+                  <th scope="col" className="number">
+                    Breaches
+                  </th>
                 </tr>
               </thead>
               <tbody>

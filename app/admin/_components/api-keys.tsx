@@ -42,8 +42,8 @@ export function ApiKeys({ partnerId, partnerName, keys }: { partnerId: string; p
       {issued ? (
         <OneTimeSecret title="New API key" value={issued.apiKey}>
           <p className="field-hint">
-            The partner sends it as <code>SW-API-KEY</code> with <code>SW-PARTNER-ID: {partnerId}</code>. Its other keys keep working until you revoke
-            them.
+            The partner sends it as <code>SW-API-KEY</code> with <code>SW-PARTNER-ID: {partnerId}</code>. Its other keys keep working until
+            you revoke them.
           </p>
         </OneTimeSecret>
       ) : null}
@@ -71,9 +71,21 @@ export function ApiKeys({ partnerId, partnerName, keys }: { partnerId: string; p
                   <th scope="row">
                     <code>{key.prefix}…</code>
                   </th>
-                  <td>{key.revokedAt ? <Badge status="revoked">revoked <DateTime iso={key.revokedAt} /></Badge> : <Badge status="active" />}</td>
-                  <td><DateTime iso={key.createdAt} /></td>
-                  <td><DateTime iso={key.lastUsedAt} /></td>
+                  <td>
+                    {key.revokedAt ? (
+                      <Badge status="revoked">
+                        revoked <DateTime iso={key.revokedAt} />
+                      </Badge>
+                    ) : (
+                      <Badge status="active" />
+                    )}
+                  </td>
+                  <td>
+                    <DateTime iso={key.createdAt} />
+                  </td>
+                  <td>
+                    <DateTime iso={key.lastUsedAt} />
+                  </td>
                   <td className="wrap">{key.label ?? "—"}</td>
                   <td>
                     {key.revokedAt ? null : (

@@ -14,7 +14,10 @@ export function BillingCodeForm() {
     const form = new FormData(event.currentTarget);
     const priceText = String(form.get("price") ?? "").trim();
     const created = await run(() =>
-      trpc.admin.billingCodes.create.mutate({ code: String(form.get("code") ?? ""), price: priceText === "" ? Number.NaN : Number(priceText) }),
+      trpc.admin.billingCodes.create.mutate({
+        code: String(form.get("code") ?? ""),
+        price: priceText === "" ? Number.NaN : Number(priceText),
+      }),
     );
     if (created) formRef.current?.reset();
   }
@@ -23,7 +26,14 @@ export function BillingCodeForm() {
     <form ref={formRef} className="card form form-inline" onSubmit={submit} noValidate aria-label="New billing code">
       <FormError error={error} />
       <TextField name="code" label="Code" required maxLength={100} autoComplete="off" error={error?.fieldErrors.code} />
-      <TextField name="price" label="Price" required inputMode="decimal" hint="Per active customer and month, e.g. 2.50" error={error?.fieldErrors.price} />
+      <TextField
+        name="price"
+        label="Price"
+        required
+        inputMode="decimal"
+        hint="Per active customer and month, e.g. 2.50"
+        error={error?.fieldErrors.price}
+      />
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={pending}>
           Add billing code

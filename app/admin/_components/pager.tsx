@@ -13,7 +13,11 @@ export function Pager({
   const { page, pageSize, totalCount, hasNextPage } = pagination;
   const pages = Math.max(1, Math.ceil(totalCount / pageSize));
   const href = (target: number) => {
-    const params = new URLSearchParams(Object.entries({ ...query, page: target > 1 ? String(target) : undefined }).filter((entry): entry is [string, string] => Boolean(entry[1])));
+    const params = new URLSearchParams(
+      Object.entries({ ...query, page: target > 1 ? String(target) : undefined }).filter((entry): entry is [string, string] =>
+        Boolean(entry[1]),
+      ),
+    );
     const search = params.toString();
     return search ? `${basePath}?${search}` : basePath;
   };

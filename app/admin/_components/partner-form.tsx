@@ -9,7 +9,12 @@ import { CheckboxField, FormError, TextField } from "./fields";
 const TEXT_FIELDS = [
   { name: "contact_email", label: "Contact e-mail", type: "email", hint: "Where you reach the partner." },
   { name: "reply_to_email", label: "Reply-to e-mail", type: "email", hint: "Reply-to address of e-mails sent on the partner's behalf." },
-  { name: "account_reference", label: "Account reference", type: "text", hint: "Your own reference for the partner, e.g. in your billing system." },
+  {
+    name: "account_reference",
+    label: "Account reference",
+    type: "text",
+    hint: "Your own reference for the partner, e.g. in your billing system.",
+  },
   { name: "product_type", label: "Product type", type: "text" },
 ] as const;
 

@@ -23,7 +23,10 @@ export function SigningSecrets({ secrets }: { secrets: Secret[] }) {
   const [token, setToken] = useState<string>();
 
   async function generate() {
-    if (secrets.length > 0 && !window.confirm("Replace every signing secret now? Receivers that check the current one fail until they have the new one.")) {
+    if (
+      secrets.length > 0 &&
+      !window.confirm("Replace every signing secret now? Receivers that check the current one fail until they have the new one.")
+    ) {
       return;
     }
     setToken((await run(() => trpc.admin.webhooks.generateSecret.mutate()))?.token);
@@ -64,9 +67,16 @@ export function SigningSecrets({ secrets }: { secrets: Secret[] }) {
                   <th scope="row">
                     <Badge status={secret.status === "active" ? "active" : "fallback"}>{secret.status}</Badge>
                   </th>
-                  <td><DateTime iso={secret.createdAt} /></td>
                   <td>
-                    <button type="button" className="button button-small button-danger" onClick={() => deactivate(secret)} disabled={pending}>
+                    <DateTime iso={secret.createdAt} />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button button-small button-danger"
+                      onClick={() => deactivate(secret)}
+                      disabled={pending}
+                    >
                       Deactivate<span className="visually-hidden"> the {secret.status} secret</span>
                     </button>
                   </td>

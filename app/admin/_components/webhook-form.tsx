@@ -55,7 +55,8 @@ export function WebhookForm({ endpoint, eventTypes }: { endpoint?: Endpoint; eve
     if (deleted) router.push("/admin/webhooks");
   }
 
-  const eventTypesError = error?.fieldErrors.eventTypes ?? Object.entries(error?.fieldErrors ?? {}).find(([key]) => key.startsWith("eventTypes."))?.[1];
+  const eventTypesError =
+    error?.fieldErrors.eventTypes ?? Object.entries(error?.fieldErrors ?? {}).find(([key]) => key.startsWith("eventTypes."))?.[1];
   return (
     <form className="card form" onSubmit={submit} noValidate aria-label={endpoint ? "Endpoint settings" : "New endpoint"}>
       <FormError error={error} />
@@ -66,8 +67,8 @@ export function WebhookForm({ endpoint, eventTypes }: { endpoint?: Endpoint; eve
           note="your distributor's active signing secret, shown when an endpoint is added. Copy it into your receiver and keep it safe."
         >
           <p className="field-hint">
-            Deliveries are signed with it (<code>X-Signature</code>); your receiver answers with its own signature over the <code>X-Token</code> and the body.{" "}
-            <Link href={`/admin/webhooks/${created.id}`}>Open the endpoint and its delivery log</Link>
+            Deliveries are signed with it (<code>X-Signature</code>); your receiver answers with its own signature over the{" "}
+            <code>X-Token</code> and the body. <Link href={`/admin/webhooks/${created.id}`}>Open the endpoint and its delivery log</Link>
           </p>
         </OneTimeSecret>
       ) : null}
@@ -85,7 +86,13 @@ export function WebhookForm({ endpoint, eventTypes }: { endpoint?: Endpoint; eve
         <legend>Events</legend>
         <div className="checkbox-grid">
           {eventTypes.map((type) => (
-            <CheckboxField key={type} name="eventTypes" value={type} label={type} defaultChecked={endpoint ? endpoint.eventTypes.includes(type) : true} />
+            <CheckboxField
+              key={type}
+              name="eventTypes"
+              value={type}
+              label={type}
+              defaultChecked={endpoint ? endpoint.eventTypes.includes(type) : true}
+            />
           ))}
         </div>
         {eventTypesError ? (

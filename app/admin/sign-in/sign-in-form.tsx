@@ -43,7 +43,14 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
       ) : null}
       <div className="field">
         <label htmlFor="email">E-mail</label>
-        <input id="email" name="email" type="email" autoComplete="username" required aria-describedby={error ? "sign-in-error" : undefined} />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          aria-describedby={error ? "sign-in-error" : undefined}
+        />
       </div>
       <div className="field">
         <label htmlFor="password">Password</label>

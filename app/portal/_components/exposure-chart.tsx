@@ -11,7 +11,15 @@ const PLOT = { left: 28, right: 8, top: 10, bottom: 26 };
  * Breaches by the year they happened, not fixed stacked on fixed: an SVG for the eye (each bar
  * with a tooltip), and the same figures as a table for screen readers.
  */
-export function ExposureChart({ timeline, t, labels }: { timeline: TimelineYear[]; t: PortalMessages["overview"]; labels: { fixed: string; notFixed: string } }) {
+export function ExposureChart({
+  timeline,
+  t,
+  labels,
+}: {
+  timeline: TimelineYear[];
+  t: PortalMessages["overview"];
+  labels: { fixed: string; notFixed: string };
+}) {
   const yearLabel = (bar: TimelineYear) => (bar.includesEarlier ? format(t.timelineEarlier, { year: bar.year }) : String(bar.year));
   const highest = Math.max(1, ...timeline.map((bar) => bar.unresolved + bar.resolved));
   const plotWidth = WIDTH - PLOT.left - PLOT.right;
@@ -40,7 +48,13 @@ export function ExposureChart({ timeline, t, labels }: { timeline: TimelineYear[
             <g key={bar.year}>
               <title>{label}</title>
               <rect x={x} width={barWidth} y={y(bar.resolved)} height={y(0) - y(bar.resolved)} className={styles.barResolved} />
-              <rect x={x} width={barWidth} y={y(bar.resolved + bar.unresolved)} height={y(bar.resolved) - y(bar.resolved + bar.unresolved)} className={styles.barUnresolved} />
+              <rect
+                x={x}
+                width={barWidth}
+                y={y(bar.resolved + bar.unresolved)}
+                height={y(bar.resolved) - y(bar.resolved + bar.unresolved)}
+                className={styles.barUnresolved}
+              />
               {index % labelEvery === 0 && (
                 <text
                   x={x + barWidth / 2}

@@ -30,7 +30,12 @@ export function ResolveButton({ breachId, resolved, labels }: { breachId: string
   const message = { idle: "", saving: labels.saving, saved: labels.saved, failed: labels.saveFailed }[state];
   return (
     <div className={styles.resolve}>
-      <button type="button" className={resolved ? styles.secondaryButton : styles.primaryButton} onClick={toggle} disabled={state === "saving"}>
+      <button
+        type="button"
+        className={resolved ? styles.secondaryButton : styles.primaryButton}
+        onClick={toggle}
+        disabled={state === "saving"}
+      >
         {resolved ? labels.markNotFixed : labels.markFixed}
       </button>
       <p role="status" className={state === "failed" ? styles.errorText : styles.muted}>

@@ -20,7 +20,9 @@ export function SettingsForm({ settings, labels }: { settings: NotificationSetti
   ];
 
   const toggle = (email: string, kind: RecipientKind) =>
-    setRecipients((current) => current.map((recipient) => (recipient.email === email ? { ...recipient, [kind]: !recipient[kind] } : recipient)));
+    setRecipients((current) =>
+      current.map((recipient) => (recipient.email === email ? { ...recipient, [kind]: !recipient[kind] } : recipient)),
+    );
 
   const save = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -31,7 +33,9 @@ export function SettingsForm({ settings, labels }: { settings: NotificationSetti
           uiClient.portal.updateNotificationSettings.mutate({
             breachAlerts,
             monthlyReport,
-            recipients: recipients.flatMap((recipient) => kinds.map(({ kind }) => ({ email: recipient.email, kind, receive: recipient[kind] }))),
+            recipients: recipients.flatMap((recipient) =>
+              kinds.map(({ kind }) => ({ email: recipient.email, kind, receive: recipient[kind] })),
+            ),
           }),
         router,
       );
@@ -50,7 +54,13 @@ export function SettingsForm({ settings, labels }: { settings: NotificationSetti
           {labels.title}
         </h2>
         <p className={styles.settingsOption}>
-          <input id="breach-alerts" type="checkbox" checked={breachAlerts} onChange={() => setBreachAlerts(!breachAlerts)} aria-describedby="breach-alerts-help" />
+          <input
+            id="breach-alerts"
+            type="checkbox"
+            checked={breachAlerts}
+            onChange={() => setBreachAlerts(!breachAlerts)}
+            aria-describedby="breach-alerts-help"
+          />
           <label htmlFor="breach-alerts" className={styles.strong}>
             {labels.breachAlerts}
           </label>
@@ -59,7 +69,13 @@ export function SettingsForm({ settings, labels }: { settings: NotificationSetti
           </span>
         </p>
         <p className={styles.settingsOption}>
-          <input id="monthly-report" type="checkbox" checked={monthlyReport} onChange={() => setMonthlyReport(!monthlyReport)} aria-describedby="monthly-report-help" />
+          <input
+            id="monthly-report"
+            type="checkbox"
+            checked={monthlyReport}
+            onChange={() => setMonthlyReport(!monthlyReport)}
+            aria-describedby="monthly-report-help"
+          />
           <label htmlFor="monthly-report" className={styles.strong}>
             {labels.monthlyReport}
           </label>

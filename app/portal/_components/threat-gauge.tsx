@@ -23,7 +23,14 @@ export function ThreatGauge({ score, max, t }: { score: number; max: number; t: 
     <figure className={styles.gauge}>
       <svg viewBox="0 0 200 118" role="img" aria-label={`${t.threatScore}: ${valueText}, ${t.levels[level]}`}>
         <path d={arc} pathLength={100} className={styles.gaugeTrack} />
-        {share > 0 && <path d={arc} pathLength={100} strokeDasharray={`${share * 100} 100`} className={`${styles.gaugeValue} ${styles[`level-${level}`]}`} />}
+        {share > 0 && (
+          <path
+            d={arc}
+            pathLength={100}
+            strokeDasharray={`${share * 100} 100`}
+            className={`${styles.gaugeValue} ${styles[`level-${level}`]}`}
+          />
+        )}
         <text x="100" y="90" textAnchor="middle" className={styles.gaugeNumber}>
           {score}
         </text>

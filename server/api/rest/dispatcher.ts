@@ -42,7 +42,8 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
     const method = request.method.toUpperCase();
     const resolved = resolveRoute(routes, method, request.path);
     // Counted under the route's template (docs/operations.md, "Metrics"), never the raw path.
-    const route = resolved.kind === "none" ? UNMATCHED_ROUTE : resolved.kind === "method" ? resolved.pathTemplate : resolved.route.pathTemplate;
+    const route =
+      resolved.kind === "none" ? UNMATCHED_ROUTE : resolved.kind === "method" ? resolved.pathTemplate : resolved.route.pathTemplate;
     let status = 500;
     try {
       const answer = await answerRequest(request, method, resolved);
@@ -130,9 +131,7 @@ export function buildRouteTable(router: AnyTRPCRouter): Route[] {
       throw new Error(`REST procedure ${procedurePath} has no errors.failure message in its meta`);
     }
     const pathTemplate = openapi.path.replace(/\/+$/, "");
-    const pattern = new RegExp(
-      "^" + pathTemplate.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)") + "$",
-    );
+    const pattern = new RegExp("^" + pathTemplate.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)") + "$");
     routes.push({ method: openapi.method, pathTemplate, pattern, procedurePath, procedureType, meta: appMeta, errors: appMeta.errors });
   });
   // Literal segments win over parameters: /webhooks/secrets before /webhooks/{id}.
@@ -211,7 +210,8 @@ async function readJsonBody(
   if (declaredLength > MAX_REST_BODY_BYTES) return { error: tooLarge() };
   const bytes = await request.readBody(MAX_REST_BODY_BYTES);
   if (bytes === undefined) return { error: tooLarge() };
-  if (!isJsonContentType(request.headers.get("content-type"))) return { error: { status: 415, message: UNSUPPORTED_MEDIA_TYPE, headers: {} } };
+  if (!isJsonContentType(request.headers.get("content-type")))
+    return { error: { status: 415, message: UNSUPPORTED_MEDIA_TYPE, headers: {} } };
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return { value: {} };
   let value: unknown;

@@ -117,7 +117,10 @@ export class HibpBreachSource implements BreachSource {
         return await request();
       } catch (error) {
         if (!(error instanceof RateLimitError) || attempt >= MAX_ATTEMPTS) throw error;
-        const waitMs = Math.min(MAX_BACKOFF_MS, error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : DEFAULT_BACKOFF_MS);
+        const waitMs = Math.min(
+          MAX_BACKOFF_MS,
+          error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : DEFAULT_BACKOFF_MS,
+        );
         // On stderr: the admin CLI's stdout carries only its JSON result.
         log.warn("HIBP rate limit reached; backing off", { waitMs, attempt });
         await new Promise((resolve) => setTimeout(resolve, waitMs));

@@ -102,8 +102,14 @@ export const daDK: Translation = {
         },
         expired: { title: "Dette login-link er udløbet", body: "Et login-link virker i en time, efter det er oprettet." },
         used: { title: "Dette login-link er allerede brugt", body: "Hvert login-link kan bruges til ét login." },
-        unavailable: { title: "Adgangen til portalen er ophørt", body: "Overvågningen af jeres organisation er ophørt, så portalen er ikke længere tilgængelig." },
-        "session-ended": { title: "Din session er afsluttet", body: "Af sikkerhedshensyn afsluttes sessioner efter en periode uden aktivitet." },
+        unavailable: {
+          title: "Adgangen til portalen er ophørt",
+          body: "Overvågningen af jeres organisation er ophørt, så portalen er ikke længere tilgængelig.",
+        },
+        "session-ended": {
+          title: "Din session er afsluttet",
+          body: "Af sikkerhedshensyn afsluttes sessioner efter en periode uden aktivitet.",
+        },
         "signed-out": { title: "Du er logget ud", body: "Du har logget ud af portalen." },
         "sign-in-required": { title: "Log ind med dit link", body: "Portalen åbnes med et login-link fra din udbyder." },
       },
@@ -114,7 +120,8 @@ export const daDK: Translation = {
   },
   email: {
     common: {
-      why: (partner, company) => `${partner} overvåger domænerne og e-mailadresserne for ${company} for databrud og sender dig denne e-mail.`,
+      why: (partner, company) =>
+        `${partner} overvåger domænerne og e-mailadresserne for ${company} for databrud og sender dig denne e-mail.`,
       reply: (partner) => `Spørgsmål? Svar på denne e-mail for at komme i kontakt med ${partner}.`,
       portalHint: (partner) => `Detaljer og tiltag for hvert brud finder du i din portal; bed ${partner} om et login-link.`,
       unsubscribe: {

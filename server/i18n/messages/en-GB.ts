@@ -109,7 +109,10 @@ export const enGB = {
         },
         expired: { title: "This sign-in link has expired", body: "A sign-in link works for one hour after it is created." },
         used: { title: "This sign-in link has already been used", body: "Each sign-in link signs you in once." },
-        unavailable: { title: "Portal access has ended", body: "Monitoring for your organisation has ended, so the portal is no longer available." },
+        unavailable: {
+          title: "Portal access has ended",
+          body: "Monitoring for your organisation has ended, so the portal is no longer available.",
+        },
         "session-ended": { title: "Your session has ended", body: "For your security, sessions end after a period without activity." },
         "signed-out": { title: "You are signed out", body: "You have signed out of the portal." },
         "sign-in-required": { title: "Sign in with your link", body: "The portal opens with a sign-in link from your provider." },
@@ -145,7 +148,8 @@ export const enGB = {
         `The portal shows every breach found, what was exposed and what to do next. To open it, ask ${partner} for a sign-in link. Each link works once, within an hour.`,
     },
     alert: {
-      subject: (count: number, company: string) => one(count, `New data breach found for ${company}`, `${count} new data breaches found for ${company}`),
+      subject: (count: number, company: string) =>
+        one(count, `New data breach found for ${company}`, `${count} new data breaches found for ${company}`),
       heading: (count: number) => one(count, "1 new data breach", `${count} new data breaches`),
       intro: (company: string) => `Our latest scan found monitored addresses of ${company} in the breaches below.`,
       exposedData: "Exposed data",
@@ -203,7 +207,8 @@ export const enGB = {
       button: "Unsubscribe",
       done: (what: string, email: string) => `Done: ${email} no longer receives ${what}.`,
       undo: "Changed your mind? The settings in your portal turn them back on.",
-      invalid: "This unsubscribe link is not valid. Open the whole link from the e-mail, or reply to the e-mail to ask for the messages to stop.",
+      invalid:
+        "This unsubscribe link is not valid. Open the whole link from the e-mail, or reply to the e-mail to ask for the messages to stop.",
     },
   },
   organization: {
@@ -230,7 +235,8 @@ export const enGB = {
       subject: (url: string) => `Webhook deliveries are failing: ${url}`,
       preview: "Events are not reaching your webhook endpoint",
       heading: "Your webhook endpoint is failing",
-      intro: (organization: string, since: string) => `Events for ${organization} have not been delivered to the endpoint below since ${since}.`,
+      intro: (organization: string, since: string) =>
+        `Events for ${organization} have not been delivered to the endpoint below since ${since}.`,
       failingSince: "Failing since",
       failuresInRow: "Failed deliveries in a row",
       lastError: "Last error",
@@ -255,7 +261,8 @@ export const enGB = {
       },
       enable: "Enable the endpoint again:",
       recover: "Then queue the deliveries that failed again, with a fresh round of attempts:",
-      whileDisabled: "Events that happen while the endpoint is disabled are kept as failed deliveries: recover them once it is enabled again.",
+      whileDisabled:
+        "Events that happen while the endpoint is disabled are kept as failed deliveries: recover them once it is enabled again.",
     },
   },
 };

@@ -102,8 +102,14 @@ export const fiFI: Translation = {
         },
         expired: { title: "Tämä kirjautumislinkki on vanhentunut", body: "Kirjautumislinkki toimii tunnin ajan luomisestaan." },
         used: { title: "Tämä kirjautumislinkki on jo käytetty", body: "Kullakin kirjautumislinkillä voi kirjautua kerran." },
-        unavailable: { title: "Pääsy portaaliin on päättynyt", body: "Organisaationne valvonta on päättynyt, joten portaali ei ole enää käytettävissä." },
-        "session-ended": { title: "Istuntosi on päättynyt", body: "Turvallisuussyistä istunnot päättyvät, kun niitä ei ole käytetty vähään aikaan." },
+        unavailable: {
+          title: "Pääsy portaaliin on päättynyt",
+          body: "Organisaationne valvonta on päättynyt, joten portaali ei ole enää käytettävissä.",
+        },
+        "session-ended": {
+          title: "Istuntosi on päättynyt",
+          body: "Turvallisuussyistä istunnot päättyvät, kun niitä ei ole käytetty vähään aikaan.",
+        },
         "signed-out": { title: "Olet kirjautunut ulos", body: "Olet kirjautunut ulos portaalista." },
         "sign-in-required": { title: "Kirjaudu linkilläsi", body: "Portaali avautuu palveluntarjoajasi lähettämällä kirjautumislinkillä." },
       },

@@ -102,7 +102,10 @@ export const nbNO: Translation = {
         },
         expired: { title: "Denne påloggingslenken er utløpt", body: "En påloggingslenke virker i én time etter at den ble laget." },
         used: { title: "Denne påloggingslenken er allerede brukt", body: "Hver påloggingslenke kan brukes til én pålogging." },
-        unavailable: { title: "Tilgangen til portalen er avsluttet", body: "Overvåkingen av organisasjonen deres er avsluttet, så portalen er ikke lenger tilgjengelig." },
+        unavailable: {
+          title: "Tilgangen til portalen er avsluttet",
+          body: "Overvåkingen av organisasjonen deres er avsluttet, så portalen er ikke lenger tilgjengelig.",
+        },
         "session-ended": { title: "Økten din er avsluttet", body: "Av sikkerhetshensyn avsluttes økter etter en periode uten aktivitet." },
         "signed-out": { title: "Du er logget ut", body: "Du har logget ut av portalen." },
         "sign-in-required": { title: "Logg inn med lenken din", body: "Portalen åpnes med en påloggingslenke fra leverandøren din." },
@@ -114,7 +117,8 @@ export const nbNO: Translation = {
   },
   email: {
     common: {
-      why: (partner, company) => `${partner} overvåker domenene og e-postadressene til ${company} for datainnbrudd og sender deg denne e-posten.`,
+      why: (partner, company) =>
+        `${partner} overvåker domenene og e-postadressene til ${company} for datainnbrudd og sender deg denne e-posten.`,
       reply: (partner) => `Spørsmål? Svar på denne e-posten for å nå ${partner}.`,
       portalHint: (partner) => `Detaljer og tiltak for hvert innbrudd finner du i portalen din; be ${partner} om en påloggingslenke.`,
       unsubscribe: {

@@ -102,8 +102,14 @@ export const nlNL: Translation = {
         },
         expired: { title: "Deze aanmeldlink is verlopen", body: "Een aanmeldlink werkt tot een uur nadat hij is gemaakt." },
         used: { title: "Deze aanmeldlink is al gebruikt", body: "Met elke aanmeldlink kunt u zich één keer aanmelden." },
-        unavailable: { title: "De toegang tot het portaal is beëindigd", body: "De bewaking van uw organisatie is beëindigd, dus het portaal is niet meer beschikbaar." },
-        "session-ended": { title: "Uw sessie is beëindigd", body: "Voor uw veiligheid worden sessies beëindigd na een periode zonder activiteit." },
+        unavailable: {
+          title: "De toegang tot het portaal is beëindigd",
+          body: "De bewaking van uw organisatie is beëindigd, dus het portaal is niet meer beschikbaar.",
+        },
+        "session-ended": {
+          title: "Uw sessie is beëindigd",
+          body: "Voor uw veiligheid worden sessies beëindigd na een periode zonder activiteit.",
+        },
         "signed-out": { title: "U bent afgemeld", body: "U hebt zich afgemeld bij het portaal." },
         "sign-in-required": { title: "Meld u aan met uw link", body: "Het portaal opent met een aanmeldlink van uw leverancier." },
       },
@@ -137,7 +143,8 @@ export const nlNL: Translation = {
         `In het portaal ziet u elk gevonden lek, welke gegevens zijn gelekt en wat u moet doen. Vraag ${partner} om een aanmeldlink om het te openen. Elke link werkt één keer, binnen een uur.`,
     },
     alert: {
-      subject: (count, company) => one(count, `Nieuw datalek gevonden voor ${company}`, `${count} nieuwe datalekken gevonden voor ${company}`),
+      subject: (count, company) =>
+        one(count, `Nieuw datalek gevonden voor ${company}`, `${count} nieuwe datalekken gevonden voor ${company}`),
       heading: (count) => one(count, "1 nieuw datalek", `${count} nieuwe datalekken`),
       intro: (company) => `Onze laatste controle vond bewaakte adressen van ${company} in de onderstaande lekken.`,
       exposedData: "Gelekte gegevens",
@@ -193,7 +200,8 @@ export const nlNL: Translation = {
       button: "Afmelden",
       done: (what, email) => `Gelukt: ${email} ontvangt geen ${what} meer.`,
       undo: "Bedacht? Met de instellingen in uw portaal zet u ze weer aan.",
-      invalid: "Deze afmeldlink is niet geldig. Open de volledige link uit de e-mail, of beantwoord de e-mail met het verzoek de berichten te stoppen.",
+      invalid:
+        "Deze afmeldlink is niet geldig. Open de volledige link uit de e-mail, of beantwoord de e-mail met het verzoek de berichten te stoppen.",
     },
   },
 };

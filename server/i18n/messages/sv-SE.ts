@@ -102,7 +102,10 @@ export const svSE: Translation = {
         },
         expired: { title: "Den här inloggningslänken har gått ut", body: "En inloggningslänk fungerar i en timme efter att den skapats." },
         used: { title: "Den här inloggningslänken har redan använts", body: "Varje inloggningslänk kan användas för en inloggning." },
-        unavailable: { title: "Åtkomsten till portalen har upphört", body: "Bevakningen av er organisation har avslutats, så portalen är inte längre tillgänglig." },
+        unavailable: {
+          title: "Åtkomsten till portalen har upphört",
+          body: "Bevakningen av er organisation har avslutats, så portalen är inte längre tillgänglig.",
+        },
         "session-ended": { title: "Din session har avslutats", body: "Av säkerhetsskäl avslutas sessioner efter en tids inaktivitet." },
         "signed-out": { title: "Du är utloggad", body: "Du har loggat ut från portalen." },
         "sign-in-required": { title: "Logga in med din länk", body: "Portalen öppnas med en inloggningslänk från din leverantör." },
@@ -114,7 +117,8 @@ export const svSE: Translation = {
   },
   email: {
     common: {
-      why: (partner, company) => `${partner} bevakar domänerna och e-postadresserna för ${company} mot dataintrång och skickar dig det här mejlet.`,
+      why: (partner, company) =>
+        `${partner} bevakar domänerna och e-postadresserna för ${company} mot dataintrång och skickar dig det här mejlet.`,
       reply: (partner) => `Frågor? Svara på det här mejlet så når du ${partner}.`,
       portalHint: (partner) => `Detaljer och åtgärder för varje intrång finns i din portal; be ${partner} om en inloggningslänk.`,
       unsubscribe: {

@@ -60,7 +60,11 @@ export function BreachAlertEmail(props: {
           <Heading as="h2" style={styles.subheading}>
             {t.alsoFound}
           </Heading>
-          <List items={data.breaches.slice(DETAILED_BREACHES).map((breach) => `${breach.title} (${dateFormat(props.locale).format(utcDate(breach.breachDate))})`)} />
+          <List
+            items={data.breaches
+              .slice(DETAILED_BREACHES)
+              .map((breach) => `${breach.title} (${dateFormat(props.locale).format(utcDate(breach.breachDate))})`)}
+          />
         </>
       )}
       <Text style={styles.text}>{props.texts.common.portalHint(props.partnerName)}</Text>

@@ -48,8 +48,12 @@ export function EmailLayout(props: { locale: LocaleCode; preview: string; headin
     <Html lang={props.locale}>
       <Head />
       <Preview>{props.preview}</Preview>
-      <Body style={{ backgroundColor: "#f4f5f7", fontFamily: "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif", margin: 0 }}>
-        <Container style={{ backgroundColor: "#ffffff", maxWidth: "600px", margin: "24px auto", padding: "24px 28px", borderRadius: "6px" }}>
+      <Body
+        style={{ backgroundColor: "#f4f5f7", fontFamily: "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif", margin: 0 }}
+      >
+        <Container
+          style={{ backgroundColor: "#ffffff", maxWidth: "600px", margin: "24px auto", padding: "24px 28px", borderRadius: "6px" }}
+        >
           <Heading as="h1" style={{ fontSize: "22px", lineHeight: "30px", margin: "0 0 16px", color: "#1f2933" }}>
             {props.heading}
           </Heading>

@@ -6,7 +6,13 @@ import type { WelcomeData } from "../types";
 import { EmailLayout, List, styles, type FooterProps } from "./layout";
 
 /** Welcome: what is monitored and how the customer gets into the portal. */
-export function WelcomeEmail(props: { locale: LocaleCode; texts: NotificationTexts; data: WelcomeData; partnerName: string; footer: FooterProps }) {
+export function WelcomeEmail(props: {
+  locale: LocaleCode;
+  texts: NotificationTexts;
+  data: WelcomeData;
+  partnerName: string;
+  footer: FooterProps;
+}) {
   const t = props.texts.welcome;
   const { data } = props;
   return (

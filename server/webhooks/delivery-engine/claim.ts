@@ -87,7 +87,10 @@ export async function claimAttempts(
         ? { protocol: "legacy", secret: decryptSecret(secretCiphertext!) }
         : {
             protocol: "current",
-            tokens: { active: decryptSecret(activeCiphertext!), fallback: fallbackCiphertext ? decryptSecret(fallbackCiphertext) : undefined },
+            tokens: {
+              active: decryptSecret(activeCiphertext!),
+              fallback: fallbackCiphertext ? decryptSecret(fallbackCiphertext) : undefined,
+            },
           };
     started.push({ delivery, attemptId, signing });
   }

@@ -21,7 +21,12 @@ export interface Exchange {
 /** One request of the current protocol: signed with `token`, its answer verified with the same token. */
 export async function exchangeCurrent(delivery: ClaimedDelivery, token: string): Promise<Exchange> {
   const requestToken = randomUUID();
-  const outcome = await postWebhook(delivery.url, { "x-signature": signBody(token, delivery.body), "x-token": requestToken }, delivery.body, CURRENT_TIMEOUT_MS);
+  const outcome = await postWebhook(
+    delivery.url,
+    { "x-signature": signBody(token, delivery.body), "x-token": requestToken },
+    delivery.body,
+    CURRENT_TIMEOUT_MS,
+  );
   const failure = httpFailure(outcome.statusCode, outcome.error);
   if (failure) return { ...outcome, error: failure, signatureMismatch: false };
   if (!outcome.signature) return { ...outcome, error: "Response has no X-Signature header", signatureMismatch: false };

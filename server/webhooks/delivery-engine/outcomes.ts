@@ -25,12 +25,23 @@ export interface AttemptOutcome {
  * Delivered; failed when the receiver answered 410 Gone or the attempts are used up; else pending
  * again, due by the retry schedule or later when the receiver asked for it (Retry-After).
  */
-export function outcomeOf(attempt: StartedAttempt, attemptId: string, exchange: Exchange, deliveryError: string | undefined): AttemptOutcome {
+export function outcomeOf(
+  attempt: StartedAttempt,
+  attemptId: string,
+  exchange: Exchange,
+  deliveryError: string | undefined,
+): AttemptOutcome {
   const { delivery } = attempt;
   const finished = delivery.attemptCount >= delivery.maxAttempts || exchange.statusCode === GONE;
   const status = deliveryError === undefined ? "delivered" : finished ? "failed" : "pending";
   if (status !== "delivered") {
-    log.info("webhook attempt failed", { deliveryId: delivery.id, endpointId: delivery.endpointId, attempt: delivery.attemptCount, outcome: status, error: exchange.error });
+    log.info("webhook attempt failed", {
+      deliveryId: delivery.id,
+      endpointId: delivery.endpointId,
+      attempt: delivery.attemptCount,
+      outcome: status,
+      error: exchange.error,
+    });
   }
   return {
     delivery,
@@ -38,7 +49,9 @@ export function outcomeOf(attempt: StartedAttempt, attemptId: string, exchange: 
     exchange,
     status,
     nextAttemptAt:
-      status === "pending" ? new Date(Date.now() + nextAttemptDelayMs(delivery.attemptCount, delivery.maxAttempts, exchange.retryAfterMs)) : null,
+      status === "pending"
+        ? new Date(Date.now() + nextAttemptDelayMs(delivery.attemptCount, delivery.maxAttempts, exchange.retryAfterMs))
+        : null,
     deliveryError: deliveryError ?? null,
   };
 }
@@ -68,7 +81,10 @@ export class ResultWriter {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, 500);
       try {
-        await writeOutcomes(this.db, batch.map((entry) => entry.outcome));
+        await writeOutcomes(
+          this.db,
+          batch.map((entry) => entry.outcome),
+        );
         for (const entry of batch) entry.resolve();
       } catch (error) {
         for (const entry of batch) entry.reject(error);
@@ -187,5 +203,6 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
 /** The outcomes just recorded, in exposure_monitor_webhook_attempts_total (docs/operations.md, "Metrics"). */
 function countAttempts(outcomes: AttemptOutcome[]): void {
   const counter = metrics().webhookAttempts;
-  for (const { delivery, status } of outcomes) counter.inc({ protocol: delivery.protocol, outcome: status === "pending" ? "retry" : status });
+  for (const { delivery, status } of outcomes)
+    counter.inc({ protocol: delivery.protocol, outcome: status === "pending" ? "retry" : status });
 }

@@ -23,7 +23,8 @@ export async function sweepDeliveries(db: Db): Promise<number> {
     FROM expired WHERE d.id = expired.id
     RETURNING d.id::text, (SELECT e.protocol::text FROM webhook_endpoints e WHERE e.id = d.endpoint_id) AS protocol,
               (SELECT count(*)::int FROM closed WHERE closed.delivery_id = d.id) AS interrupted`;
-  for (const row of rows) if (row.interrupted > 0) metrics().webhookAttempts.inc({ protocol: row.protocol, outcome: "interrupted" }, row.interrupted);
+  for (const row of rows)
+    if (row.interrupted > 0) metrics().webhookAttempts.inc({ protocol: row.protocol, outcome: "interrupted" }, row.interrupted);
   if (rows.length > 0) log.warn("webhook deliveries recovered from an expired lease", { count: rows.length });
   return rows.length;
 }

@@ -15,8 +15,8 @@ export default async function BillingPage({ searchParams }: { searchParams: Sear
     <>
       <h1>Billing</h1>
       <p className="muted">
-        Each partner&apos;s customers per plan that were active at any time in the month (UTC) and whose billing had started, priced with the
-        partner&apos;s billing code for the plan. A customer counts once, on its last plan in the month.
+        Each partner&apos;s customers per plan that were active at any time in the month (UTC) and whose billing had started, priced with
+        the partner&apos;s billing code for the plan. A customer counts once, on its last plan in the month.
       </p>
       <form className="search" action="/admin/billing">
         <label htmlFor="billing-month">Month</label>
@@ -70,7 +70,9 @@ export default async function BillingPage({ searchParams }: { searchParams: Sear
                   <td>{line.planName}</td>
                   <td>
                     {line.billingCode ? <code>{line.billingCode}</code> : <span className="field-error">No billing code set</span>}
-                    {line.billingCode && line.unitPrice === null ? <span className="field-error"> Not one of your billing codes</span> : null}
+                    {line.billingCode && line.unitPrice === null ? (
+                      <span className="field-error"> Not one of your billing codes</span>
+                    ) : null}
                   </td>
                   <td className="number">{formatMoney(line.unitPrice)}</td>
                   <td className="number">{formatCount(line.activeCustomers)}</td>
@@ -92,8 +94,9 @@ export default async function BillingPage({ searchParams }: { searchParams: Sear
       )}
       {overview.totals.unpricedCustomers > 0 ? (
         <p className="notice notice-warn">
-          {formatCount(overview.totals.unpricedCustomers)} active customer{overview.totals.unpricedCustomers === 1 ? " has" : "s have"} no price: set
-          the partner&apos;s billing code for the plan to one of your <Link href="/admin/billing-codes">billing codes</Link>. The total leaves them out.
+          {formatCount(overview.totals.unpricedCustomers)} active customer{overview.totals.unpricedCustomers === 1 ? " has" : "s have"} no
+          price: set the partner&apos;s billing code for the plan to one of your <Link href="/admin/billing-codes">billing codes</Link>. The
+          total leaves them out.
         </p>
       ) : null}
     </>

@@ -40,7 +40,13 @@ export default async function MailPage({ searchParams }: { searchParams: SearchP
         allLabel="All kinds"
         labelOf={(option) => KIND_LABELS[option]}
       />
-      <FilterLinks label="Filter by status" options={STATUSES} current={status} href={(option) => href({ kind, status: option })} allLabel="All statuses" />
+      <FilterLinks
+        label="Filter by status"
+        options={STATUSES}
+        current={status}
+        href={(option) => href({ kind, status: option })}
+        allLabel="All statuses"
+      />
       <p className="muted" role="status">
         {pagination.totalCount === 0
           ? `No messages${kind || status ? " match these filters" : " yet"}.`

@@ -41,9 +41,15 @@ export default async function PartnersPage({ searchParams }: { searchParams: Sea
                 <th scope="col">Name</th>
                 <th scope="col">Account reference</th>
                 <th scope="col">Contact e-mail</th>
-                <th scope="col" className="number">Customers</th>
-                <th scope="col" className="number">Active</th>
-                <th scope="col" className="number">API keys</th>
+                <th scope="col" className="number">
+                  Customers
+                </th>
+                <th scope="col" className="number">
+                  Active
+                </th>
+                <th scope="col" className="number">
+                  API keys
+                </th>
                 <th scope="col">Created</th>
               </tr>
             </thead>

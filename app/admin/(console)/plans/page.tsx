@@ -10,8 +10,8 @@ export default async function PlansPage() {
     <>
       <h1>Plans</h1>
       <p className="muted">
-        The plans partners onboard customers on (system plans; the same for every distributor). A partner&apos;s billing code for each plan sets
-        its price in the billing overview.
+        The plans partners onboard customers on (system plans; the same for every distributor). A partner&apos;s billing code for each plan
+        sets its price in the billing overview.
       </p>
       <div className="plans">
         {plans.map((plan) => (

@@ -30,7 +30,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
       <h1>Webhooks</h1>
       <p className="muted">
         Your endpoints receive the events of all your partners&apos; customers, signed with your signing secret (the same as{" "}
-        <code>/api/v1/distributors/webhooks</code>). Your partners&apos; own endpoints are listed below them, with their health and delivery log.
+        <code>/api/v1/distributors/webhooks</code>). Your partners&apos; own endpoints are listed below them, with their health and delivery
+        log.
       </p>
 
       <section aria-labelledby="endpoints">

@@ -33,7 +33,8 @@ export const get = partnerProcedure
         const { name, uuid } = ctx.value;
         if (!name && !uuid) ctx.issues.push({ code: "custom", message: "Either name or uuid must be provided", input: ctx.value });
         else if (name && uuid) ctx.issues.push({ code: "custom", message: "Provide either name or uuid, not both", input: ctx.value });
-        else if (uuid && !UUID_PATTERN.test(uuid)) ctx.issues.push({ code: "custom", message: "uuid must be a valid UUID", input: ctx.value });
+        else if (uuid && !UUID_PATTERN.test(uuid))
+          ctx.issues.push({ code: "custom", message: "uuid must be a valid UUID", input: ctx.value });
       }),
   )
   .output(z.object({ success: successTrue, breach: catalogueBreachSchema }))

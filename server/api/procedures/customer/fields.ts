@@ -19,7 +19,10 @@ export const customerIdPath = uuidInput("Customer ID must be a valid UUID");
 
 /** A list of domains or e-mail addresses; each entry is checked and normalized by the service. */
 export function valueList(description: string, maxItems: number) {
-  return z.array(z.string(), { error: "Expected a list of strings" }).max(maxItems, { error: `At most ${maxItems} entries` }).meta({ description });
+  return z
+    .array(z.string(), { error: "Expected a list of strings" })
+    .max(maxItems, { error: `At most ${maxItems} entries` })
+    .meta({ description });
 }
 
 export const priceField = z

@@ -57,7 +57,10 @@ export const onboard = partnerProcedure
       sendMonthlyReport: z.boolean().optional(),
       localeCode: localeCodeField.optional().meta({ description: "Default en-GB" }),
       shouldReceiveBreachAlerts: z.boolean().optional(),
-      status: z.enum(ONBOARD_STATUSES, { error: 'Status must be "active" or "prospect"' }).optional().meta({ description: "Default active" }),
+      status: z
+        .enum(ONBOARD_STATUSES, { error: 'Status must be "active" or "prospect"' })
+        .optional()
+        .meta({ description: "Default active" }),
     }),
   )
   .output(

@@ -1,9 +1,5 @@
 import { z } from "zod";
-import {
-  INVALID_PARTNER_ID,
-  PARTNER_NOT_FOUND,
-  updatePartner as updatePartnerService,
-} from "../../../distributors/partners";
+import { INVALID_PARTNER_ID, PARTNER_NOT_FOUND, updatePartner as updatePartnerService } from "../../../distributors/partners";
 import { distributorProcedure } from "../../trpc";
 import { partnerFieldsShape, partnerIdPath, partnerRecordSchema } from "./partner-fields";
 

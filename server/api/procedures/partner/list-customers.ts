@@ -23,9 +23,7 @@ export const listCustomers = partnerOrDistributorProcedure
     z.object({
       page: queryInteger(1).pipe(z.number().min(1).max(MAX_PAGE)).meta({ description: "Default 1" }),
       pageSize: queryInteger(20).pipe(z.number().min(1).max(100)).meta({ description: "1 to 100, default 20" }),
-      status: z
-        .enum(CUSTOMER_STATUSES, { error: `Status must be one of ${CUSTOMER_STATUSES.join(", ")}` })
-        .optional(),
+      status: z.enum(CUSTOMER_STATUSES, { error: `Status must be one of ${CUSTOMER_STATUSES.join(", ")}` }).optional(),
     }),
   )
   .output(

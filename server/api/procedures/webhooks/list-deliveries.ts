@@ -22,7 +22,9 @@ export function listDeliveries(surface: WebhookSurface) {
       z.object({
         id: endpointIdInput,
         page: queryInteger(1).pipe(z.number().min(1, { error: "page must be at least 1" })),
-        pageSize: queryInteger(20).pipe(z.number().min(1, { error: "pageSize must be from 1 to 100" }).max(100, { error: "pageSize must be from 1 to 100" })),
+        pageSize: queryInteger(20).pipe(
+          z.number().min(1, { error: "pageSize must be from 1 to 100" }).max(100, { error: "pageSize must be from 1 to 100" }),
+        ),
         status: deliveryStatusSchema.optional(),
       }),
     )
@@ -30,7 +32,12 @@ export function listDeliveries(surface: WebhookSurface) {
       z.object({
         success: successTrue,
         deliveries: z.array(deliverySchema),
-        pagination: z.object({ totalCount: z.number().int(), page: z.number().int(), pageSize: z.number().int(), hasNextPage: z.boolean() }),
+        pagination: z.object({
+          totalCount: z.number().int(),
+          page: z.number().int(),
+          pageSize: z.number().int(),
+          hasNextPage: z.boolean(),
+        }),
       }),
     )
     .query(async ({ ctx, input }) => {

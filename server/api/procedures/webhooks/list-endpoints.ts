@@ -7,7 +7,13 @@ import type { WebhookSurface } from "./surfaces";
 export function listEndpoints(surface: WebhookSurface) {
   return surface.procedure
     .meta({
-      openapi: { method: "GET", path: surface.basePath, tags: surface.tags, summary: "List webhook endpoints", description: "Newest first." },
+      openapi: {
+        method: "GET",
+        path: surface.basePath,
+        tags: surface.tags,
+        summary: "List webhook endpoints",
+        description: "Newest first.",
+      },
       errors: { failure: "Failed to list webhooks" },
     })
     .input(emptyInput)

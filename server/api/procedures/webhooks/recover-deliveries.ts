@@ -8,7 +8,10 @@ import type { WebhookSurface } from "./surfaces";
 /** An ISO 8601 date-time with Z or an offset, with or without fractions of a second. */
 function windowBound(name: "since" | "until") {
   return z.iso
-    .datetime({ offset: true, error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be an ISO 8601 date-time`) })
+    .datetime({
+      offset: true,
+      error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be an ISO 8601 date-time`),
+    })
     .transform((value) => new Date(value));
 }
 
@@ -28,7 +31,13 @@ export function recoverDeliveries(surface: WebhookSurface) {
       },
       errors: { failure: "Failed to recover deliveries", validation: "message" },
       responses: {
-        400: [INVALID_WEBHOOK_ID, "since is required", "since must be an ISO 8601 date-time", "until must be an ISO 8601 date-time", RECOVER_UNTIL_BEFORE_SINCE],
+        400: [
+          INVALID_WEBHOOK_ID,
+          "since is required",
+          "since must be an ISO 8601 date-time",
+          "until must be an ISO 8601 date-time",
+          RECOVER_UNTIL_BEFORE_SINCE,
+        ],
         404: WEBHOOK_NOT_FOUND,
         409: RECOVER_DISABLED,
       },
@@ -37,7 +46,9 @@ export function recoverDeliveries(surface: WebhookSurface) {
       z.object({
         id: endpointIdInput,
         since: windowBound("since").meta({ description: "Start of the window (inclusive)", example: "2026-11-25T10:00:00Z" }),
-        until: windowBound("until").optional().meta({ description: "End of the window (exclusive); default now", example: "2026-11-25T12:00:00+02:00" }),
+        until: windowBound("until")
+          .optional()
+          .meta({ description: "End of the window (exclusive); default now", example: "2026-11-25T12:00:00+02:00" }),
       }),
     )
     .output(z.object({ success: successTrue, queued: z.number().int().meta({ description: "Deliveries queued again" }) }))

@@ -117,13 +117,10 @@ export const endpointUpdateBody = z
     { error: "At least one of url, eventTypes, enabled, maxAttempts or signatureScheme is required" },
   );
 
-const disabledKindSchema = z
-  .enum(["failing", "gone", "manual"])
-  .nullable()
-  .meta({
-    description:
-      "Why the endpoint is disabled (null while enabled): failing (20 failed deliveries in a row), gone (the receiver answered 410 Gone), manual (its owner)",
-  });
+const disabledKindSchema = z.enum(["failing", "gone", "manual"]).nullable().meta({
+  description:
+    "Why the endpoint is disabled (null while enabled): failing (20 failed deliveries in a row), gone (the receiver answered 410 Gone), manual (its owner)",
+});
 
 /** A current-protocol endpoint as the API shows it (no secret). */
 export const endpointSchema = z
@@ -138,7 +135,10 @@ export const endpointSchema = z
     consecutiveFailures: z.number().int().meta({ description: "Failed deliveries in a row (tests excepted)" }),
     failingSince: isoDateTime().nullable().meta({ description: "When the current run of failed deliveries began; null while healthy" }),
     disabledKind: disabledKindSchema,
-    disabledReason: z.string().nullable().meta({ description: "What the service saw when it disabled the endpoint (null for a manual disable)" }),
+    disabledReason: z
+      .string()
+      .nullable()
+      .meta({ description: "What the service saw when it disabled the endpoint (null for a manual disable)" }),
     disabledAt: isoDateTime().nullable(),
     createdAt: isoDateTime(),
     updatedAt: isoDateTime(),

@@ -10,7 +10,13 @@ export const MAIL_PAGE_SIZE = 50;
 /** The staff mail preview (/admin/mail): the messages of the staff member's distributor's customers. */
 export const mailRouter = router({
   list: staffProcedure
-    .input(z.object({ page: pageInput, kind: z.enum(NOTIFICATION_KINDS).optional(), status: z.enum(Object.values(NotificationStatus)).optional() }))
+    .input(
+      z.object({
+        page: pageInput,
+        kind: z.enum(NOTIFICATION_KINDS).optional(),
+        status: z.enum(Object.values(NotificationStatus)).optional(),
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const { messages, totalCount } = await listNotifications(ctx.db, ctx.staff.distributorId, { ...input, pageSize: MAIL_PAGE_SIZE });
       return {

@@ -17,15 +17,13 @@ const partnerInput = z.object({ partnerId: partnerIdPath });
  * distributor's partner answers like an unknown one (404 Partner not found).
  */
 export const partnersRouter = router({
-  list: staffProcedure
-    .input(z.object({ search: z.string().trim().max(200).optional(), page: pageInput }))
-    .query(async ({ ctx, input }) => {
-      const result = await listPartners(ctx.db, ctx.staff.distributorId, { ...input, pageSize: PARTNERS_PAGE_SIZE });
-      return {
-        partners: result.partners.map((item) => ({ ...item, createdAt: iso(item.createdAt) })),
-        pagination: result.pagination,
-      };
-    }),
+  list: staffProcedure.input(z.object({ search: z.string().trim().max(200).optional(), page: pageInput })).query(async ({ ctx, input }) => {
+    const result = await listPartners(ctx.db, ctx.staff.distributorId, { ...input, pageSize: PARTNERS_PAGE_SIZE });
+    return {
+      partners: result.partners.map((item) => ({ ...item, createdAt: iso(item.createdAt) })),
+      pagination: result.pagination,
+    };
+  }),
 
   get: staffProcedure.input(partnerInput).query(({ ctx, input }) => getPartner(ctx.db, ctx.staff.distributorId, input.partnerId)),
 
@@ -63,7 +61,11 @@ export const partnersRouter = router({
     .input(z.object({ partnerId: partnerIdPath, page: pageInput, status: z.enum(CUSTOMER_STATUSES).optional() }))
     .query(async ({ ctx, input }) => {
       await requireOwnPartner(ctx.db, ctx.staff.distributorId, input.partnerId);
-      const result = await listPartnerCustomers(ctx.db, input.partnerId, { page: input.page, pageSize: CUSTOMERS_PAGE_SIZE, status: input.status });
+      const result = await listPartnerCustomers(ctx.db, input.partnerId, {
+        page: input.page,
+        pageSize: CUSTOMERS_PAGE_SIZE,
+        status: input.status,
+      });
       return {
         customers: result.customers.map((customer) => ({ ...customer, lastScannedAt: iso(customer.lastScannedAt) })),
         pagination: result.pagination,

@@ -58,7 +58,10 @@ function visibleEndpointResponse(endpoint: VisibleEndpoint) {
 /** An ISO 8601 date-time with Z or an offset (the recover window, as on the REST surfaces). */
 const windowBound = (name: "since" | "until") =>
   z.iso
-    .datetime({ offset: true, error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be an ISO 8601 date-time`) })
+    .datetime({
+      offset: true,
+      error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be an ISO 8601 date-time`),
+    })
     .transform((value) => new Date(value));
 
 /**
@@ -80,10 +83,18 @@ export const webhooksRouter = router({
   partnerEndpoints: staffProcedure
     .input(z.object({ page: pageInput, state: z.enum(ENDPOINT_STATES).optional() }))
     .query(async ({ ctx, input }) => {
-      const { endpoints, totalCount } = await listPartnerEndpoints(ctx.db, ctx.staff.distributorId, { ...input, pageSize: PARTNER_ENDPOINTS_PAGE_SIZE });
+      const { endpoints, totalCount } = await listPartnerEndpoints(ctx.db, ctx.staff.distributorId, {
+        ...input,
+        pageSize: PARTNER_ENDPOINTS_PAGE_SIZE,
+      });
       return {
         endpoints: endpoints.map(visibleEndpointResponse),
-        pagination: { totalCount, page: input.page, pageSize: PARTNER_ENDPOINTS_PAGE_SIZE, hasNextPage: input.page * PARTNER_ENDPOINTS_PAGE_SIZE < totalCount },
+        pagination: {
+          totalCount,
+          page: input.page,
+          pageSize: PARTNER_ENDPOINTS_PAGE_SIZE,
+          hasNextPage: input.page * PARTNER_ENDPOINTS_PAGE_SIZE < totalCount,
+        },
       };
     }),
 
@@ -93,7 +104,9 @@ export const webhooksRouter = router({
     oldestFailedAt: iso(await oldestFailedDeliveryAt(ctx.db, ctx.endpoint.id)),
   })),
 
-  get: distributorWebhooks.input(endpointInput).query(async ({ ctx, input }) => endpointResponse(await getEndpoint(ctx.db, ctx.owner, "current", input.id))),
+  get: distributorWebhooks
+    .input(endpointInput)
+    .query(async ({ ctx, input }) => endpointResponse(await getEndpoint(ctx.db, ctx.owner, "current", input.id))),
 
   /** The answer carries the distributor's active signing secret (generated when it has none), as the API's does. */
   create: distributorWebhooks.input(endpointCreateInput).mutation(async ({ ctx, input }) => {
@@ -122,7 +135,12 @@ export const webhooksRouter = router({
       });
       return {
         deliveries: deliveries.map(deliveryResponse),
-        pagination: { totalCount, page: input.page, pageSize: DELIVERIES_PAGE_SIZE, hasNextPage: input.page * DELIVERIES_PAGE_SIZE < totalCount },
+        pagination: {
+          totalCount,
+          page: input.page,
+          pageSize: DELIVERIES_PAGE_SIZE,
+          hasNextPage: input.page * DELIVERIES_PAGE_SIZE < totalCount,
+        },
       };
     }),
 
@@ -137,7 +155,10 @@ export const webhooksRouter = router({
   recover: anyVisibleEndpoint
     .input(z.object({ id: endpointIdInput, since: windowBound("since"), until: windowBound("until").optional() }))
     .mutation(async ({ ctx, input }) => ({
-      queued: await recoverDeliveries(ctx.db, ctx.endpoint.ownerRef, ctx.endpoint.protocol, input.id, { since: input.since, until: input.until }),
+      queued: await recoverDeliveries(ctx.db, ctx.endpoint.ownerRef, ctx.endpoint.protocol, input.id, {
+        since: input.since,
+        until: input.until,
+      }),
     })),
 
   sendTest: distributorWebhooks

@@ -7,11 +7,20 @@ import { adminApi, foundOr404, textParam, type SearchParams } from "../../../_li
 
 export const metadata: Metadata = { title: "Partner" };
 
-export default async function PartnerPage({ params, searchParams }: { params: Promise<{ partnerId: string }>; searchParams: SearchParams }) {
+export default async function PartnerPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ partnerId: string }>;
+  searchParams: SearchParams;
+}) {
   const { partnerId } = await params;
   const api = await adminApi();
   const partner = await foundOr404(api.admin.partners.get({ partnerId }));
-  const [keys, billingCodes] = await Promise.all([api.admin.partners.apiKeys({ partnerId }), api.admin.billingCodes.list({ pageSize: 100 })]);
+  const [keys, billingCodes] = await Promise.all([
+    api.admin.partners.apiKeys({ partnerId }),
+    api.admin.billingCodes.list({ pageSize: 100 }),
+  ]);
   const created = textParam((await searchParams).created);
   return (
     <>
@@ -26,7 +35,8 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
       </div>
       {created ? <p role="status">Partner created. Issue its API key below.</p> : null}
       <p>
-        Partner ID (<code>SW-PARTNER-ID</code>): <code data-testid="partner-id">{partner.uuid}</code> <CopyButton value={partner.uuid} label="Copy ID" />
+        Partner ID (<code>SW-PARTNER-ID</code>): <code data-testid="partner-id">{partner.uuid}</code>{" "}
+        <CopyButton value={partner.uuid} label="Copy ID" />
       </p>
 
       <section aria-labelledby="api-keys">

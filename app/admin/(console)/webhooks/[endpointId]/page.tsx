@@ -15,7 +15,13 @@ export const metadata: Metadata = { title: "Webhook endpoint" };
 const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "failed"] as const;
 
 /** An endpoint of the distributor or of one of its partners: health, delivery log, re-queue and recover; the distributor's own also settings and test events. */
-export default async function WebhookPage({ params, searchParams }: { params: Promise<{ endpointId: string }>; searchParams: SearchParams }) {
+export default async function WebhookPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ endpointId: string }>;
+  searchParams: SearchParams;
+}) {
   const { endpointId } = await params;
   const query = await searchParams;
   const requested = textParam(query.status);
@@ -50,7 +56,8 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
       </p>
       {health.state === "disabled" && health.disabledKind !== "manual" ? (
         <p className="notice notice-warn">
-          Disabled by the service: {health.disabledReason} (<DateTime iso={health.disabledAt} />).{" "}
+          Disabled by the service: {health.disabledReason} (<DateTime iso={health.disabledAt} />
+          ).{" "}
           {own
             ? "Enable it again below once the receiver works, then recover the failed deliveries."
             : `The partner enables it again (PATCH ${apiPath} with ${endpoint.protocol === "legacy" ? '{"active": true}' : '{"enabled": true}'}) once its receiver works; the failed deliveries can then be recovered here.`}
@@ -138,7 +145,9 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
               <tbody>
                 {deliveries.map((delivery) => (
                   <tr key={delivery.id} data-delivery-id={delivery.id}>
-                    <td><DateTime iso={delivery.createdAt} /></td>
+                    <td>
+                      <DateTime iso={delivery.createdAt} />
+                    </td>
                     <th scope="row">
                       {delivery.eventType} {delivery.test ? <Badge status="neutral">test</Badge> : null}
                       <p className="field-hint">
@@ -147,9 +156,15 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
                     </th>
                     <td>
                       <Badge status={delivery.status} />
-                      {delivery.status === "delivered" ? <p className="field-hint"><DateTime iso={delivery.deliveredAt} /></p> : null}
+                      {delivery.status === "delivered" ? (
+                        <p className="field-hint">
+                          <DateTime iso={delivery.deliveredAt} />
+                        </p>
+                      ) : null}
                       {delivery.status === "pending" && delivery.nextAttemptAt ? (
-                        <p className="field-hint">next attempt <DateTime iso={delivery.nextAttemptAt} /></p>
+                        <p className="field-hint">
+                          next attempt <DateTime iso={delivery.nextAttemptAt} />
+                        </p>
                       ) : null}
                       {delivery.error ? <p className="field-error">{delivery.error}</p> : null}
                     </td>
@@ -175,7 +190,9 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
                       )}
                     </td>
                     <td>
-                      {delivery.status === "delivered" || delivery.status === "failed" ? <RequeueButton endpointId={endpoint.id} deliveryId={delivery.id} /> : null}
+                      {delivery.status === "delivered" || delivery.status === "failed" ? (
+                        <RequeueButton endpointId={endpoint.id} deliveryId={delivery.id} />
+                      ) : null}
                     </td>
                   </tr>
                 ))}

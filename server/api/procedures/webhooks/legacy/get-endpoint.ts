@@ -6,7 +6,12 @@ import { legacySurface } from "../surfaces";
 
 export const getLegacyEndpoint = legacySurface.procedure
   .meta({
-    openapi: { method: "GET", path: `${legacySurface.basePath}/{id}`, tags: legacySurface.tags, summary: "Get a webhook (earlier protocol)" },
+    openapi: {
+      method: "GET",
+      path: `${legacySurface.basePath}/{id}`,
+      tags: legacySurface.tags,
+      summary: "Get a webhook (earlier protocol)",
+    },
     errors: { failure: "Failed to retrieve webhook" },
     responses: { 400: "Invalid webhook ID", 404: "Webhook not found" },
   })

@@ -6,7 +6,13 @@ import { legacySurface } from "../surfaces";
 
 export const listLegacyEndpoints = legacySurface.procedure
   .meta({
-    openapi: { method: "GET", path: legacySurface.basePath, tags: legacySurface.tags, summary: "List webhooks (earlier protocol)", description: "Newest first." },
+    openapi: {
+      method: "GET",
+      path: legacySurface.basePath,
+      tags: legacySurface.tags,
+      summary: "List webhooks (earlier protocol)",
+      description: "Newest first.",
+    },
     errors: { failure: "Failed to list webhooks" },
   })
   .input(emptyInput)

@@ -12,7 +12,13 @@ export const metadata: Metadata = { title: "Customers" };
 
 type Status = (typeof CUSTOMER_STATUSES)[number];
 
-export default async function PartnerCustomersPage({ params, searchParams }: { params: Promise<{ partnerId: string }>; searchParams: SearchParams }) {
+export default async function PartnerCustomersPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ partnerId: string }>;
+  searchParams: SearchParams;
+}) {
   const { partnerId } = await params;
   const query = await searchParams;
   const requested = textParam(query.status);
@@ -47,10 +53,18 @@ export default async function PartnerCustomersPage({ params, searchParams }: { p
                 <th scope="col">Reference</th>
                 <th scope="col">Status</th>
                 <th scope="col">Plan</th>
-                <th scope="col" className="number">Breaches</th>
-                <th scope="col" className="number">Threat score</th>
-                <th scope="col" className="number">Domains</th>
-                <th scope="col" className="number">E-mails</th>
+                <th scope="col" className="number">
+                  Breaches
+                </th>
+                <th scope="col" className="number">
+                  Threat score
+                </th>
+                <th scope="col" className="number">
+                  Domains
+                </th>
+                <th scope="col" className="number">
+                  E-mails
+                </th>
                 <th scope="col">Last scan</th>
               </tr>
             </thead>
@@ -71,7 +85,9 @@ export default async function PartnerCustomersPage({ params, searchParams }: { p
                   <td className="number" title={customer.emails.join(", ")}>
                     {formatCount(customer.emails.length)}
                   </td>
-                  <td><DateTime iso={customer.lastScannedAt} /></td>
+                  <td>
+                    <DateTime iso={customer.lastScannedAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>
