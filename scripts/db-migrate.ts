@@ -7,7 +7,7 @@
 import { config } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { prepareDatabase } from "../server/startup/database";
-import { describeDemoCredentials, seedDemoIfEmpty } from "../server/demo";
+import { describeDemoCredentials, seedDemoIfEmpty } from "../server/startup/demo";
 
 async function main() {
   const database = await openDatabase();

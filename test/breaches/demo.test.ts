@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDemoExposures } from "../../server/breaches/demo";
 import { authenticateStaff } from "../../server/auth/staff";
-import { describeDemoCredentials, seedDemoIfEmpty } from "../../server/demo";
+import { describeDemoCredentials, seedDemoIfEmpty } from "../../server/startup/demo";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 
 let testDb: TestDatabase;

@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { issueApiKey } from "./auth/api-keys";
-import { createStaffUser } from "./auth/staff";
-import { DEMO_DOMAINS, importDemoBreachData } from "./breaches/demo";
-import { scanCustomer } from "./breaches/scanner";
-import { localBreachSource } from "./breaches/sources/local";
-import { syncBillingPeriod } from "./customers/billing-periods";
-import { recountCustomerFigures } from "./customers/figures";
-import type { Db } from "./db/client";
-import { createDistributor } from "./distributors/distributors";
-import { createPartner } from "./distributors/partners";
+import { issueApiKey } from "../auth/api-keys";
+import { createStaffUser } from "../auth/staff";
+import { DEMO_DOMAINS, importDemoBreachData } from "../breaches/demo";
+import { scanCustomer } from "../breaches/scanner";
+import { localBreachSource } from "../breaches/sources/local";
+import { syncBillingPeriod } from "../customers/billing-periods";
+import { recountCustomerFigures } from "../customers/figures";
+import type { Db } from "../db/client";
+import { createDistributor } from "../distributors/distributors";
+import { createPartner } from "../distributors/partners";
 
 export interface DemoCredentials {
   distributor: { id: string; apiKey: string };
