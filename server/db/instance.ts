@@ -2,6 +2,20 @@ import { onShutdown } from "../shutdown";
 import { openDatabase, type Database, type Db } from "./client";
 import { pendingMigrationNames } from "./migration-status";
 
+/** The server refuses a database on which migrations it ships are not applied. */
+export class PendingMigrationsError extends Error {
+  constructor(
+    location: string,
+    readonly pending: string[],
+  ) {
+    super(
+      `The database at ${location} has pending migrations (${pending.join(", ")}). ` +
+        "Start the service with `npm start` (it migrates first) or run `npm run db:migrate`.",
+    );
+    this.name = "PendingMigrationsError";
+  }
+}
+
 const state = globalThis as unknown as { __appDatabase?: Promise<Database> };
 
 /**
@@ -15,10 +29,7 @@ export function getAppDatabase(): Promise<Database> {
     const pending = await database.withMigrationAccess((session) => pendingMigrationNames(session));
     if (pending.length > 0) {
       await database.close();
-      throw new Error(
-        `The database at ${database.location} has pending migrations (${pending.join(", ")}). ` +
-          "Start the service with `npm start` (it migrates first) or run `npm run db:migrate`.",
-      );
+      throw new PendingMigrationsError(database.location, pending);
     }
     onShutdown("database", "database", () => database.close());
     return database;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appRouter } from "../../server/api/root";
 import { createRestDispatcher } from "../../server/api/rest/dispatcher";
 import { openDatabase } from "../../server/db/client";
+import { PendingMigrationsError } from "../../server/db/instance";
 import { migrationDirectoryNames } from "../../server/db/migration-status";
 import { SYSTEM_PLANS } from "../../server/distributors/system-plans";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
@@ -89,6 +90,27 @@ describe("GET /api/v1/health (readiness)", () => {
     } finally {
       stderr.mockRestore();
       await brokenServer.close();
+    }
+  });
+
+  it.each([
+    ["cannot be opened", new Error("connect ECONNREFUSED 127.0.0.1:5432"), "Database unavailable"],
+    [
+      "has migrations pending, so the server refuses it",
+      new PendingMigrationsError("(test)", ["29991231000000_next"]),
+      "Database migrations pending",
+    ],
+  ])("answers 503 on every path while the database %s", async (_, failure, message) => {
+    const unopened = await serveRestOnLoopback(createRestDispatcher({ router: appRouter, getDb: () => Promise.reject(failure) }));
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const api = apiClient(unopened.baseUrl);
+      for (const res of [await api.get("/api/v1/health"), await api.get("/api/v1/integrations/partner/plans")]) {
+        expect({ status: res.status, body: res.body }).toEqual({ status: 503, body: { success: false, error: message } });
+      }
+    } finally {
+      stderr.mockRestore();
+      await unopened.close();
     }
   });
 

@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import { callTRPCProcedure, type AnyTRPCRouter, type TRPCProcedureType } from "@trpc/server";
 import { forEachOpenApiProcedure } from "trpc-to-openapi";
 import type { Db } from "../../db/client";
+import { PendingMigrationsError } from "../../db/instance";
+import { AppError } from "../../errors";
+import { DATABASE_UNAVAILABLE, MIGRATIONS_PENDING } from "../../health";
 import { log } from "../../log";
 import type { RestDispatcher, RestRequest, RestResponse } from "../../http/rest-call";
 import { observeHttpRequest, UNMATCHED_ROUTE } from "../../metrics/registry";
@@ -75,7 +78,7 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
 
     let ctx: Context | undefined;
     try {
-      ctx = createContext(await options.getDb(), request.headers, requestId);
+      ctx = createContext(await databaseOrUnavailable(options.getDb, requestId), request.headers, requestId);
       // What a server-side caller does for one call (tRPC's createCaller), without building its proxies per request.
       const data = await callTRPCProcedure({
         router: options.router,
@@ -104,6 +107,19 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
       }
       return errorResponse({ ...httpError, headers: { ...ctx?.response.headers, ...httpError.headers } }, requestId);
     }
+  }
+}
+
+/**
+ * The database, or 503 when it cannot be opened (unreachable, or with migrations this build ships
+ * not applied): the same answers readiness gives (docs/operations.md, "Readiness"), never a 500.
+ */
+async function databaseOrUnavailable(getDb: () => Db | Promise<Db>, requestId: string): Promise<Db> {
+  try {
+    return await getDb();
+  } catch (error) {
+    log.error("the database cannot be opened", { requestId, error });
+    throw new AppError("UNAVAILABLE", error instanceof PendingMigrationsError ? MIGRATIONS_PENDING : DATABASE_UNAVAILABLE);
   }
 }
 
