@@ -15,12 +15,10 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { issueApiKey } from "../server/auth/api-keys";
-import { createDistributor } from "../server/distributors/distributors";
-import { createPartner } from "../server/distributors/partners";
 import { customerRef, recordEvent } from "../server/events/outbox";
 import { startDeliveryWorker } from "../server/webhooks/delivery-worker";
 import { createEndpoint } from "../server/webhooks/endpoints";
-import { createBenchDatabase } from "./support/bench-kit";
+import { createBenchDatabase, createBenchPartner } from "./support/bench-kit";
 
 const { values } = parseArgs({
   options: {
@@ -59,21 +57,8 @@ async function main() {
   let receiver: ReturnType<typeof spawn> | undefined;
   try {
     const db = database.prisma;
-    const distributor = await createDistributor(db, { name: "Bench distributor" });
-    const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
+    const { partner, customer } = await createBenchPartner(db);
     await issueApiKey(db, { partnerId: partner.id });
-    const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
-    const customer = await db.customer.create({
-      data: {
-        partnerId: partner.id,
-        reference: "BENCH-1",
-        companyName: "Bench Ltd",
-        contactEmail: "b@bench.example",
-        currencyCode: "USD",
-        planId: plan.id,
-        status: "active",
-      },
-    });
 
     // The receiver signs with the organization's token, which creating the endpoint returns.
     const placeholder = await createEndpoint(db, { partnerId: partner.id }, "current", {

@@ -25,12 +25,10 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { config } from "../server/config";
 import type { Prisma } from "../server/db/client";
-import { createDistributor } from "../server/distributors/distributors";
-import { createPartner } from "../server/distributors/partners";
 import { customerRef } from "../server/events/outbox";
 import { startDeliveryWorker } from "../server/webhooks/delivery-worker";
 import { createEndpoint } from "../server/webhooks/endpoints";
-import { createBenchDatabase, reportResult } from "./support/bench-kit";
+import { createBenchDatabase, createBenchPartner, reportResult } from "./support/bench-kit";
 import { startOutageReceiver } from "./support/outage-receiver";
 
 const { values } = parseArgs({
@@ -62,20 +60,7 @@ async function main() {
   let receiver: Awaited<ReturnType<typeof startOutageReceiver>> | undefined;
   try {
     const db = database.prisma;
-    const distributor = await createDistributor(db, { name: "Bench distributor" });
-    const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
-    const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
-    const customer = await db.customer.create({
-      data: {
-        partnerId: partner.id,
-        reference: "BENCH-1",
-        companyName: "Bench Ltd",
-        contactEmail: "b@bench.example",
-        currencyCode: "USD",
-        planId: plan.id,
-        status: "active",
-      },
-    });
+    const { partner, customer } = await createBenchPartner(db);
     // The receiver signs with the organization's token, which creating the endpoint returns.
     const { endpoint, secret } = await createEndpoint(db, { partnerId: partner.id }, "current", {
       url: "http://127.0.0.1:9/",

@@ -19,14 +19,13 @@
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { customerRef, recordEvent } from "../server/events/outbox";
 import { startDeliveryWorker } from "../server/webhooks/delivery-worker";
 import { createEndpoint, updateEndpoint } from "../server/webhooks/endpoints";
 import { recoverDeliveries } from "../server/webhooks/recover";
 import { routePendingEvents } from "../server/webhooks/routing";
-import { createBenchDatabase, reportResult } from "./support/bench-kit";
+import { createBenchCustomer, createBenchDatabase, createBenchPartner, reportResult } from "./support/bench-kit";
 import { startOutageReceiver } from "./support/outage-receiver";
 
 const { values } = parseArgs({ options: { deliveries: { type: "string", default: "10000" } } });
@@ -47,21 +46,8 @@ async function main() {
   let bystanderReceiver: Awaited<ReturnType<typeof startOutageReceiver>> | undefined;
   try {
     const db = database.prisma;
-    const distributor = await createDistributor(db, { name: "Bench distributor" });
-    const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
+    const { distributor, partner, customer } = await createBenchPartner(db);
     const owner = { partnerId: partner.id };
-    const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
-    const customer = await db.customer.create({
-      data: {
-        partnerId: partner.id,
-        reference: "BENCH-1",
-        companyName: "Bench Ltd",
-        contactEmail: "b@bench.example",
-        currencyCode: "USD",
-        planId: plan.id,
-        status: "active",
-      },
-    });
     const { endpoint, secret } = await createEndpoint(db, owner, "current", {
       url: "http://127.0.0.1:9/",
       eventTypes: ["customer.created"],
@@ -72,17 +58,7 @@ async function main() {
     const data = { customer: customerRef(customer) };
     // Another partner's endpoint, healthy, with events coming in while the recovered ones go out.
     const otherPartner = await createPartner(db, { distributorId: distributor.id, name: "Bystander partner" });
-    const otherCustomer = await db.customer.create({
-      data: {
-        partnerId: otherPartner.id,
-        reference: "BENCH-2",
-        companyName: "Bystander Ltd",
-        contactEmail: "c@bench.example",
-        currencyCode: "USD",
-        planId: plan.id,
-        status: "active",
-      },
-    });
+    const otherCustomer = await createBenchCustomer(db, otherPartner.id, "BENCH-2", "Bystander Ltd");
     const other = await createEndpoint(db, { partnerId: otherPartner.id }, "current", {
       url: "http://127.0.0.1:9/",
       eventTypes: ["customer.created"],

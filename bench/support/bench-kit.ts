@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { openDatabase, type Database } from "../../server/db/client";
+import { openDatabase, type Database, type Db } from "../../server/db/client";
+import { createDistributor } from "../../server/distributors/distributors";
+import { createPartner } from "../../server/distributors/partners";
 import { prepareDatabase } from "../../server/startup/database";
 import { createDatabase, dropDatabase } from "../../scripts/lib/scratch-database";
 
@@ -64,4 +66,28 @@ export type MachineCpuTimes = ReturnType<typeof machineCpuTimes>;
 /** The percentage of the machine's CPU time between two readings that was busy (or stolen). */
 export function machineCpuShare(before: MachineCpuTimes, after: MachineCpuTimes, part: "busy" | "steal"): number | undefined {
   return before && after ? Math.round((100 * (after[part] - before[part])) / (after.total - before.total)) : undefined;
+}
+
+/** An active customer on the default plan, created directly (no onboarding events), for a benchmark's partner. */
+export async function createBenchCustomer(db: Db, partnerId: string, reference: string, companyName: string) {
+  const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
+  return db.customer.create({
+    data: {
+      partnerId,
+      reference,
+      companyName,
+      contactEmail: `${reference.toLowerCase()}@bench.example`,
+      currencyCode: "USD",
+      planId: plan.id,
+      status: "active",
+    },
+  });
+}
+
+/** The distributor, partner and active customer the webhook benchmarks record events for. */
+export async function createBenchPartner(db: Db) {
+  const distributor = await createDistributor(db, { name: "Bench distributor" });
+  const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
+  const customer = await createBenchCustomer(db, partner.id, "BENCH-1", "Bench Ltd");
+  return { distributor, partner, customer };
 }
