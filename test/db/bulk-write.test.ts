@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PrismaClient, type Db } from "../../server/db/client";
 import { inBulkTransaction } from "../../server/db/bulk-write";
 import { DRIVER_TARGETS, openDriverTarget } from "../helpers/db";
@@ -20,12 +20,7 @@ describe.each(CASES)("bulk transactions on %s through %s", (target, _mode, bulkC
   let db: Db;
 
   beforeAll(async () => {
-    vi.stubEnv("BULK_COPY", bulkCopy);
-    try {
-      opened = await openDriverTarget(target);
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    opened = await openDriverTarget(target, { BULK_COPY: bulkCopy });
     db = opened.db;
     await db.$executeRawUnsafe("CREATE TABLE bulk_write_probe (label text NOT NULL, id uuid NOT NULL)");
   });
@@ -92,12 +87,7 @@ describe.each(DRIVER_TARGETS)("bulk transactions with BULK_COPY=false on %s", (t
   let opened: Awaited<ReturnType<typeof openDriverTarget>> | undefined;
 
   beforeAll(async () => {
-    vi.stubEnv("BULK_COPY", "false");
-    try {
-      opened = await openDriverTarget(target);
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    opened = await openDriverTarget(target, { BULK_COPY: "false" });
     await opened.db.$executeRawUnsafe("CREATE TABLE bulk_write_escapes (label text NOT NULL, note text, n int)");
   });
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../server/db/client";
 import { driverQueryOf, readRows, registerDriverQuery } from "../../server/db/direct-read";
 import { DRIVER_TARGETS, openDriverTarget } from "../helpers/db";
@@ -70,12 +70,7 @@ describe.each(DRIVER_TARGETS)("readRows with DIRECT_DRIVER_READS=false on %s", (
   let opened: Awaited<ReturnType<typeof openDriverTarget>> | undefined;
 
   beforeAll(async () => {
-    vi.stubEnv("DIRECT_DRIVER_READS", "false");
-    try {
-      opened = await openDriverTarget(target);
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    opened = await openDriverTarget(target, { DIRECT_DRIVER_READS: "false" });
   });
   afterAll(async () => {
     await opened?.close();

@@ -46,8 +46,26 @@ export const DRIVER_TARGETS = ["the test database", "embedded PGlite"] as const;
 /**
  * A database for one of DRIVER_TARGETS; the PGlite one is empty (no migrations). `onPostgres`
  * says whether it is a PostgreSQL server (the test database is PGlite too when TEST_DATABASE_URL is unset).
+ * `env`: environment switches in force while the handle is opened.
  */
 export async function openDriverTarget(
+  target: (typeof DRIVER_TARGETS)[number],
+  env: Record<string, string> = {},
+): Promise<{ db: Db; onPostgres: boolean; close(): Promise<void> }> {
+  // Switches such as BULK_COPY are read when a handle is opened: set them for the opening only.
+  const previous = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  try {
+    return await openDriverTargetNow(target);
+  } finally {
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+async function openDriverTargetNow(
   target: (typeof DRIVER_TARGETS)[number],
 ): Promise<{ db: Db; onPostgres: boolean; close(): Promise<void> }> {
   if (target === "embedded PGlite") {
