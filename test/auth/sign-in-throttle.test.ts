@@ -4,7 +4,8 @@ import { metricsHandler } from "../../server/metrics/endpoint";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg } from "../helpers/fixtures";
 import type { LoopbackServer } from "../helpers/http";
-import { signInStaff, startStaffSignInServer } from "../helpers/staff-sign-in";
+import { signInStaff } from "../helpers/sign-in-client";
+import { startStaffSignInServer } from "../helpers/staff-sign-in";
 
 /**
  * Staff sign-in limits over real HTTP (docs/admin-ui.md, "Sign-in limits"): every 127.0.0.x is a
