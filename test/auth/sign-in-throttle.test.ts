@@ -46,7 +46,8 @@ async function staffAccount(name: string): Promise<string> {
 const signIn = (email: string, password: string, from: string, headers?: Record<string, string>) =>
   signInStaff(server.baseUrl, { email, password, from, headers });
 
-describe("staff sign-in limits", () => {
+// Each sign-in verifies an argon2 hash: the long ones take tens of seconds on a busy machine.
+describe("staff sign-in limits", { timeout: 120_000 }, () => {
   it("50 failed sign-ins from one client do not refuse the right password from another", async () => {
     const owner = await staffAccount("owner-a");
     for (let attempt = 0; attempt < 50; attempt++) {
