@@ -11,11 +11,17 @@
  * Built into dist/serve.js (scripts/build.ts) and loaded by dist/start.js in its own process, so
  * `npm start` ends in this one process. On SIGTERM or SIGINT it shuts down gracefully within
  * SHUTDOWN_LIMIT_MS and exits 0 (docs/operations.md, "Shutdown").
+ *
+ * Every request first gets the socket's peer address in a header of the server's own
+ * (server/client-address.ts), which is how route handlers such as next-auth's sign-in learn the
+ * client. `--dev` (`npm run dev`, through tsx) serves Next.js's development server the same way,
+ * without the REST shortcut.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import next from "next";
+import { stampPeerAddress } from "../server/client-address";
 import { config } from "../server/config";
 import { countWhenSent, nextRouteLabeler } from "../server/http/next-route-metrics";
 import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
@@ -52,37 +58,41 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   process.exit(0);
 }
 
+const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
-const app = next({ dev: false, dir: process.cwd(), port });
+const app = next({ dev, dir: process.cwd(), port });
 await app.prepare();
 const handleWithNext = app.getRequestHandler();
 
 const buildFile = (...parts: string[]) => path.join(process.cwd(), ".next", ...parts);
 const readBuildFile = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const readOptionalBuildFile = (file: string) => (existsSync(file) ? readBuildFile(file) : undefined);
-const routesManifest = readBuildFile(buildFile("routes-manifest.json"));
-const headerResolution = config.restFastPath()
-  ? headerResolverFromBuild({
-      routes: routesManifest,
-      middleware: readOptionalBuildFile(buildFile("server", "middleware-manifest.json")),
-      functions: readOptionalBuildFile(buildFile("server", "functions-config-manifest.json")),
-    })
-  : { unsupported: "REST_FAST_PATH is false" };
+// The development server has no build manifests: no REST shortcut, and only REST calls are counted.
+const routesManifest = dev ? undefined : readBuildFile(buildFile("routes-manifest.json"));
+const headerResolution =
+  routesManifest && config.restFastPath()
+    ? headerResolverFromBuild({
+        routes: routesManifest,
+        middleware: readOptionalBuildFile(buildFile("server", "middleware-manifest.json")),
+        functions: readOptionalBuildFile(buildFile("server", "functions-config-manifest.json")),
+      })
+    : { unsupported: dev ? "the development server" : "REST_FAST_PATH is false" };
 const configHeaders = typeof headerResolution === "function" ? headerResolution : undefined;
-if (typeof headerResolution !== "function") {
+if (typeof headerResolution !== "function" && !dev) {
   log.warn("the REST API is served through Next.js's request pipeline", { reason: headerResolution.unsupported });
 }
 
-const routeOfNextPath = nextRouteLabeler(routesManifest);
+const routeOfNextPath = routesManifest ? nextRouteLabeler(routesManifest) : undefined;
 
 const server = createServer((req, res) => {
+  stampPeerAddress(req);
   const { path: pathname } = splitTarget(req.url);
   const dispatchRest = configHeaders && isPlainRestPath(pathname) ? publishedRestDispatcher() : undefined;
   if (dispatchRest && configHeaders) {
     void serveRestRequest(dispatchRest, req, res, configHeaders(pathname));
     return;
   }
-  countWhenSent(req, res, routeOfNextPath(pathname));
+  if (routeOfNextPath) countWhenSent(req, res, routeOfNextPath(pathname));
   void handleWithNext(req, res);
 });
 

@@ -6,7 +6,8 @@
  *    loads in the server;
  * 2. production: becomes the server itself, Next.js with the REST API served directly
  *    (dist/serve.js, loaded into this process), so `npm start` ends in one Node process;
- *    development: runs `next dev` on PORT, passing signals through.
+ *    development: runs Next.js's development server through scripts/serve.ts --dev (tsx) in a
+ *    child process on PORT, passing signals through.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -53,8 +54,9 @@ if (migration.status !== 0) {
 }
 
 if (dev) {
-  const nextBin = require.resolve("next/dist/bin/next");
-  const server = spawn(process.execPath, [nextBin, "dev", "--port", process.env.PORT], { stdio: "inherit", env: process.env });
+  // Not `next dev`: scripts/serve.ts gives route handlers the client's address (server/client-address.ts).
+  const serve = [require.resolve("tsx/cli"), path.join(root, "scripts", "serve.ts"), "--dev"];
+  const server = spawn(process.execPath, serve, { stdio: "inherit", env: { ...process.env, NODE_ENV: "development" } });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { parseTrustProxy, type TrustProxy } from "./client-address";
 
 /**
  * Every environment switch the service reads, in one place (README.md lists them).
@@ -55,6 +56,8 @@ export const config = {
     const value = nonEmpty(process.env.SEED_DEMO);
     return value === undefined ? isEmbeddedDatabase() : isTruthy(value);
   },
+  /** Which peers' X-Forwarded-For is believed (server/client-address.ts); unset: none, the client is the peer. */
+  trustProxy: (): TrustProxy => parseTrustProxy(process.env.TRUST_PROXY),
   /** Bearer token of GET /api/metrics; unset: the endpoint answers 404 (docs/operations.md, "Metrics"). */
   metricsToken: (): string | undefined => nonEmpty(process.env.METRICS_TOKEN),
   /**
@@ -78,6 +81,7 @@ export function checkConfig(): void {
     config.webhookRetryBaseMs,
     config.webhookLegacyHeaderPrefix,
     config.planTypeAliases,
+    config.trustProxy,
     config.restFastPath,
     config.directDriverReads,
     config.bulkCopy,

@@ -88,6 +88,7 @@ async function takeFromCounter(db: Queryable, key: string, limit: number, window
   const row = rows[0]!;
   const granted = Math.max(0, Math.min(take, limit - (row.count - take)));
   return {
+    count: row.count,
     granted,
     windowEndsAt: Date.now() + row.window_left_ms,
     decision: { allowed: granted > 0, retryAfterSeconds: Math.max(1, Math.ceil(row.window_left_ms / 1000)) },
@@ -96,4 +97,16 @@ async function takeFromCounter(db: Queryable, key: string, limit: number, window
 
 function pruneEnded(leases: Map<string, Lease>, now: number): void {
   for (const [key, lease] of leases) if (!lease.refill && lease.windowEndsAt <= now) leases.delete(key);
+}
+
+/** Counts one event (e.g. a failed sign-in) under `key` in the current window; answers the window's count with it. */
+export async function countEvent(db: Queryable, key: string, windowSeconds: number): Promise<number> {
+  return (await takeFromCounter(db, key, 1, windowSeconds, 1)).count;
+}
+
+/** The events counted under `key` in its current window (0 when its window has ended), counting nothing. */
+export async function eventsInWindow(db: Queryable, key: string, windowSeconds: number): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ count: number }>>`
+    SELECT count FROM rate_limit_counters WHERE key = ${key} AND window_start > now() - make_interval(secs => ${windowSeconds})`;
+  return rows[0]?.count ?? 0;
 }

@@ -1,8 +1,12 @@
+import { createHash } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
+import { clientKey, normalizeAddress } from "../client-address";
 import type { Db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { badRequest, conflict, notFound } from "../errors";
-import { consumeRateLimit } from "../rate-limit";
+import { log } from "../log";
+import { metrics } from "../metrics/registry";
+import { consumeRateLimit, countEvent, eventsInWindow } from "../rate-limit";
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 10;
@@ -30,36 +34,83 @@ export async function createStaffUser(
   }
 }
 
-/** Sign-in attempts per e-mail address and per client address, per window. */
-const LOGIN_LIMIT_PER_EMAIL = 10;
-const LOGIN_LIMIT_PER_CLIENT = 50;
+/**
+ * Sign-in limits (docs/admin-ui.md, "Sign-in limits"), in one window: attempts per client address
+ * and per (account, client address) are refused beyond their limits; failures per account only
+ * slow that account's sign-ins down (accountSlowdownMs), so nobody else's attempts can refuse the
+ * right password to its owner.
+ */
 const LOGIN_WINDOW_SECONDS = 15 * 60;
+const LOGIN_LIMIT_PER_CLIENT = 50;
+const LOGIN_LIMIT_PER_ACCOUNT_CLIENT = 10;
+const ACCOUNT_FAILURES_BEFORE_SLOWDOWN = 10;
+const ACCOUNT_SLOWDOWN_STEP_MS = 200;
+const ACCOUNT_SLOWDOWN_MAX_MS = 2_000;
+/** Longer account names are cut in the log line. */
+const LOGGED_ACCOUNT_LENGTH = 254;
 
 export type StaffSignIn =
   | { ok: true; staff: { id: string; email: string; distributorId: string; name: string | null } }
   | { ok: false; reason: "invalid" | "rate-limited"; retryAfterSeconds?: number };
 
+/** How long a sign-in to an account waits after `failures` failed ones in the window: none for the first 10, then 200 ms more per failure, at most 2 s. */
+export function accountSlowdownMs(failures: number): number {
+  return Math.min(ACCOUNT_SLOWDOWN_MAX_MS, Math.max(0, failures - ACCOUNT_FAILURES_BEFORE_SLOWDOWN) * ACCOUNT_SLOWDOWN_STEP_MS);
+}
+
 /**
- * Checks a staff member's e-mail and password for the admin UI's sign-in. Attempts are counted
- * per e-mail address and per client address before the password is checked, so guessing is
- * slowed for one account and from one place alike; an unknown address costs as much as a
- * wrong password (the hash is still verified against a dummy), so it reveals nothing.
+ * Checks a staff member's e-mail and password for the admin UI's sign-in. `clientAddress` is the
+ * request's client (server/client-address.ts); without one, every such attempt shares one bucket.
+ * Attempts are counted before the password is checked. An unknown address costs as much as a
+ * wrong password (the hash is still verified against a dummy), so it reveals nothing. Refusals
+ * are logged (account, client, reason) and counted in /api/metrics.
  */
 export async function authenticateStaff(db: Db, input: { email: string; password: string; clientAddress?: string }): Promise<StaffSignIn> {
   const email = input.email.trim().toLowerCase();
-  const limits = await Promise.all([
-    consumeRateLimit(db, `staff-login:email:${email}`, LOGIN_LIMIT_PER_EMAIL, LOGIN_WINDOW_SECONDS),
-    consumeRateLimit(db, `staff-login:client:${input.clientAddress ?? "unknown"}`, LOGIN_LIMIT_PER_CLIENT, LOGIN_WINDOW_SECONDS),
+  const clientAddress = normalizeAddress(input.clientAddress);
+  const client = clientAddress ? clientKey(clientAddress) : "unknown";
+  // Hashed: keys stay short, and e-mail addresses typed by strangers are not stored.
+  const account = createHash("sha256").update(email).digest("base64url");
+  const accountClientKey = `staff-login:account-client:${account}:${client}`;
+  const refused = (reason: Extract<StaffSignIn, { ok: false }>, details: Record<string, unknown> = {}): StaffSignIn => {
+    log.warn("staff sign-in refused", {
+      account: email.slice(0, LOGGED_ACCOUNT_LENGTH),
+      client: clientAddress ?? "unknown",
+      reason: reason.reason,
+      ...details,
+    });
+    metrics().staffSignInsRefused.inc({ reason: reason.reason });
+    return reason;
+  };
+
+  const [perClient, perAccountClient] = await Promise.all([
+    consumeRateLimit(db, `staff-login:client:${client}`, LOGIN_LIMIT_PER_CLIENT, LOGIN_WINDOW_SECONDS),
+    consumeRateLimit(db, accountClientKey, LOGIN_LIMIT_PER_ACCOUNT_CLIENT, LOGIN_WINDOW_SECONDS),
   ]);
-  const blocked = limits.find((decision) => !decision.allowed);
-  if (blocked) return { ok: false, reason: "rate-limited", retryAfterSeconds: blocked.retryAfterSeconds };
+  if (!perClient.allowed || !perAccountClient.allowed) {
+    const limit = perClient.allowed ? "account-client" : "client";
+    const retryAfterSeconds = Math.max(...[perClient, perAccountClient].filter((d) => !d.allowed).map((d) => d.retryAfterSeconds));
+    return refused({ ok: false, reason: "rate-limited", retryAfterSeconds }, { limit });
+  }
+
+  const accountFailuresKey = `staff-login:account-failures:${account}`;
+  const slowdown = accountSlowdownMs(await eventsInWindow(db, accountFailuresKey, LOGIN_WINDOW_SECONDS));
+  if (slowdown > 0) await new Promise((resolve) => setTimeout(resolve, slowdown));
+
   const staff = await db.staffUser.findUnique({
     where: { email },
     select: { id: true, email: true, distributorId: true, name: true, passwordHash: true },
   });
   const matches = await verify(staff?.passwordHash ?? (await dummyHash()), input.password).catch(() => false);
-  if (!staff || !matches) return { ok: false, reason: "invalid" };
-  await db.staffUser.update({ where: { id: staff.id }, data: { lastLoginAt: new Date() } });
+  if (!staff || !matches) {
+    await countEvent(db, accountFailuresKey, LOGIN_WINDOW_SECONDS);
+    return refused({ ok: false, reason: "invalid" });
+  }
+  await Promise.all([
+    db.staffUser.update({ where: { id: staff.id }, data: { lastLoginAt: new Date() } }),
+    // The owner's own earlier typos from this client are forgiven.
+    db.rateLimitCounter.deleteMany({ where: { key: accountClientKey } }),
+  ]);
   return { ok: true, staff: { id: staff.id, email: staff.email, distributorId: staff.distributorId, name: staff.name } };
 }
 

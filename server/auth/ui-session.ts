@@ -3,7 +3,9 @@ import { getServerSession } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { derivedAppKey } from "../app-key";
+import { requestClientAddress } from "../client-address";
 import { config } from "../config";
+import type { Db } from "../db/client";
 import { getAppDb } from "../db/instance";
 import { endPortalSession, isPortalSessionLive } from "../portal/sessions";
 import { authenticateStaff } from "./staff";
@@ -73,6 +75,32 @@ export function uiSessionFromToken(token: JWT): UiSession | undefined {
   return undefined;
 }
 
+/**
+ * The staff sign-in: next-auth's credentials provider `staff`. The client address comes from the
+ * request's headers by the one rule of server/client-address.ts (the server stamps the peer).
+ */
+export function staffCredentialsProvider(getDb: () => Promise<Db>) {
+  return CredentialsProvider({
+    id: "staff",
+    name: "Staff",
+    credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+    async authorize(credentials, request) {
+      if (!credentials?.email || !credentials.password) return null;
+      const result = await authenticateStaff(await getDb(), {
+        email: credentials.email,
+        password: credentials.password,
+        clientAddress: requestClientAddress(request?.headers, config.trustProxy()),
+      });
+      if (!result.ok) {
+        // next-auth passes the message to the sign-in page as ?error=...
+        throw new Error(result.reason === "rate-limited" ? "RateLimited" : "CredentialsSignin");
+      }
+      const { staff } = result;
+      return { id: staff.id, email: staff.email, distributorId: staff.distributorId, staffName: staff.name };
+    },
+  });
+}
+
 let options: NextAuthOptions | undefined;
 
 /** Built on first use (not at import), so a build never reads or creates the app secret. */
@@ -81,29 +109,7 @@ export function authOptions(): NextAuthOptions {
     secret: sessionSecret(),
     session: { strategy: "jwt", maxAge: STAFF_SESSION_SECONDS },
     pages: { signIn: "/admin/sign-in", error: "/admin/sign-in" },
-    providers: [
-      CredentialsProvider({
-        id: "staff",
-        name: "Staff",
-        credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials, request) {
-          if (!credentials?.email || !credentials.password) return null;
-          const forwarded = request?.headers?.["x-forwarded-for"];
-          const clientAddress = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-          const result = await authenticateStaff(await getAppDb(), {
-            email: credentials.email,
-            password: credentials.password,
-            clientAddress,
-          });
-          if (!result.ok) {
-            // next-auth passes the message to the sign-in page as ?error=...
-            throw new Error(result.reason === "rate-limited" ? "RateLimited" : "CredentialsSignin");
-          }
-          const { staff } = result;
-          return { id: staff.id, email: staff.email, distributorId: staff.distributorId, staffName: staff.name };
-        },
-      }),
-    ],
+    providers: [staffCredentialsProvider(getAppDb)],
     callbacks: {
       async jwt({ token, user }) {
         if (user?.distributorId) {

@@ -3,8 +3,10 @@ import { scheduleJob } from "./schedules";
 
 const FINISHED_JOB_RETENTION_DAYS = 7;
 const SCHEDULE_SLOT_RETENTION_DAYS = 400;
+/** Longer than any rate-limit window (the longest is the staff sign-in's 15 minutes). */
+const RATE_LIMIT_COUNTER_RETENTION_HOURS = 24;
 
-/** Deletes finished jobs and old schedule slots so the queue tables stay small. */
+/** Deletes finished jobs, old schedule slots and ended rate-limit counters so those tables stay small. */
 export const housekeepingJob = defineJob<{ slot: string }>({
   kind: "housekeeping",
   async run(db) {
@@ -13,6 +15,8 @@ export const housekeepingJob = defineJob<{ slot: string }>({
         AND finished_at < now() - make_interval(days => ${FINISHED_JOB_RETENTION_DAYS})`;
     await db.$executeRaw`
       DELETE FROM scheduled_runs WHERE created_at < now() - make_interval(days => ${SCHEDULE_SLOT_RETENTION_DAYS})`;
+    await db.$executeRaw`
+      DELETE FROM rate_limit_counters WHERE window_start < now() - make_interval(hours => ${RATE_LIMIT_COUNTER_RETENTION_HOURS})`;
   },
 });
 

@@ -37,6 +37,12 @@ function createMetrics() {
       help: "breach/check calls refused by the per-key rate limit (answered 429)",
       registers,
     }),
+    staffSignInsRefused: new Counter({
+      name: "exposure_monitor_staff_sign_ins_refused_total",
+      help: "Admin UI sign-ins refused, by reason: invalid (wrong password or unknown e-mail) or rate-limited",
+      labelNames: ["reason"] as const,
+      registers,
+    }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../server/api/context";
 import { createUiCaller } from "../../server/api/ui/root";
-import { authenticateStaff, createStaffUser } from "../../server/auth/staff";
+import { accountSlowdownMs, authenticateStaff, createStaffUser } from "../../server/auth/staff";
 import type { UiSession } from "../../server/auth/ui-session";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -43,17 +43,20 @@ describe("staff sign-in", () => {
     });
   });
 
-  it("stops guessing on one account after 10 attempts in the window, even with the right password", async () => {
+  it("stops guessing on one account from one client after 10 attempts in the window, even with the right password; not its owner elsewhere", async () => {
     const email = "target@staffed.example";
     await createStaffUser(testDb.db, { distributorId: org.distributor.id, email, password: PASSWORD });
     for (let attempt = 0; attempt < 10; attempt++) {
-      expect((await authenticateStaff(testDb.db, { email, password: `guess ${attempt}`, clientAddress: `198.51.100.${attempt}` })).ok).toBe(
-        false,
-      );
+      expect((await authenticateStaff(testDb.db, { email, password: `guess ${attempt}`, clientAddress: "198.51.100.1" })).ok).toBe(false);
     }
-    const blocked = await authenticateStaff(testDb.db, { email, password: PASSWORD, clientAddress: "198.51.100.99" });
+    const blocked = await authenticateStaff(testDb.db, { email, password: PASSWORD, clientAddress: "198.51.100.1" });
     expect(blocked).toMatchObject({ ok: false, reason: "rate-limited" });
     expect(blocked.ok === false && blocked.retryAfterSeconds).toBeGreaterThan(0);
+    expect((await authenticateStaff(testDb.db, { email, password: PASSWORD, clientAddress: "198.51.100.2" })).ok).toBe(true);
+  });
+
+  it("slows an account's sign-ins after its 10th failure in the window, by at most 2 s, and refuses none for it", () => {
+    expect([0, 10, 11, 15, 20, 1000].map(accountSlowdownMs)).toEqual([0, 0, 200, 1000, 2000, 2000]);
   });
 });
 

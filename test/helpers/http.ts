@@ -30,7 +30,8 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
-async function listenOnLoopback(serve: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Promise<LoopbackServer> {
+/** A Node request handler on a real HTTP server at 127.0.0.1, an ephemeral port. */
+export async function listenOnLoopback(serve: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Promise<LoopbackServer> {
   const server: Server = createServer(async (req, res) => {
     try {
       await serve(req, res);
