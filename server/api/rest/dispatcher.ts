@@ -7,6 +7,7 @@ import { AppError } from "../../errors";
 import { DATABASE_UNAVAILABLE, MIGRATIONS_PENDING } from "../../health";
 import { log } from "../../log";
 import { isJsonContentType, JSON_REQUIRED } from "../../http/cross-site";
+import { REST_BODY_LIMIT } from "../../http/edge-guard";
 import type { RestDispatcher, RestRequest, RestResponse } from "../../http/rest-call";
 import { observeHttpRequest, UNMATCHED_ROUTE } from "../../metrics/registry";
 import { createContext, type Context } from "../context";
@@ -14,8 +15,8 @@ import type { AppMeta, EndpointErrors } from "../meta";
 import { toHttpError, type HttpError } from "./errors";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
-/** The largest request body the REST API reads (a larger one is answered 413). */
-export const MAX_REST_BODY_BYTES = 1_000_000;
+/** The largest request body the REST API reads (a larger one is answered 413; the production server's guard refuses it before). */
+export const MAX_REST_BODY_BYTES = REST_BODY_LIMIT;
 /** The unversioned alias of /api/v1/integrations/ that existing integrations still call (docs/api.md, "Prefixes"). */
 const LEGACY_PREFIX = "/api/integrations/";
 const CURRENT_PREFIX = "/api/v1/integrations/";
