@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,6 +15,7 @@ import { startServiceProcess, type ServiceProcess } from "../../scripts/lib/serv
  * (watching the process's resident memory), and the headers every answer carries.
  */
 let server: ServiceProcess;
+const dir = path.join(tmpdir(), `edge-server-${process.pid}`);
 let dropTestDatabase: (() => Promise<void>) | undefined;
 const MB = 1024 * 1024;
 
@@ -34,7 +35,6 @@ beforeAll(async () => {
     databaseUrl = await createDatabase(adminUrl, name);
     dropTestDatabase = () => dropDatabase(adminUrl, name);
   }
-  const dir = path.join(tmpdir(), `edge-server-${process.pid}`);
   server = await startServiceProcess({
     port: await freePort(),
     dataDir: path.join(dir, "data"),
@@ -50,6 +50,7 @@ afterAll(async () => {
     await server.exited;
   }
   await dropTestDatabase?.();
+  rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 /** The process's resident memory (VmRSS), in bytes. */
