@@ -23,6 +23,12 @@ const nextConfig = {
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
           { key: "X-Frame-Options", value: "DENY" },
+          // No page uses these; an injected script or a framed page cannot either. The CSP and HSTS depend
+          // on the request and APP_URL, so the production server adds them (server/http/edge-guard.ts).
+          {
+            key: "Permissions-Policy",
+            value: "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()",
+          },
         ],
       },
       {

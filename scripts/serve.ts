@@ -6,7 +6,8 @@
  * same compression. Behind Next.js's request pipeline the REST route costs more server time than
  * the service's own work, which this way is spared (measured: docs/measures.md, "Choices in the
  * code"). Everything else is `next start`'s: instrumentation (background
- * work), pages, the admin UI, /api/trpc, /api/auth, /api/inngest.
+ * work), pages, the admin UI, /api/trpc, /api/auth, /api/inngest. Every request passes the edge
+ * guard first (server/http/edge-guard.ts): security headers, cross-site refusals, body limits.
  *
  * Built into dist/serve.js (scripts/build.ts) and loaded by dist/start.js in its own process, so
  * `npm start` ends in this one process. On SIGTERM or SIGINT it shuts down gracefully within
@@ -18,11 +19,12 @@
  * without the REST shortcut.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
 import { stampPeerAddress } from "../server/client-address";
 import { config } from "../server/config";
+import { guardRequest } from "../server/http/edge-guard";
 import { countWhenSent, nextRouteLabeler } from "../server/http/next-route-metrics";
 import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
 import { serveRestRequest, splitTarget } from "../server/http/rest-node";
@@ -84,17 +86,30 @@ if (typeof headerResolution !== "function" && !dev) {
 
 const routeOfNextPath = routesManifest ? nextRouteLabeler(routesManifest) : undefined;
 
-const server = createServer((req, res) => {
-  stampPeerAddress(req);
-  const { path: pathname } = splitTarget(req.url);
+const guardOptions = { appUrl: config.appUrl(), isRestPath: isPlainRestPath };
+
+const server = createServer((received, res) => {
+  serve(received, res).catch((error: unknown) => {
+    log.error("request failed before it was handled", { method: received.method, error });
+    res.destroy();
+  });
+});
+
+async function serve(received: IncomingMessage, res: ServerResponse): Promise<void> {
+  stampPeerAddress(received);
+  const { path: pathname } = splitTarget(received.url);
   const dispatchRest = configHeaders && isPlainRestPath(pathname) ? publishedRestDispatcher() : undefined;
+  if (!dispatchRest && routeOfNextPath) countWhenSent(received, res, routeOfNextPath(pathname));
+  // Security headers, cross-site refusals and body limits, for every path (server/http/edge-guard.ts);
+  // not on the development server, whose scripts need eval.
+  const req = dev ? received : await guardRequest(received, res, pathname, guardOptions);
+  if (!req) return;
   if (dispatchRest && configHeaders) {
     void serveRestRequest(dispatchRest, req, res, configHeaders(pathname));
     return;
   }
-  if (routeOfNextPath) countWhenSent(req, res, routeOfNextPath(pathname));
-  void handleWithNext(req, res);
-});
+  await handleWithNext(req, res);
+}
 
 closeNext = () => app.close();
 if (!shuttingDown) {

@@ -1,5 +1,5 @@
-import { config } from "../config";
 import type { Db } from "../db/client";
+import { isSameOrigin } from "../http/cross-site";
 import { portalLocale } from "../i18n/negotiate";
 import { consumeMagicLink } from "./magic-links";
 import { clearedSessionCookie, customerClaims, customerSessionCookie, readSessionToken } from "./session-cookie";
@@ -70,7 +70,7 @@ export function confirmSignInHead(): Response {
  */
 export async function refreshSession(db: Db, request: Request): Promise<Response> {
   const isKeepAlive = request.method === "POST";
-  if (isKeepAlive && !isSameOrigin(request)) return json(403, { ok: false, reason: "cross-origin" });
+  if (isKeepAlive && !isSameOrigin(request.headers)) return json(403, { ok: false, reason: "cross-origin" });
   const claims = customerClaims(await readSessionToken(request));
   const result = claims ? await refreshPortalSession(db, claims.sessionId, claims.refreshToken) : ({ ok: false, reason: "ended" } as const);
   if (!result.ok) {
@@ -85,7 +85,7 @@ export async function refreshSession(db: Db, request: Request): Promise<Response
 
 /** POST /auth/sign-out: ends the customer's session (not their other devices') and removes the cookie. */
 export async function signOut(db: Db, request: Request): Promise<Response> {
-  if (!isSameOrigin(request)) return json(403, { ok: false, reason: "cross-origin" });
+  if (!isSameOrigin(request.headers)) return json(403, { ok: false, reason: "cross-origin" });
   const claims = customerClaims(await readSessionToken(request));
   if (claims) await endPortalSession(db, claims.sessionId, "sign-out");
   return seeOther(signInErrorPath("signed-out"), clearedSessionCookie());
@@ -94,24 +94,4 @@ export async function signOut(db: Db, request: Request): Promise<Response> {
 /** A portal path to return to; anything else (another site, another area) is the overview. */
 export function portalPath(next: string | null): string {
   return next && /^\/portal(?:[/?#]|$)/.test(next) && !next.includes("\\") ? next : "/portal";
-}
-
-/**
- * Whether a state-changing request comes from the portal's own pages. The SameSite=Lax cookie
- * already stays home on cross-site POSTs; this refuses them outright as well. Browsers say where
- * a request comes from in Sec-Fetch-Site (Origin may be "null", e.g. under a strict referrer
- * policy); other clients are judged by Origin when they send one.
- */
-function isSameOrigin(request: Request): boolean {
-  const fetchSite = request.headers.get("sec-fetch-site");
-  if (fetchSite) return fetchSite === "same-origin" || fetchSite === "none";
-  const origin = request.headers.get("origin");
-  if (!origin) return true;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  try {
-    const originHost = new URL(origin).host;
-    return originHost === host || originHost === new URL(config.appUrl()).host;
-  } catch {
-    return false;
-  }
 }

@@ -35,9 +35,13 @@ export async function startUiServer(db: Db) {
   return {
     ...server,
     clientAs(session?: UiSession) {
+      return createTRPCClient<UiRouter>({ links: [httpLink({ url: `${server.baseUrl}/api/trpc`, headers: this.headersAs(session) })] });
+    },
+    /** The headers that carry a session here, for requests a tRPC client would not send. */
+    headersAs(session?: UiSession): Record<string, string> {
       const token = randomUUID();
       if (session) sessions.set(token, session);
-      return createTRPCClient<UiRouter>({ links: [httpLink({ url: `${server.baseUrl}/api/trpc`, headers: { "x-test-session": token } })] });
+      return { "x-test-session": token };
     },
   };
 }

@@ -6,6 +6,8 @@ import { PendingMigrationsError } from "../../db/instance";
 import { AppError } from "../../errors";
 import { DATABASE_UNAVAILABLE, MIGRATIONS_PENDING } from "../../health";
 import { log } from "../../log";
+import { isJsonContentType, JSON_REQUIRED } from "../../http/cross-site";
+import { REST_BODY_LIMIT } from "../../http/edge-guard";
 import type { RestDispatcher, RestRequest, RestResponse } from "../../http/rest-call";
 import { observeHttpRequest, UNMATCHED_ROUTE } from "../../metrics/registry";
 import { createContext, type Context } from "../context";
@@ -13,8 +15,8 @@ import type { AppMeta, EndpointErrors } from "../meta";
 import { toHttpError, type HttpError } from "./errors";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
-/** The largest request body the REST API reads (a larger one is answered 413). */
-export const MAX_REST_BODY_BYTES = 1_000_000;
+/** The largest request body the REST API reads (a larger one is answered 413; the production server's guard refuses it before). */
+export const MAX_REST_BODY_BYTES = REST_BODY_LIMIT;
 /** The unversioned alias of /api/v1/integrations/ that existing integrations still call (docs/api.md, "Prefixes"). */
 const LEGACY_PREFIX = "/api/integrations/";
 const CURRENT_PREFIX = "/api/v1/integrations/";
@@ -207,15 +209,6 @@ function queryObject(searchParams: URLSearchParams): Record<string, string | str
   return query;
 }
 
-export const UNSUPPORTED_MEDIA_TYPE = "Content-Type must be application/json";
-
-/** No Content-Type (read as JSON: existing clients send body-less POSTs so), application/json, or any +json type. */
-function isJsonContentType(header: string | null): boolean {
-  if (header === null) return true;
-  const mediaType = header.split(";", 1)[0]!.trim().toLowerCase();
-  return mediaType === "application/json" || /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(mediaType);
-}
-
 /**
  * The body as a JSON object (docs/api.md, "Request bodies"): a declared Content-Type must be JSON
  * (415 otherwise, the body unread as data); a missing or blank body is an empty object.
@@ -228,8 +221,8 @@ async function readJsonBody(
   if (declaredLength > MAX_REST_BODY_BYTES) return { error: tooLarge() };
   const bytes = await request.readBody(MAX_REST_BODY_BYTES);
   if (bytes === undefined) return { error: tooLarge() };
-  if (!isJsonContentType(request.headers.get("content-type")))
-    return { error: { status: 415, message: UNSUPPORTED_MEDIA_TYPE, headers: {} } };
+  // No Content-Type is read as JSON: existing clients send body-less POSTs so.
+  if (!isJsonContentType(request.headers.get("content-type"), true)) return { error: { status: 415, message: JSON_REQUIRED, headers: {} } };
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return { value: {} };
   let value: unknown;

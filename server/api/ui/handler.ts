@@ -4,6 +4,7 @@ import { currentUiSession, type UiSession } from "../../auth/ui-session";
 import type { Db } from "../../db/client";
 import { getAppDb } from "../../db/instance";
 import { AppError } from "../../errors";
+import { cookieRequestRefusal, refusalResponse } from "../../http/cross-site";
 import { log } from "../../log";
 import { createContext } from "../context";
 import { createUiCaller, uiRouter } from "./root";
@@ -11,13 +12,17 @@ import { createUiCaller, uiRouter } from "./root";
 /**
  * The UIs' procedures over tRPC's own protocol, with the session the request carries. An
  * AppError answers with its own status (401 without a session, 404 for another distributor's
- * partner, ...); the error formatter (trpc.ts) gives forms their field errors.
+ * partner, ...); the error formatter (trpc.ts) gives forms their field errors. A state-changing
+ * call from another site, or not in JSON, is refused first (server/http/cross-site.ts).
  */
 export function createUiRequestHandler(options: {
   getDb: () => Promise<Db>;
   getSession: (request: Request) => Promise<UiSession | undefined>;
 }): (request: Request) => Promise<Response> {
   return async (request) => {
+    // Mutations come from the UIs' own pages as JSON; a form posted from another site (or another port of this host) changes nothing.
+    const refusal = cookieRequestRefusal(request, { json: true });
+    if (refusal) return refusalResponse(refusal);
     const db = await options.getDb();
     const session = await options.getSession(request);
     return fetchRequestHandler({

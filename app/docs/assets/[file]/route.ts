@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { getAbsoluteFSPath } from "swagger-ui-dist";
 
-const INIT = `window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#swagger-ui", deepLinking: true, docExpansion: "list" });`;
+// validatorUrl: null, or Swagger UI would load a badge from validator.swagger.io (refused by the CSP, and a leak of the address).
+const INIT = `window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#swagger-ui", deepLinking: true, docExpansion: "list", validatorUrl: null });`;
 const FILES: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8",

@@ -1,0 +1,181 @@
+import { randomBytes } from "node:crypto";
+import { IncomingMessage, type ServerResponse } from "node:http";
+import { cookieRequestRefusal, type Refusal } from "./cross-site";
+import { nodeHeaderSource } from "./headers";
+
+/**
+ * What the production server (scripts/serve.ts) does to every request before Next.js or the REST
+ * dispatcher sees it (docs/operations.md, "Request limits and security headers"):
+ * 1. the security headers of the answer (a Content-Security-Policy with a fresh nonce, which
+ *    Next.js reads from the request and puts on its own scripts; HSTS when APP_URL is https);
+ * 2. cross-site state changes refused on every path a browser reaches with the session cookie;
+ * 3. the body limit of the path: 413 at once when Content-Length is over it, and a body without
+ *    one (chunked) read up to the limit before anything else sees it, and refused past it.
+ */
+
+/** The REST API's limit (docs/api.md, "Request bodies"); the dispatcher checks it too. */
+export const REST_BODY_LIMIT = 1_000_000;
+
+/** First match wins; the last entry is every other path (pages, server actions, route handlers). */
+export const BODY_LIMITS: readonly { prefix: string; limit: number }[] = [
+  { prefix: "/api/v1/", limit: REST_BODY_LIMIT },
+  { prefix: "/api/integrations/", limit: REST_BODY_LIMIT },
+  // Inngest sends a function's run state with each call, and allows up to 32 MiB of it.
+  { prefix: "/api/inngest", limit: 32 * 1024 * 1024 },
+  { prefix: "/api/trpc/", limit: 1_000_000 },
+  // Forms of a few fields, reachable without credentials: sign-in, unsubscribe, the portal's /auth routes.
+  { prefix: "/api/auth/", limit: 64 * 1024 },
+  { prefix: "/api/unsubscribe", limit: 64 * 1024 },
+  { prefix: "/auth/", limit: 64 * 1024 },
+  { prefix: "/", limit: 1_000_000 },
+];
+
+export function bodyLimitFor(path: string): number {
+  return BODY_LIMITS.find((entry) => path.startsWith(entry.prefix))!.limit;
+}
+
+/**
+ * Paths whose state changes are not authenticated by the session cookie, so another site may
+ * send them: the REST API (API keys), one-click unsubscribe (mail programs post the link's
+ * token), Inngest (signed calls).
+ */
+const NOT_COOKIE_AUTHENTICATED = ["/api/v1/", "/api/integrations/", "/api/unsubscribe", "/api/inngest"];
+
+/** The policy of every answer; pages get the nonce their scripts carry. */
+export function contentSecurityPolicy(nonce?: string): string {
+  return [
+    "default-src 'self'",
+    nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'self'",
+    // React and Swagger UI set style attributes; no script can run from a style.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** HSTS for a year, only when the service's public address is https (browsers ignore it over http anyway). */
+export function strictTransportSecurity(appUrl: string): string | undefined {
+  return appUrl.startsWith("https://") ? "max-age=31536000" : undefined;
+}
+
+export interface EdgeGuardOptions {
+  appUrl: string;
+  /** Paths the REST dispatcher answers itself (no pages: the policy goes out without a nonce). */
+  isRestPath(path: string): boolean;
+}
+
+/**
+ * Returns the request to hand on (the original, or for a chunked body a copy holding the body
+ * read), or undefined when the guard has answered.
+ */
+export async function guardRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  options: EdgeGuardOptions,
+): Promise<IncomingMessage | undefined> {
+  const hsts = strictTransportSecurity(options.appUrl);
+  if (hsts) res.setHeader("Strict-Transport-Security", hsts);
+  if (options.isRestPath(path)) {
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy());
+  } else {
+    const policy = contentSecurityPolicy(randomBytes(16).toString("base64"));
+    req.headers["content-security-policy"] = policy; // where Next.js reads the nonce from
+    delete req.headers["content-security-policy-report-only"];
+    res.setHeader("Content-Security-Policy", policy);
+  }
+
+  if (!NOT_COOKIE_AUTHENTICATED.some((prefix) => path.startsWith(prefix))) {
+    const refusal = cookieRequestRefusal(
+      { method: req.method ?? "GET", headers: nodeHeaderSource(req.headers) },
+      { json: path.startsWith("/api/trpc/") },
+    );
+    if (refusal) return refuse(req, res, refusal);
+  }
+
+  const limit = bodyLimitFor(path);
+  const declared = req.headers["content-length"];
+  if (declared !== undefined) {
+    return Number(declared) > limit ? refuse(req, res, tooLarge(limit)) : req;
+  }
+  if (req.headers["transfer-encoding"] === undefined) return req;
+  const body = await readWithin(req, limit);
+  if (body === "closed") return undefined;
+  if (body === "too large") return refuse(req, res, tooLarge(limit));
+  return replayWithBody(req, body);
+}
+
+function tooLarge(limit: number): { status: number; error: string } {
+  return { status: 413, error: `Request body too large (limit ${limit} bytes)` };
+}
+
+/** How long a refused request's body may still come in, read and dropped, before the connection is cut. */
+const LINGER_MS = 5_000;
+
+/**
+ * Answers in the API's envelope. Whatever the client still sends is read and dropped (never
+ * kept) for a few seconds, as nginx's lingering close does, so the client reads the answer
+ * rather than a reset; then the connection is cut.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal | { status: number; error: string }): undefined {
+  const body = JSON.stringify({ success: false, error: refusal.error });
+  res.writeHead(refusal.status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+  });
+  res.end(body);
+  if (!req.readableEnded) {
+    const cut = setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+    req.once("end", () => clearTimeout(cut)).once("close", () => clearTimeout(cut));
+    req.removeAllListeners("data");
+    req.resume();
+  }
+  return undefined;
+}
+
+/** The body, at most `limit` bytes; "too large" as soon as there is more (the rest is not kept). */
+function readWithin(req: IncomingMessage, limit: number): Promise<Buffer | "too large" | "closed"> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (result: Buffer | "too large" | "closed") => {
+      req.off("data", onData).off("end", onEnd).off("close", onClose).off("error", onClose);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) settle("too large");
+      else chunks.push(chunk);
+    };
+    const onEnd = () => settle(Buffer.concat(chunks));
+    const onClose = () => settle("closed");
+    req.on("data", onData).once("end", onEnd).once("close", onClose).once("error", onClose);
+  });
+}
+
+/** The request again, its body the bytes read, with their Content-Length in place of Transfer-Encoding. */
+function replayWithBody(req: IncomingMessage, body: Buffer): IncomingMessage {
+  const replay = new IncomingMessage(req.socket);
+  replay.method = req.method;
+  replay.url = req.url;
+  replay.httpVersion = req.httpVersion;
+  replay.httpVersionMajor = req.httpVersionMajor;
+  replay.httpVersionMinor = req.httpVersionMinor;
+  const headers = { ...req.headers, "content-length": String(body.length) };
+  delete headers["transfer-encoding"];
+  replay.headers = headers;
+  replay.rawHeaders = Object.entries(headers).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value ?? ""]).flatMap((one) => [name, one]),
+  );
+  replay.trailers = req.trailers;
+  replay.complete = true;
+  replay.push(body);
+  replay.push(null);
+  return replay;
+}

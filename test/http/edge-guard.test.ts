@@ -1,0 +1,119 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { guardRequest } from "../../server/http/edge-guard";
+import { isPlainRestPath } from "../../server/http/rest-fast-path";
+import { splitTarget } from "../../server/http/rest-node";
+import { rawRequest } from "../helpers/raw-http";
+
+/**
+ * The production server's guard (server/http/edge-guard.ts) in front of a real Node server whose
+ * handler reports what reached it; scripts/serve.ts puts it in front of Next.js and the REST
+ * dispatcher (tested on the real server in edge-server.test.ts).
+ */
+let server: Server | undefined;
+const handled: { path: string; body: string; headers: IncomingMessage["headers"] }[] = [];
+
+async function startGuarded(appUrl: string): Promise<string> {
+  handled.length = 0;
+  server = createServer(async (received, res) => {
+    const path = splitTarget(received.url).path;
+    const req = await guardRequest(received, res, path, { appUrl, isRestPath: isPlainRestPath });
+    if (!req) return;
+    const parts: Buffer[] = [];
+    for await (const part of req) parts.push(part as Buffer);
+    handled.push({ path, body: Buffer.concat(parts).toString(), headers: req.headers });
+    res.writeHead(200, { "content-type": "text/plain" });
+    res.end("handled");
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+describe("the edge guard", () => {
+  it("sends HSTS only when APP_URL is https", async () => {
+    const http = await startGuarded("http://service.example");
+    expect((await rawRequest(http, { path: "/admin" })).headers["strict-transport-security"]).toBeUndefined();
+    await new Promise((resolve) => server!.close(resolve));
+    const https = await startGuarded("https://service.example");
+    expect((await rawRequest(https, { path: "/admin" })).headers["strict-transport-security"]).toBe("max-age=31536000");
+    expect((await rawRequest(https, { path: "/api/v1/health" })).headers["strict-transport-security"]).toBe("max-age=31536000");
+  });
+
+  it("hands Next.js the page's nonce in the request's policy, a fresh one each time; REST answers get the policy without one", async () => {
+    const baseUrl = await startGuarded("http://service.example");
+    const first = await rawRequest(baseUrl, {
+      path: "/portal",
+      headers: { "content-security-policy": "script-src 'nonce-chosen-by-client'" },
+    });
+    const second = await rawRequest(baseUrl, { path: "/portal" });
+    const policy = first.headers["content-security-policy"] as string;
+    expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}'/);
+    expect(handled[0]!.headers["content-security-policy"]).toBe(policy);
+    expect(second.headers["content-security-policy"]).not.toBe(policy);
+    const rest = await rawRequest(baseUrl, { path: "/api/v1/health" });
+    expect(rest.headers["content-security-policy"]).toContain("script-src 'self';");
+    expect(rest.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  });
+
+  it("answers 413 to a declared Content-Length over the path's limit without reading the body, in the API's envelope", async () => {
+    const baseUrl = await startGuarded("http://service.example");
+    const answer = await rawRequest(baseUrl, {
+      method: "POST",
+      path: "/api/unsubscribe",
+      headers: { "content-length": String(65_537) },
+      chunks: [Buffer.alloc(65_537)],
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body.toString())).toEqual({ success: false, error: "Request body too large (limit 65536 bytes)" });
+    expect(handled).toEqual([]);
+  });
+
+  it("cuts a chunked body at the limit (413, the handler never called) and hands on one within it, whole, with its length", async () => {
+    const baseUrl = await startGuarded("http://service.example");
+    const over = await rawRequest(baseUrl, {
+      method: "POST",
+      path: "/api/auth/callback/staff",
+      chunks: [Buffer.alloc(40_000), Buffer.alloc(40_000)],
+    });
+    expect(over.status).toBe(413);
+    expect(handled).toEqual([]);
+    const within = await rawRequest(baseUrl, {
+      method: "POST",
+      path: "/api/auth/callback/staff",
+      chunks: [Buffer.from("a=1&"), Buffer.from("b=2")],
+    });
+    expect(within.status).toBe(200);
+    expect(handled).toMatchObject([{ path: "/api/auth/callback/staff", body: "a=1&b=2" }]);
+    expect(handled[0]!.headers["content-length"]).toBe("7");
+    expect(handled[0]!.headers["transfer-encoding"]).toBeUndefined();
+  });
+
+  it("refuses a state change from another site on any cookie path (a page's server action too), and only JSON at /api/trpc", async () => {
+    const baseUrl = await startGuarded("http://service.example");
+    const crossSite = { "sec-fetch-site": "cross-site" };
+    for (const path of ["/admin/partners/new", "/api/auth/signout", "/auth/sign-out", "/portal/settings"]) {
+      const answer = await rawRequest(baseUrl, { method: "POST", path, headers: { ...crossSite, "next-action": "abc" } });
+      expect(answer.status, path).toBe(403);
+    }
+    const form = await rawRequest(baseUrl, {
+      method: "POST",
+      path: "/api/trpc/admin.webhooks.cycleSecret",
+      headers: { "content-type": "multipart/form-data; boundary=x", "sec-fetch-site": "same-origin" },
+      chunks: [Buffer.from("--x--\r\n")],
+    });
+    expect(form.status).toBe(415);
+    expect(handled).toEqual([]);
+    // Not cookie-authenticated: mail programs' one-click unsubscribe, REST, Inngest.
+    for (const path of ["/api/unsubscribe?token=t", "/api/v1/integrations/customer/onboard", "/api/inngest"]) {
+      expect((await rawRequest(baseUrl, { method: "POST", path, headers: crossSite })).status, path).toBe(200);
+    }
+    // Reads are never refused.
+    expect((await rawRequest(baseUrl, { path: "/admin", headers: crossSite })).status).toBe(200);
+  });
+});
