@@ -131,7 +131,7 @@ describe("the admin UI's tRPC inputs (over HTTP)", () => {
     for (const [name, message] of [
       ["Partner\u0000", "Must not contain a NUL character"],
       ["Partner\r\nTwo", "Name must not contain control characters"],
-    ]) {
+    ] as const) {
       const error = await clientError(client.admin.partners.create.mutate({ name }));
       expect({ status: error.data?.httpStatus, fields: (error.data as { fieldErrors?: Record<string, string> }).fieldErrors }).toEqual({
         status: 400,
