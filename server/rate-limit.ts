@@ -73,7 +73,7 @@ export async function consumeRateLimit(db: Queryable, key: string, limit: number
       lease.remaining--;
       return {
         allowed: true,
-        retryAfterSeconds: Math.max(1, Math.ceil((lease.windowEndsAt - now) / 1000)),
+        retryAfterSeconds: secondsLeft(lease.windowEndsAt - now, windowSeconds),
         limit,
         windowSeconds,
         remaining: lease.leftInDatabase + lease.remaining,
@@ -120,12 +120,20 @@ async function takeFromCounter(db: Queryable, key: string, limit: number, window
   const leftInDatabase = Math.max(0, limit - row.count);
   const decision: RateLimitDecision = {
     allowed: granted > 0,
-    retryAfterSeconds: Math.max(1, Math.ceil(row.window_left_ms / 1000)),
+    retryAfterSeconds: secondsLeft(row.window_left_ms, windowSeconds),
     limit,
     windowSeconds,
     remaining: leftInDatabase + Math.max(0, granted - 1),
   };
   return { granted, leftInDatabase, windowEndsAt: Date.now() + row.window_left_ms, decision };
+}
+
+/**
+ * Whole seconds left in a window, 1 to its length: the stored window start is rounded to the
+ * millisecond, so a new window can seem a fraction of a millisecond longer than it is.
+ */
+function secondsLeft(ms: number, windowSeconds: number): number {
+  return Math.min(windowSeconds, Math.max(1, Math.ceil(ms / 1000)));
 }
 
 function pruneEnded(leases: Map<string, Lease>, now: number): void {
