@@ -43,7 +43,13 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     securitySchemes: {
       PartnerId: { type: "apiKey", in: "header", name: "SW-PARTNER-ID", description: "The partner's uuid" },
       DistributorId: { type: "apiKey", in: "header", name: "SW-DISTRIBUTOR-ID", description: "The distributor's uuid" },
-      ApiKey: { type: "apiKey", in: "header", name: "SW-API-KEY", description: "An API key of that organization" },
+      ApiKey: {
+        type: "apiKey",
+        in: "header",
+        name: "SW-API-KEY",
+        description:
+          "An API key of that organization: `expmon_p_` (partner) or `expmon_d_` (distributor) and 46 letters and digits, the last 6 a checksum; earlier `sk_live_` keys keep working",
+      },
     },
   });
   document.components ??= {};
