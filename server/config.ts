@@ -12,6 +12,7 @@ export const config = {
   appUrl: (): string => (nonEmpty(process.env.APP_URL) ?? `http://localhost:${config.port()}`).replace(/\/+$/, ""),
   webhookAllowPrivateUrls: (): boolean => process.env.WEBHOOK_ALLOW_PRIVATE_URLS === "true",
   breachCheckRateLimit: (): number => integer("BREACH_CHECK_RATE_LIMIT", 60, 1, 1_000_000),
+  breachRetrieveRateLimit: (): number => integer("BREACH_RETRIEVE_RATE_LIMIT", 60, 1, 1_000_000),
   /** Have I Been Pwned as the breach source instead of the local exposure index. */
   hibpApiKey: (): string | undefined => nonEmpty(process.env.HIBP_API_KEY),
   hibpApiUrl: (): string => (nonEmpty(process.env.HIBP_API_URL) ?? "https://haveibeenpwned.com/api/v3").replace(/\/+$/, ""),
@@ -78,6 +79,7 @@ export function checkConfig(): void {
   for (const read of [
     config.port,
     config.breachCheckRateLimit,
+    config.breachRetrieveRateLimit,
     config.webhookRetryBaseMs,
     config.webhookLegacyHeaderPrefix,
     config.planTypeAliases,

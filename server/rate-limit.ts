@@ -5,6 +5,27 @@ export interface RateLimitDecision {
   allowed: boolean;
   /** Whole seconds until the window ends (for Retry-After). */
   retryAfterSeconds: number;
+  /** The calls allowed per window, and the window's length. */
+  limit: number;
+  windowSeconds: number;
+  /**
+   * Calls left in this window after this one. Exact below 200 calls per window; above, it also
+   * counts this process's unspent lease, but not other processes' (rateLimitLeaseSize).
+   */
+  remaining: number;
+}
+
+/**
+ * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers, structured fields) for a
+ * decision under the named policy, with Retry-After when the call was refused (docs/api.md,
+ * "Rate limits").
+ */
+export function rateLimitHeaders(policy: string, decision: RateLimitDecision): Record<string, string> {
+  return {
+    "RateLimit-Policy": `"${policy}";q=${decision.limit};w=${decision.windowSeconds}`,
+    RateLimit: `"${policy}";r=${decision.remaining};t=${decision.retryAfterSeconds}`,
+    ...(decision.allowed ? {} : { "Retry-After": String(decision.retryAfterSeconds) }),
+  };
 }
 
 /** At most this share of a window's allowance is taken by one process at a time (see rateLimitLeaseSize). */
@@ -24,6 +45,8 @@ export function rateLimitLeaseSize(limit: number): number {
 
 interface Lease {
   remaining: number;
+  /** What the shared counter had left when the lease was taken. */
+  leftInDatabase: number;
   /** This process's clock when the database's window ends (the leased calls expire with it). */
   windowEndsAt: number;
   /** The query taking the next lease, shared by the calls that wait for it. */
@@ -48,17 +71,24 @@ export async function consumeRateLimit(db: Queryable, key: string, limit: number
     const now = Date.now();
     if (lease && lease.windowEndsAt > now && lease.remaining > 0) {
       lease.remaining--;
-      return { allowed: true, retryAfterSeconds: Math.max(1, Math.ceil((lease.windowEndsAt - now) / 1000)) };
+      return {
+        allowed: true,
+        retryAfterSeconds: secondsLeft(lease.windowEndsAt - now, windowSeconds),
+        limit,
+        windowSeconds,
+        remaining: lease.leftInDatabase + lease.remaining,
+      };
     }
     if (lease?.refill) {
       await lease.refill;
       continue;
     }
-    const pending: Lease = { remaining: 0, windowEndsAt: 0 };
+    const pending: Lease = { remaining: 0, leftInDatabase: 0, windowEndsAt: 0 };
     const refill = takeFromCounter(db, key, limit, windowSeconds, leaseSize).then(
-      ({ decision, granted, windowEndsAt }) => {
+      ({ decision, granted, windowEndsAt, leftInDatabase }) => {
         // This call takes one of the granted calls; the rest wait in memory for the next ones.
         pending.remaining = Math.max(0, granted - 1);
+        pending.leftInDatabase = leftInDatabase;
         pending.windowEndsAt = windowEndsAt;
         pending.refill = undefined;
         return decision;
@@ -87,12 +117,23 @@ async function takeFromCounter(db: Queryable, key: string, limit: number, window
       greatest(0, extract(epoch FROM c.window_start + make_interval(secs => ${windowSeconds}) - now()) * 1000)::float8 AS window_left_ms`;
   const row = rows[0]!;
   const granted = Math.max(0, Math.min(take, limit - (row.count - take)));
-  return {
-    count: row.count,
-    granted,
-    windowEndsAt: Date.now() + row.window_left_ms,
-    decision: { allowed: granted > 0, retryAfterSeconds: Math.max(1, Math.ceil(row.window_left_ms / 1000)) },
+  const leftInDatabase = Math.max(0, limit - row.count);
+  const decision: RateLimitDecision = {
+    allowed: granted > 0,
+    retryAfterSeconds: secondsLeft(row.window_left_ms, windowSeconds),
+    limit,
+    windowSeconds,
+    remaining: leftInDatabase + Math.max(0, granted - 1),
   };
+  return { count: row.count, granted, leftInDatabase, windowEndsAt: Date.now() + row.window_left_ms, decision };
+}
+
+/**
+ * Whole seconds left in a window, 1 to its length: the stored window start is rounded to the
+ * millisecond, so a new window can seem a fraction of a millisecond longer than it is.
+ */
+function secondsLeft(ms: number, windowSeconds: number): number {
+  return Math.min(windowSeconds, Math.max(1, Math.ceil(ms / 1000)));
 }
 
 function pruneEnded(leases: Map<string, Lease>, now: number): void {

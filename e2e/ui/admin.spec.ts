@@ -104,7 +104,7 @@ test("staff sign in, create a partner, issue and revoke its key, and follow a di
     const secretBox = page.getByRole("region", { name: "New API key" });
     await expect(secretBox).toBeVisible();
     const apiKey = (await secretBox.getByTestId("one-time-secret").textContent())!;
-    expect(apiKey).toMatch(/^sk_live_/);
+    expect(apiKey).toMatch(/^expmon_p_/);
     await secretBox.getByRole("button", { name: "Copy" }).click();
     await expect(secretBox.getByText("Copied")).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);

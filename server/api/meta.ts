@@ -29,4 +29,9 @@ export type AppMeta = OpenApiMeta<{
   responses?: Record<number, string | string[]>;
   /** Status of a successful answer (default 200). */
   successStatus?: number;
+  /**
+   * The path is rate limited per API key: its answers carry RateLimit-Policy and RateLimit, its
+   * 429 Retry-After too (docs/api.md, "Rate limits"); the OpenAPI document declares them.
+   */
+  rateLimited?: boolean;
 }>;

@@ -43,7 +43,13 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     securitySchemes: {
       PartnerId: { type: "apiKey", in: "header", name: "SW-PARTNER-ID", description: "The partner's uuid" },
       DistributorId: { type: "apiKey", in: "header", name: "SW-DISTRIBUTOR-ID", description: "The distributor's uuid" },
-      ApiKey: { type: "apiKey", in: "header", name: "SW-API-KEY", description: "An API key of that organization" },
+      ApiKey: {
+        type: "apiKey",
+        in: "header",
+        name: "SW-API-KEY",
+        description:
+          "An API key of that organization: `expmon_p_` (partner) or `expmon_d_` (distributor) and 46 letters and digits, the last 6 a checksum; earlier `sk_live_` keys keep working",
+      },
     },
   });
   document.components ??= {};
@@ -66,6 +72,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       properties: { success: { type: "boolean", const: false }, error: { type: "string" } },
     },
   };
+  document.components.headers = { ...document.components.headers, ...RATE_LIMIT_HEADERS };
   for (const route of buildRouteTable(appRouter)) {
     const operation = document.paths?.[route.pathTemplate]?.[route.method.toLowerCase() as "get"] as Operation | undefined;
     if (!operation) continue;
@@ -73,6 +80,25 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   }
   return document;
 }
+
+/** The headers of a rate-limited path's answers (AppMeta.rateLimited; docs/api.md, "Rate limits"). */
+const RATE_LIMIT_HEADERS = {
+  "RateLimit-Policy": {
+    description:
+      'The quota policy (draft-ietf-httpapi-ratelimit-headers): the policy\'s name, q the calls allowed per window, w the window in seconds, e.g. `"breach-check";q=60;w=60`.',
+    schema: { type: "string" as const, example: '"breach-check";q=60;w=60' },
+  },
+  RateLimit: {
+    description:
+      'The caller\'s state under that policy: r the calls left in the current window, t the seconds until it resets, e.g. `"breach-check";r=59;t=30`.',
+    schema: { type: "string" as const, example: '"breach-check";r=59;t=30' },
+  },
+  "Retry-After": {
+    description: "Seconds until the window resets and calls are allowed again.",
+    schema: { type: "integer" as const, minimum: 1, example: 30 },
+  },
+};
+const headerRef = (name: keyof typeof RATE_LIMIT_HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 function correctOperation(operation: Operation, route: Route) {
   const auth: AuthKind = route.meta.auth ?? "none";
@@ -115,6 +141,12 @@ function correctOperation(operation: Operation, route: Route) {
         },
       },
     };
+  }
+  if (route.meta.rateLimited) {
+    const limitHeaders = { "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") };
+    operation.responses[successStatus] = { ...(success as object), headers: limitHeaders };
+    const refused = operation.responses["429"] as Record<string, unknown> | undefined;
+    if (refused) refused.headers = { ...limitHeaders, "Retry-After": headerRef("Retry-After") };
   }
 }
 

@@ -49,13 +49,58 @@ export function requiredError(what: string) {
   return (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? `${what} is required` : undefined);
 }
 
-/** A non-blank string, trimmed. */
+/**
+ * Control characters (C0 with tab, CR and LF; DEL; C1) and the Unicode line and paragraph
+ * separators: never part of a single-line field (docs/api.md, "Text fields").
+ */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+export function hasControlCharacter(value: string): boolean {
+  return CONTROL_CHARACTER.test(value);
+}
+
+/** A non-blank single-line string, trimmed. */
 export function requiredText(what: string, maxLength: number) {
   return z
     .string({ error: requiredError(what) })
     .trim()
     .min(1, { error: `${what} is required` })
-    .max(maxLength, { error: `${what} must be at most ${maxLength} characters` });
+    .max(maxLength, { error: `${what} must be at most ${maxLength} characters` })
+    .refine((value) => !hasControlCharacter(value), { error: `${what} must not contain control characters` });
+}
+
+/** An optional single-line string, trimmed; null clears it. */
+export function optionalText(maxLength: number) {
+  return z
+    .string()
+    .trim()
+    .max(maxLength, { error: `Must be at most ${maxLength} characters` })
+    .refine((value) => !hasControlCharacter(value), { error: "Must not contain control characters" })
+    .nullable()
+    .optional();
+}
+
+/**
+ * Where the first NUL character of a JSON value is, in a string or an object key: PostgreSQL
+ * cannot store one in text, so no input may carry it (docs/api.md, "Text fields").
+ */
+export function nulCharacterPath(value: unknown, path: PropertyKey[] = []): PropertyKey[] | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = nulCharacterPath(item, [...path, index]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === "object" && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes("\u0000")) return [...path, key.replaceAll("\u0000", "\\u0000")];
+      const found = nulCharacterPath(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 export function emailField(what: string) {

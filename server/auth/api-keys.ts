@@ -1,19 +1,15 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db/client";
 import type { HeaderSource } from "../http/headers";
 import { notFound, unauthenticated } from "../errors";
 import { UUID_PATTERN } from "../uuid";
+import { apiKeyKind, newApiKey, storedKeyPrefix } from "./key-format";
 import { API_KEY_REVOKED_CHANNEL, forgetVerifiedKey, verifiedKeyCacheOf, type VerifiedKey } from "./verified-key-cache";
 
 export const MISSING_PARTNER_HEADERS = "Partner ID and API key are required in headers";
 export const MISSING_DISTRIBUTOR_HEADERS = "Distributor ID and API key are required in headers";
 export const INVALID_API_KEY = "Failed to verify org API key";
 
-const KEY_TAG = "sk_live_";
-const RANDOM_LENGTH = 40; // base62: ~238 bits
-/** The stored clear part: the tag and 12 random characters, unique, used to find the row. */
-const PREFIX_LENGTH = KEY_TAG.length + 12;
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** lastUsedAt is written at most this often per key, to keep the write off the hot path. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -33,25 +29,15 @@ export function hashApiKey(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("hex");
 }
 
-export function generateApiKey(): { apiKey: string; prefix: string; keyHash: string } {
-  const apiKey = KEY_TAG + randomBase62(RANDOM_LENGTH);
-  return { apiKey, prefix: apiKey.slice(0, PREFIX_LENGTH), keyHash: hashApiKey(apiKey) };
-}
-
-function randomBase62(length: number): string {
-  let out = "";
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      // 248 = 62 * 4: rejecting larger bytes keeps every character equally likely
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
-  }
-  return out;
+/** A new key in the current format (server/auth/key-format.ts), with the parts stored. */
+export function generateApiKey(kind: "partner" | "distributor"): { apiKey: string; prefix: string; keyHash: string } {
+  const apiKey = newApiKey(kind);
+  return { apiKey, prefix: storedKeyPrefix(apiKey), keyHash: hashApiKey(apiKey) };
 }
 
 /** Creates a key for an organization. The clear key is returned here once and never stored. */
 export async function issueApiKey(db: Db, owner: KeyOwner, label?: string): Promise<{ id: string; apiKey: string }> {
-  const { apiKey, prefix, keyHash } = generateApiKey();
+  const { apiKey, prefix, keyHash } = generateApiKey("partnerId" in owner ? "partner" : "distributor");
   const row = await db.apiKey.create({
     data: { prefix, keyHash, label: label ?? null, ...owner },
     select: { id: true },
@@ -85,18 +71,22 @@ export async function revokeApiKey(db: Db, owner: KeyOwner, id: string): Promise
 }
 
 /**
- * Runs on every authenticated request: a key verified in the last VERIFIED_KEY_TTL_MS is taken
+ * Runs on every authenticated request: a key that is not well formed (a broken checksum among
+ * others) is refused without a lookup; a key verified in the last VERIFIED_KEY_TTL_MS is taken
  * from this process's cache (server/auth/verified-key-cache.ts), otherwise one indexed lookup.
+ * A current-format key works only for the kind of organization its prefix names.
  */
 async function verifyKey(db: Db, apiKey: string): Promise<VerifiedKey | undefined> {
-  if (!apiKey.startsWith(KEY_TAG) || apiKey.length !== KEY_TAG.length + RANDOM_LENGTH) return undefined;
+  const kind = apiKeyKind(apiKey);
+  if (!kind) return undefined;
   const keyHash = hashApiKey(apiKey);
   const cache = verifiedKeyCacheOf(db);
   const cached = cache?.get(keyHash);
   if (cached) return cached;
   const readStartedAt = cache?.readStarted() ?? 0;
   const verified = await readKey(db, apiKey, keyHash);
-  if (verified) cache?.remember(keyHash, verified, readStartedAt);
+  if (!verified || (kind === "partner" && !verified.partnerId) || (kind === "distributor" && !verified.distributorId)) return undefined;
+  cache?.remember(keyHash, verified, readStartedAt);
   return verified;
 }
 
@@ -114,7 +104,7 @@ async function readKey(db: Db, apiKey: string, keyHash: string): Promise<Verifie
   >`SELECT k.id::text, k.key_hash, k.partner_id::text, k.distributor_id::text,
            p.distributor_id::text AS partner_distributor_id, k.last_used_at
     FROM api_keys k LEFT JOIN partners p ON p.id = k.partner_id
-    WHERE k.prefix = ${apiKey.slice(0, PREFIX_LENGTH)} AND k.revoked_at IS NULL`;
+    WHERE k.prefix = ${storedKeyPrefix(apiKey)} AND k.revoked_at IS NULL`;
   if (!row) return undefined;
   const presented = Buffer.from(keyHash, "hex");
   const stored = Buffer.from(row.key_hash, "hex");

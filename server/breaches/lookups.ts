@@ -3,11 +3,30 @@ import { readRows } from "../db/direct-read";
 import { AppError, notFound } from "../errors";
 import type { LocaleCode } from "../i18n/locales";
 import { metrics } from "../metrics/registry";
-import { consumeRateLimit } from "../rate-limit";
+import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision } from "../rate-limit";
 import { breachFields, byBreachDateDesc, catalogueBreachRecord, emailBreachEntry } from "./records";
 import { configuredBreachSource, type BreachSource } from "./sources/source";
 
 export const TOO_MANY_REQUESTS = "Too many requests";
+
+/** The rate-limit policies of the two address lookups, each counted per API key per minute (docs/breaches.md). */
+export const BREACH_CHECK_POLICY = "breach-check";
+export const BREACH_RETRIEVE_POLICY = "breach-retrieve";
+
+/** A lookup's result with the caller's rate-limit state after it. */
+export interface Limited<T> {
+  result: T;
+  rateLimit: RateLimitDecision;
+}
+
+function countLookup(db: Db, policy: string, apiKeyId: string, limitPerMinute: number): Promise<RateLimitDecision> {
+  return consumeRateLimit(db, `${policy}:${apiKeyId}`, limitPerMinute);
+}
+
+/** 429 with the RateLimit fields and Retry-After when the call is over the limit. */
+function refuseOverLimit(policy: string, decision: RateLimitDecision): void {
+  if (!decision.allowed) throw new AppError("RATE_LIMITED", TOO_MANY_REQUESTS, rateLimitHeaders(policy, decision));
+}
 
 /**
  * Resolved flags of the partner's instances of these breaches that expose the address: a
@@ -62,16 +81,26 @@ async function visibleBreachIds(db: Db, partnerId: string, email: string, breach
 /**
  * breach/retrieve: every breach that exposes the (normalized) address, newest first, with
  * texts in the locale; resolvedStatus is the partner's own flag for that address and breach.
- * Sensitive breaches only for an address the partner's customers monitor.
+ * Sensitive breaches only for an address the partner's customers monitor. Each call counts
+ * against the API key's per-minute limit first.
  */
-export async function retrieveBreaches(db: Db, partnerId: string, email: string, locale: LocaleCode, source = configuredBreachSource()) {
-  const breachIds = await visibleBreachIds(db, partnerId, email, await breachesOf(db, email, source));
-  if (breachIds.length === 0) return [];
+export async function retrieveBreaches(
+  db: Db,
+  caller: { partnerId: string; apiKeyId: string },
+  email: string,
+  locale: LocaleCode,
+  { limitPerMinute, source = configuredBreachSource() }: { limitPerMinute: number; source?: BreachSource },
+): Promise<Limited<ReturnType<typeof emailBreachEntry>[]>> {
+  const rateLimit = await countLookup(db, BREACH_RETRIEVE_POLICY, caller.apiKeyId, limitPerMinute);
+  refuseOverLimit(BREACH_RETRIEVE_POLICY, rateLimit);
+  const breachIds = await visibleBreachIds(db, caller.partnerId, email, await breachesOf(db, email, source));
+  if (breachIds.length === 0) return { result: [], rateLimit };
   const [breaches, resolution] = await Promise.all([
     db.breach.findMany({ where: { id: { in: breachIds } }, select: breachFields }),
-    partnerResolution(db, partnerId, email, breachIds),
+    partnerResolution(db, caller.partnerId, email, breachIds),
   ]);
-  return breaches.sort(byBreachDateDesc).map((breach) => emailBreachEntry(breach, locale, resolution.get(breach.id) ?? false));
+  const result = breaches.sort(byBreachDateDesc).map((breach) => emailBreachEntry(breach, locale, resolution.get(breach.id) ?? false));
+  return { result, rateLimit };
 }
 
 /**
@@ -85,19 +114,17 @@ export async function checkBreach(
   caller: { partnerId: string; apiKeyId: string },
   input: { email: string; resolved?: boolean },
   { limitPerMinute, source = configuredBreachSource() }: { limitPerMinute: number; source?: BreachSource },
-): Promise<boolean> {
-  const counting = consumeRateLimit(db, `breach-check:${caller.apiKeyId}`, limitPerMinute);
+): Promise<Limited<boolean>> {
+  const counting = countLookup(db, BREACH_CHECK_POLICY, caller.apiKeyId, limitPerMinute);
   // A local lookup runs beside the count (one database round trip less on a hot path) and is
   // dropped over the limit; a remote source is only asked once the call is allowed.
-  const [decision, localBreaches] = await Promise.all([counting, source.remote ? undefined : breachesOf(db, input.email, source)]);
-  if (!decision.allowed) {
-    metrics().breachCheckRateLimited.inc();
-    throw new AppError("RATE_LIMITED", TOO_MANY_REQUESTS, { "Retry-After": String(decision.retryAfterSeconds) });
-  }
+  const [rateLimit, localBreaches] = await Promise.all([counting, source.remote ? undefined : breachesOf(db, input.email, source)]);
+  if (!rateLimit.allowed) metrics().breachCheckRateLimited.inc();
+  refuseOverLimit(BREACH_CHECK_POLICY, rateLimit);
   const breachIds = await visibleBreachIds(db, caller.partnerId, input.email, localBreaches ?? (await breachesOf(db, input.email, source)));
-  if (input.resolved === undefined || breachIds.length === 0) return breachIds.length > 0;
+  if (input.resolved === undefined || breachIds.length === 0) return { result: breachIds.length > 0, rateLimit };
   const resolution = await partnerResolution(db, caller.partnerId, input.email, breachIds);
-  return breachIds.some((id) => (resolution.get(id) ?? false) === input.resolved);
+  return { result: breachIds.some((id) => (resolution.get(id) ?? false) === input.resolved), rateLimit };
 }
 
 export const BREACH_NOT_FOUND = "Breach not found";

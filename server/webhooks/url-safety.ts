@@ -30,13 +30,56 @@ export class AddressNotAllowedError extends Error {
   readonly code = "EADDRNOTALLOWED";
 }
 
-/** Why an IP address may not be a webhook target; undefined when it is a public unicast address. */
+/**
+ * Why an IP address may not be a webhook target; undefined when it is a public unicast address.
+ * An IPv6 address that carries an IPv4 address (docs/webhooks.md, "URL rules") is judged by the
+ * IPv4 address it carries, as that is where a translator or tunnel sends the request.
+ */
 export function nonPublicReason(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it carries.
-  const range = ipaddr.process(address).range();
-  if (range === "unicast") return undefined;
-  return `${address} is a ${RANGE_NAMES[range] ?? range} address`;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv4") {
+    const range = nonPublicRange(parsed);
+    return range && `${address} is a ${range} address`;
+  }
+  const ipv6 = parsed as ipaddr.IPv6;
+  const embedded = embeddedIPv4(ipv6);
+  if (embedded) {
+    for (const ipv4 of embedded) {
+      const range = nonPublicRange(ipv4);
+      if (range) return `${address} embeds ${ipv4.toString()}, which is a ${range} address`;
+    }
+    return undefined;
+  }
+  if (ipv6.range() === "rfc6052") return `${address} is a local-use NAT64 address`;
+  const range = nonPublicRange(ipv6);
+  return range && `${address} is a ${range} address`;
+}
+
+function nonPublicRange(address: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
+  const range = address.range();
+  return range === "unicast" ? undefined : (RANGE_NAMES[range] ?? range);
+}
+
+const ipv4From = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+
+/**
+ * The IPv4 addresses an IPv6 address embeds: IPv4-compatible ::a.b.c.d (not :: and ::1),
+ * IPv4-mapped ::ffff:a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96 (the last 32
+ * bits), 6to4 2002::/16 (bits 16 to 47), Teredo 2001::/32 (the server in bits 32 to 63, the client
+ * in the last 32 bits inverted). Undefined for any other address. The local-use NAT64 prefix
+ * 64:ff9b:1::/48 places the IPv4 address where its operator chooses, so it is refused whole.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const p = address.parts;
+  const zeroUpTo = (end: number) => p.slice(0, end).every((part) => part === 0);
+  if (zeroUpTo(6) && !(p[6] === 0 && p[7]! <= 1)) return [ipv4From(p[6]!, p[7]!)];
+  if (zeroUpTo(5) && p[5] === 0xffff) return [ipv4From(p[6]!, p[7]!)];
+  if (zeroUpTo(4) && p[4] === 0xffff && p[5] === 0) return [ipv4From(p[6]!, p[7]!)];
+  if (p[0] === 0x64 && p[1] === 0xff9b && p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0) return [ipv4From(p[6]!, p[7]!)];
+  if (p[0] === 0x2002) return [ipv4From(p[1]!, p[2]!)];
+  if (p[0] === 0x2001 && p[1] === 0) return [ipv4From(p[2]!, p[3]!), ipv4From(p[6]! ^ 0xffff, p[7]! ^ 0xffff)];
+  return undefined;
 }
 
 function invalidUrl(message: string): Error {

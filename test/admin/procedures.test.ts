@@ -240,7 +240,7 @@ describe("partner API keys", () => {
   it("are issued once, work against the partner API, are listed without the key, and stop working when revoked", async () => {
     const partnerId = orgX.partner.id;
     const issued = await asX().admin.partners.issueApiKey({ partnerId });
-    expect(issued.apiKey).toMatch(/^sk_live_/);
+    expect(issued.apiKey).toMatch(/^expmon_p_/);
     const caller = await authenticatePartner(testDb.db, partnerHeaders(partnerId, issued.apiKey), { allowDistributorKey: false });
     expect(caller.partnerId).toBe(partnerId);
 

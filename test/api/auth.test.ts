@@ -116,7 +116,7 @@ describe("key lifecycle", () => {
   it("issues distinct keys", async () => {
     const keys = await Promise.all(Array.from({ length: 20 }, () => issueApiKey(testDb.db, { partnerId: org.partner.id })));
     expect(new Set(keys.map((k) => k.apiKey)).size).toBe(20);
-    for (const key of keys) expect(key.apiKey).toMatch(/^sk_live_[0-9A-Za-z]{40}$/);
+    for (const key of keys) expect(key.apiKey).toMatch(/^expmon_p_[0-9A-Za-z]{46}$/);
   });
 });
 

@@ -49,6 +49,20 @@ describe("consumeRateLimit", () => {
     expect(await countedInDatabase(key)).toBe(60);
   });
 
+  it("tells each call how many are left in the window, below and above the lease threshold", async () => {
+    for (const limit of [5, 1_000]) {
+      const key = newKey();
+      const decisions = [];
+      for (let i = 0; i < 25; i++) decisions.push(await consumeRateLimit(testDb.db, key, limit));
+      const allowed = Math.min(limit, 25);
+      expect(decisions.map((decision) => decision.remaining)).toEqual(
+        Array.from({ length: 25 }, (_, index) => Math.max(0, limit - index - 1)),
+      );
+      expect(decisions.filter((decision) => decision.allowed)).toHaveLength(allowed);
+      expect(decisions.every((decision) => decision.limit === limit && decision.windowSeconds === 60)).toBe(true);
+    }
+  });
+
   it("allows exactly the limit in a window, then again in the next", async () => {
     const key = newKey();
     const allowedIn = async (calls: number) => {

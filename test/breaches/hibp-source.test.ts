@@ -130,7 +130,7 @@ describe("HIBP breach source", () => {
     const caller = { partnerId: randomUUID(), apiKeyId: randomUUID() };
     const asked = () => hibp.requests.filter((request) => request.path === "/breachedaccount/ceo%40acme.example").length;
     const before = asked();
-    expect(await checkBreach(testDb.db, caller, { email: "ceo@acme.example" }, { limitPerMinute: 1, source })).toBe(true);
+    expect((await checkBreach(testDb.db, caller, { email: "ceo@acme.example" }, { limitPerMinute: 1, source })).result).toBe(true);
     await expect(checkBreach(testDb.db, caller, { email: "ceo@acme.example" }, { limitPerMinute: 1, source })).rejects.toMatchObject({
       code: "RATE_LIMITED",
     });
@@ -156,7 +156,14 @@ describe("HIBP breach source", () => {
     ]);
     // NewToUs is sensitive: shown to the partner whose customer's domain search discovered the address, to nobody else
     const titles = async (partnerId: string) =>
-      (await retrieveBreaches(testDb.db, partnerId, "ceo@acme.example", "en-GB", source)).map((breach) => breach.title).sort();
+      (
+        await retrieveBreaches(testDb.db, { partnerId, apiKeyId: randomUUID() }, "ceo@acme.example", "en-GB", {
+          limitPerMinute: 60,
+          source,
+        })
+      ).result
+        .map((breach) => breach.title)
+        .sort();
     expect(await titles(org.partner.id)).toEqual(["KnownBreach title", "New To Us"]);
     expect(await titles(randomUUID())).toEqual(["KnownBreach title"]);
   });

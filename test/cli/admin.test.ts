@@ -14,7 +14,8 @@ import { startRestServer } from "../helpers/rest";
 const run = promisify(execFile);
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const KEY = /^sk_live_[0-9A-Za-z]{40}$/;
+const PARTNER_KEY = /^expmon_p_[0-9A-Za-z]{46}$/;
+const DISTRIBUTOR_KEY = /^expmon_d_[0-9A-Za-z]{46}$/;
 
 let testDb: TestDatabase;
 beforeAll(async () => {
@@ -34,10 +35,10 @@ describe("admin commands", () => {
     const distributor = await admin("create-distributor", "--name", "Northwind");
     expect(Object.keys(distributor).sort()).toEqual(["apiKey", "id"]);
     expect(distributor.id).toMatch(UUID);
-    expect(distributor.apiKey).toMatch(KEY);
+    expect(distributor.apiKey).toMatch(DISTRIBUTOR_KEY);
     const partner = await admin("create-partner", "--distributor", String(distributor.id), "--name", "Acme IT");
     expect(partner.id).toMatch(UUID);
-    expect(partner.apiKey).toMatch(KEY);
+    expect(partner.apiKey).toMatch(PARTNER_KEY);
 
     const server = await startRestServer(testDb.db);
     try {
@@ -63,7 +64,7 @@ describe("admin commands", () => {
     expect(Object.keys(forPartner)).toEqual(["apiKey"]);
     expect(forPartner.apiKey).not.toBe(partner.apiKey);
     const forDistributor = await admin("create-api-key", "--distributor", String(distributor.id));
-    expect(forDistributor.apiKey).toMatch(KEY);
+    expect(forDistributor.apiKey).toMatch(DISTRIBUTOR_KEY);
     expect(await testDb.db.apiKey.count({ where: { partnerId: String(partner.id) } })).toBe(2);
   });
 

@@ -29,7 +29,7 @@ describe("partner API keys over the distributor API", () => {
     expect(issued.status).toBe(200);
     expect(issued.body).toEqual({
       success: true,
-      data: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), apiKey: expect.stringMatching(/^sk_live_[0-9A-Za-z]{40}$/) },
+      data: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), apiKey: expect.stringMatching(/^expmon_p_[0-9A-Za-z]{46}$/) },
     });
     const { id, apiKey } = issued.body.data;
     const row = await testDb.db.apiKey.findUniqueOrThrow({ where: { id } });
@@ -44,7 +44,7 @@ describe("partner API keys over the distributor API", () => {
     const listed = list.body.data.find((key: { id: string }) => key.id === id);
     expect(listed).toEqual({
       id,
-      prefix: apiKey.slice(0, 20),
+      prefix: apiKey.slice(0, 21),
       createdAt: row.createdAt.toISOString(),
       lastUsedAt: expect.any(String),
       revokedAt: null,

@@ -181,6 +181,6 @@ describe("admin CLI create-partner still works", () => {
       apiKey: string;
     };
     expect(await getPartner(testDb.db, orgX.distributor.id, out.id)).toMatchObject({ name: "CLI Partner" });
-    expect(out.apiKey).toMatch(/^sk_live_/);
+    expect(out.apiKey).toMatch(/^expmon_p_/);
   });
 });

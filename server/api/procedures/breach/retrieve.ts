@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { retrieveBreaches } from "../../../breaches/lookups";
+import { BREACH_RETRIEVE_POLICY, retrieveBreaches, TOO_MANY_REQUESTS } from "../../../breaches/lookups";
+import { config } from "../../../config";
+import { rateLimitHeaders } from "../../../rate-limit";
 import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import { emailBreachEntrySchema, emailInput, localeInput } from "./schemas";
@@ -14,14 +16,20 @@ export const retrieve = partnerProcedure
       description:
         "Every catalogue breach that exposes the address, newest first, with texts in `localeCode` (default en-GB). " +
         "`resolvedStatus` is the partner's own resolved flag for the address in that breach (false when none of its customers has it). " +
-        "Sensitive breaches (HIBP IsSensitive) are included only when the address is a monitored e-mail address of one of the partner's customers.",
+        "Sensitive breaches (HIBP IsSensitive) are included only when the address is a monitored e-mail address of one of the partner's customers. " +
+        "Rate limited per API key: BREACH_RETRIEVE_RATE_LIMIT requests per minute (default 60), then 429 with Retry-After. " +
+        'Every counted answer carries RateLimit-Policy (`"breach-retrieve";q=<limit>;w=60`) and RateLimit (`"breach-retrieve";r=<remaining>;t=<seconds to reset>`).',
     },
     errors: { failure: "Failed to retrieve breaches", invalidJson: "Request body must be valid JSON" },
+    responses: { 429: TOO_MANY_REQUESTS },
+    rateLimited: true,
   })
   .input(z.object({ email: emailInput, localeCode: localeInput() }))
   .output(z.object({ success: successTrue, email: z.string(), breaches: z.array(emailBreachEntrySchema) }))
-  .mutation(async ({ ctx, input }) => ({
-    success: true as const,
-    email: input.email,
-    breaches: await retrieveBreaches(ctx.db, ctx.caller.partnerId, input.email, input.localeCode),
-  }));
+  .mutation(async ({ ctx, input }) => {
+    const { result, rateLimit } = await retrieveBreaches(ctx.db, ctx.caller, input.email, input.localeCode, {
+      limitPerMinute: config.breachRetrieveRateLimit(),
+    });
+    Object.assign(ctx.response.headers, rateLimitHeaders(BREACH_RETRIEVE_POLICY, rateLimit));
+    return { success: true as const, email: input.email, breaches: result };
+  });

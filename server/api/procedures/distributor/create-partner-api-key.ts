@@ -21,7 +21,7 @@ export const createPartnerApiKey = distributorProcedure
   .output(
     z.object({
       success: successTrue,
-      data: z.object({ id: z.string().meta({ format: "uuid" }), apiKey: z.string().meta({ example: "sk_live_..." }) }),
+      data: z.object({ id: z.string().meta({ format: "uuid" }), apiKey: z.string().meta({ example: "expmon_p_..." }) }),
     }),
   )
   .mutation(async ({ ctx, input }) => ({

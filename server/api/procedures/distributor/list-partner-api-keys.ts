@@ -26,7 +26,7 @@ export const listPartnerApiKeys = distributorProcedure
       data: z.array(
         z.object({
           id: z.string().meta({ format: "uuid" }),
-          prefix: z.string().meta({ example: "sk_live_AbC123dEf456" }),
+          prefix: z.string().meta({ example: "expmon_p_AbC123dEf456" }),
           createdAt: timestamp,
           lastUsedAt: timestamp.nullable(),
           revokedAt: timestamp.nullable(),

@@ -1,13 +1,5 @@
 import { z } from "zod";
-import { emailField, requiredText } from "../../schemas";
-
-const optionalText = (maxLength: number) =>
-  z
-    .string()
-    .trim()
-    .max(maxLength, { error: `Must be at most ${maxLength} characters` })
-    .nullable()
-    .optional();
+import { emailField, optionalText, requiredText } from "../../schemas";
 
 /** The partner fields a distributor sets (docs/distributors.md, "Partners"); null clears an optional one. */
 export const partnerFieldsShape = {
