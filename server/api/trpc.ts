@@ -65,7 +65,9 @@ export const distributorProcedure = t.procedure.meta({ auth: "distributor" }).us
 export const staffProcedure = t.procedure.meta({ auth: "none" }).use(async ({ ctx, next }) => {
   const session = ctx.session;
   if (session?.kind !== "staff") throw new AppError("UNAUTHENTICATED", "Sign in to continue");
-  return next({ ctx: { staff: { id: session.staffId, distributorId: session.distributorId, email: session.email } } });
+  return next({
+    ctx: { staff: { id: session.staffId, distributorId: session.distributorId, email: session.email, sessionId: session.sessionId } },
+  });
 });
 
 /**

@@ -1,10 +1,11 @@
+import { deleteSpentStaffSignInRecords } from "../auth/staff-sessions";
 import { defineJob } from "./definition";
 import { scheduleJob } from "./schedules";
 
 const FINISHED_JOB_RETENTION_DAYS = 7;
 const SCHEDULE_SLOT_RETENTION_DAYS = 400;
 
-/** Deletes finished jobs and old schedule slots so the queue tables stay small. */
+/** Deletes finished jobs, old schedule slots and spent staff sessions and reset links so those tables stay small. */
 export const housekeepingJob = defineJob<{ slot: string }>({
   kind: "housekeeping",
   async run(db) {
@@ -13,6 +14,7 @@ export const housekeepingJob = defineJob<{ slot: string }>({
         AND finished_at < now() - make_interval(days => ${FINISHED_JOB_RETENTION_DAYS})`;
     await db.$executeRaw`
       DELETE FROM scheduled_runs WHERE created_at < now() - make_interval(days => ${SCHEDULE_SLOT_RETENTION_DAYS})`;
+    await deleteSpentStaffSignInRecords(db);
   },
 });
 
