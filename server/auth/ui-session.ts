@@ -19,7 +19,14 @@ import { endStaffSession, isStaffSessionLive, STAFF_SESSION_SECONDS, startStaffS
 export type UiSession = StaffUiSession | CustomerUiSession;
 
 /** A staff member signed into the admin UI, in one server-side session (sessionId: absent only in sessions tests build). */
-export type StaffUiSession = { kind: "staff"; staffId: string; distributorId: string; email: string; name: string | null; sessionId?: string };
+export type StaffUiSession = {
+  kind: "staff";
+  staffId: string;
+  distributorId: string;
+  email: string;
+  name: string | null;
+  sessionId?: string;
+};
 
 /** A customer signed into the portal; the access token runs out at accessExpiresAt (epoch seconds). */
 export type CustomerUiSession = { kind: "customer"; customerId: string; portalUserId: string; email: string; accessExpiresAt: number };
@@ -158,8 +165,7 @@ export function buildAuthOptions(getDb: () => Promise<Db>): NextAuthOptions {
     },
     events: {
       async signOut({ token }) {
-        if (token?.kind === "customer" && token.portalSessionId)
-          await endPortalSession(await getDb(), token.portalSessionId, "sign-out");
+        if (token?.kind === "customer" && token.portalSessionId) await endPortalSession(await getDb(), token.portalSessionId, "sign-out");
         if (token?.kind === "staff" && token.staffSessionId) await endStaffSession(await getDb(), token.staffSessionId, "sign-out");
       },
     },

@@ -59,7 +59,10 @@ const tokenOf = (url: string) => new URL(url).searchParams.get("token")!;
 describe("forgot password: the e-mailed link", () => {
   it("arrives at the SMTP server with a link that sets a new password once", async () => {
     const email = await newStaff();
-    const { message, delivery } = await requestStaffPasswordReset(testDb.db, { email: ` ${email.toUpperCase()} `, clientAddress: client() });
+    const { message, delivery } = await requestStaffPasswordReset(testDb.db, {
+      email: ` ${email.toUpperCase()} `,
+      clientAddress: client(),
+    });
     expect(message).toBe(RESET_REQUESTED);
     await delivery;
 
@@ -77,19 +80,24 @@ describe("forgot password: the e-mailed link", () => {
 
     expect(await resetLinkState(testDb.db, token)).toBe("valid");
     await resetStaffPassword(testDb.db, { token, newPassword: "the new staff passphrase" });
-    expect(await authenticateStaff(testDb.db, { email, password: "the new staff passphrase", clientAddress: client() })).toMatchObject({ ok: true });
+    expect(await authenticateStaff(testDb.db, { email, password: "the new staff passphrase", clientAddress: client() })).toMatchObject({
+      ok: true,
+    });
     expect(await authenticateStaff(testDb.db, { email, password: PASSWORD, clientAddress: client() })).toMatchObject({ ok: false });
 
     // a second use is refused and changes nothing
     await expect(resetStaffPassword(testDb.db, { token, newPassword: "yet another passphrase" })).rejects.toThrow(RESET_LINK_USED);
-    expect(await authenticateStaff(testDb.db, { email, password: "the new staff passphrase", clientAddress: client() })).toMatchObject({ ok: true });
+    expect(await authenticateStaff(testDb.db, { email, password: "the new staff passphrase", clientAddress: client() })).toMatchObject({
+      ok: true,
+    });
   });
 
   it("expires after an hour", async () => {
     const email = await newStaff();
     const { url } = await createStaffPasswordResetLink(testDb.db, email);
     const token = tokenOf(url);
-    await testDb.db.$executeRaw`UPDATE staff_password_resets SET expires_at = now() - interval '1 second' WHERE token_hash = ${hashSecretToken(token)}`;
+    await testDb.db
+      .$executeRaw`UPDATE staff_password_resets SET expires_at = now() - interval '1 second' WHERE token_hash = ${hashSecretToken(token)}`;
     expect(await resetLinkState(testDb.db, token)).toBe("expired");
     await expect(resetStaffPassword(testDb.db, { token, newPassword: "the new staff passphrase" })).rejects.toThrow(RESET_LINK_EXPIRED);
     expect(await authenticateStaff(testDb.db, { email, password: PASSWORD, clientAddress: client() })).toMatchObject({ ok: true });
@@ -174,7 +182,9 @@ describe("forgot password: what the form answers (over /api/trpc)", () => {
   it("limits requests per address (5 an hour), the same for an account and an unknown address", async () => {
     for (const email of [await newStaff(), `nobody-${++counter}@resets.example`]) {
       for (let request = 0; request < 5; request++) {
-        await (await requestStaffPasswordReset(testDb.db, { email, clientAddress: client() })).delivery;
+        await (
+          await requestStaffPasswordReset(testDb.db, { email, clientAddress: client() })
+        ).delivery;
       }
       await expect(requestStaffPasswordReset(testDb.db, { email, clientAddress: client() })).rejects.toThrow(RESET_RATE_LIMITED);
     }
@@ -183,11 +193,14 @@ describe("forgot password: what the form answers (over /api/trpc)", () => {
   it("limits requests per client (20 an hour), whatever the addresses", async () => {
     const address = client();
     for (let request = 0; request < 20; request++) {
-      await (await requestStaffPasswordReset(testDb.db, { email: `someone-${++counter}@resets.example`, clientAddress: address })).delivery;
+      await (
+        await requestStaffPasswordReset(testDb.db, { email: `someone-${++counter}@resets.example`, clientAddress: address })
+      ).delivery;
     }
-    const refused = await requestStaffPasswordReset(testDb.db, { email: `someone-${++counter}@resets.example`, clientAddress: address }).catch(
-      (error: unknown) => error,
-    );
+    const refused = await requestStaffPasswordReset(testDb.db, {
+      email: `someone-${++counter}@resets.example`,
+      clientAddress: address,
+    }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 429, message: RESET_RATE_LIMITED, headers: { "Retry-After": expect.stringMatching(/^\d+$/) } });
   });
 

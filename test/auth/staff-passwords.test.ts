@@ -73,7 +73,9 @@ describe("changing one's password in the admin UI (over /api/trpc)", () => {
 
   it("refuses the current password as the new one", async () => {
     const staff = await staffWith();
-    const error = await clientError(ui.clientAs(staff).admin.account.changePassword.mutate({ currentPassword: PASSWORD, newPassword: PASSWORD }));
+    const error = await clientError(
+      ui.clientAs(staff).admin.account.changePassword.mutate({ currentPassword: PASSWORD, newPassword: PASSWORD }),
+    );
     expect(error.message).toBe(PASSWORD_UNCHANGED);
   });
 
@@ -81,16 +83,22 @@ describe("changing one's password in the admin UI (over /api/trpc)", () => {
     const staff = await staffWith();
     const client = ui.clientAs(staff);
     for (let attempt = 0; attempt < 10; attempt++) {
-      const error = await clientError(client.admin.account.changePassword.mutate({ currentPassword: `guess ${attempt}`, newPassword: "a good new passphrase" }));
+      const error = await clientError(
+        client.admin.account.changePassword.mutate({ currentPassword: `guess ${attempt}`, newPassword: "a good new passphrase" }),
+      );
       expect(error.message).toBe(WRONG_CURRENT_PASSWORD);
     }
-    const blocked = await clientError(client.admin.account.changePassword.mutate({ currentPassword: PASSWORD, newPassword: "a good new passphrase" }));
+    const blocked = await clientError(
+      client.admin.account.changePassword.mutate({ currentPassword: PASSWORD, newPassword: "a good new passphrase" }),
+    );
     expect(blocked.data?.httpStatus).toBe(429);
     expect(blocked.message).toContain("Too many attempts at the current password");
   });
 
   it("needs a staff session", async () => {
-    const error = await clientError(ui.clientAs(undefined).admin.account.changePassword.mutate({ currentPassword: PASSWORD, newPassword: "x" }));
+    const error = await clientError(
+      ui.clientAs(undefined).admin.account.changePassword.mutate({ currentPassword: PASSWORD, newPassword: "x" }),
+    );
     expect({ status: error.data?.httpStatus, message: error.message }).toEqual({ status: 401, message: "Sign in to continue" });
   });
 });

@@ -98,7 +98,15 @@ describe("admin commands", () => {
 
   it("reset-staff-password prints a one-time link with which the staff member sets a new password", async () => {
     const distributor = await admin("create-distributor", "--name", "D5");
-    await admin("create-staff", "--distributor", String(distributor.id), "--email", "reset@example.com", "--password", "correct horse battery");
+    await admin(
+      "create-staff",
+      "--distributor",
+      String(distributor.id),
+      "--email",
+      "reset@example.com",
+      "--password",
+      "correct horse battery",
+    );
     const printed = await admin("reset-staff-password", "--email", "Reset@Example.com");
     expect(Object.keys(printed).sort()).toEqual(["expiresAt", "url"]);
     expect(printed.url).toMatch(/^http:\/\/localhost:\d+\/admin\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
@@ -106,13 +114,25 @@ describe("admin commands", () => {
 
     const token = new URL(String(printed.url)).searchParams.get("token")!;
     await resetStaffPassword(testDb.db, { token, newPassword: "a fresh staff passphrase" });
-    expect(await authenticateStaff(testDb.db, { email: "reset@example.com", password: "a fresh staff passphrase" })).toMatchObject({ ok: true });
-    await expect(admin("reset-staff-password", "--email", "nobody@example.com")).rejects.toThrow("No staff user with e-mail nobody@example.com");
+    expect(await authenticateStaff(testDb.db, { email: "reset@example.com", password: "a fresh staff passphrase" })).toMatchObject({
+      ok: true,
+    });
+    await expect(admin("reset-staff-password", "--email", "nobody@example.com")).rejects.toThrow(
+      "No staff user with e-mail nobody@example.com",
+    );
   });
 
   it("remove-staff removes the account", async () => {
     const distributor = await admin("create-distributor", "--name", "D6");
-    const staff = await admin("create-staff", "--distributor", String(distributor.id), "--email", "gone@example.com", "--password", "correct horse battery");
+    const staff = await admin(
+      "create-staff",
+      "--distributor",
+      String(distributor.id),
+      "--email",
+      "gone@example.com",
+      "--password",
+      "correct horse battery",
+    );
     expect(await admin("remove-staff", "--email", "gone@example.com")).toEqual({ id: staff.id });
     expect(await testDb.db.staffUser.count({ where: { email: "gone@example.com" } })).toBe(0);
     await expect(admin("remove-staff", "--email", "gone@example.com")).rejects.toThrow("No staff user with e-mail gone@example.com");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requestStaffPasswordReset, resetStaffPassword } from "../../auth/staff-password-reset";
+import { requestStaffPasswordReset, resetLinkRefusal, resetLinkState, resetStaffPassword } from "../../auth/staff-password-reset";
 import { newPasswordSchema } from "../../auth/staff-passwords";
 import { clientAddressOf } from "../../http/client-address";
 import { publicProcedure } from "../trpc";
@@ -16,6 +16,11 @@ export const staffPasswordRouter = {
       const { message } = await requestStaffPasswordReset(ctx.db, { email: input.email, clientAddress: clientAddressOf(ctx.headers) });
       return { message };
     }),
+  /** Whether the link's token can still be used (the reset page shows its form only then); consumes nothing. */
+  linkState: publicProcedure.input(z.object({ token: z.string().max(200) })).query(async ({ ctx, input }) => {
+    const state = await resetLinkState(ctx.db, input.token);
+    return state === "valid" ? { valid: true as const } : { valid: false as const, message: resetLinkRefusal(state) };
+  }),
   /** Sets the new password with the link's token; every session of the account ends. */
   reset: publicProcedure
     .input(z.object({ token: z.string().max(200), newPassword: newPasswordSchema }))
