@@ -157,3 +157,16 @@ test("sign out everywhere ends this session and the member's other ones", async 
   await expectSignedOut(page);
   await expectSignedOut(laptop);
 });
+
+test("the link `reset-staff-password` prints sets a new password in the browser", async ({ page }) => {
+  const email = await newStaff("cli-reset");
+  const printed = await admin("reset-staff-password", "--email", email);
+  const link = new URL(String(printed.url));
+  await page.goto(`${link.pathname}${link.search}`);
+  await fillNewPassword(page, "a password from the operator");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByRole("status")).toHaveText(
+    "Your password has been changed, and every session of your account has been signed out.",
+  );
+  await signIn(page, email, "a password from the operator");
+});

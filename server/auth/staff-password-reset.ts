@@ -46,9 +46,8 @@ export async function createStaffPasswordResetLink(db: Db, emailInput: string): 
   const email = emailInput.trim().toLowerCase();
   const staff = await db.staffUser.findUnique({ where: { email }, select: { id: true } });
   if (!staff) throw notFound(`No staff user with e-mail ${email}`);
-  const link = await issueResetLink(db, staff.id);
-  log.info("staff password reset link created", { staffUserId: staff.id, by: "cli" });
-  return link;
+  // No log line: info goes to stdout, where the CLI prints only its JSON.
+  return issueResetLink(db, staff.id);
 }
 
 /**
