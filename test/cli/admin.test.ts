@@ -182,7 +182,8 @@ describe("the admin script", { timeout: 120_000 }, () => {
 
   const script = (...argv: string[]) =>
     run(process.execPath, [tsxCli, "scripts/admin.ts", ...argv], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+      // LOG_LEVEL as an operator has it (the tests' own default is warn): no info line may reach stdout.
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "info" },
     });
 
   it("prints exactly one JSON object on stdout and nothing else, on a fresh embedded database", async () => {
@@ -193,6 +194,10 @@ describe("the admin script", { timeout: 120_000 }, () => {
     expect(Object.keys(parsed).sort()).toEqual(["apiKey", "id"]);
     const partner = JSON.parse((await script("create-partner", "--distributor", parsed.id, "--name", "P")).stdout);
     expect(partner.id).toMatch(UUID);
+    await script("create-staff", "--distributor", parsed.id, "--email", "script@example.com", "--password", "correct horse battery");
+    const reset = (await script("reset-staff-password", "--email", "script@example.com")).stdout.trim().split("\n");
+    expect(reset).toHaveLength(1);
+    expect(Object.keys(JSON.parse(reset[0]!)).sort()).toEqual(["expiresAt", "url"]);
   });
 
   it("exits 2 with a message on stderr for a wrong command line", async () => {
