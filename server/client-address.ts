@@ -153,11 +153,11 @@ export function stampPeerAddress(req: IncomingMessage): void {
   req.rawHeaders = [...raw, PEER_ADDRESS_HEADER, peer];
 }
 
-type HeaderSource = Headers | Record<string, string | string[] | undefined>;
+type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 function headerValues(headers: HeaderSource, name: string): string[] {
   if (typeof headers.get === "function") {
-    const value = (headers as Headers).get(name);
+    const value = (headers as { get(name: string): string | null }).get(name);
     return value === null ? [] : [value];
   }
   const value = (headers as Record<string, string | string[] | undefined>)[name];

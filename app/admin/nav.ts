@@ -16,4 +16,5 @@ export const ADMIN_NAV: AdminNavEntry[] = [
   { href: "/admin/webhooks", label: "Webhooks" },
   { href: "/admin/billing", label: "Billing" },
   { href: "/admin/mail", label: "Mail previews" },
+  { href: "/admin/account", label: "Account" },
 ];

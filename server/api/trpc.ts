@@ -94,7 +94,9 @@ export const staffProcedure = t.procedure
   .use(async ({ ctx, next }) => {
     const session = ctx.session;
     if (session?.kind !== "staff") throw new AppError("UNAUTHENTICATED", "Sign in to continue");
-    return next({ ctx: { staff: { id: session.staffId, distributorId: session.distributorId, email: session.email } } });
+    return next({
+      ctx: { staff: { id: session.staffId, distributorId: session.distributorId, email: session.email, sessionId: session.sessionId } },
+    });
   })
   .use(refuseNulCharacters);
 

@@ -7,31 +7,39 @@ import { badRequest, conflict, notFound } from "../errors";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { consumeRateLimit, countEvent, eventsInWindow } from "../rate-limit";
+import { hashNewPassword } from "./staff-passwords";
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const MIN_PASSWORD_LENGTH = 10;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
-/** A staff account for the admin UI; the password is stored only as an argon2id hash. */
+/** A staff account for the admin UI; the password follows the new-password rule and is stored only as an argon2id hash. */
 export async function createStaffUser(
   db: Db,
   input: { distributorId: string; email: string; password: string; name?: string },
 ): Promise<{ id: string }> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL_PATTERN.test(email)) throw badRequest("Validation failed: email: Invalid email address");
-  if (input.password.length < MIN_PASSWORD_LENGTH) {
-    throw badRequest(`Validation failed: password: Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  }
+  const passwordHash = await hashNewPassword(input.password);
   const distributor = await db.distributor.findUnique({ where: { id: input.distributorId }, select: { id: true } });
   if (!distributor) throw notFound("Distributor not found");
   try {
     return await db.staffUser.create({
-      data: { distributorId: distributor.id, email, passwordHash: await hash(input.password), name: input.name ?? null },
+      data: { distributorId: distributor.id, email, passwordHash, name: input.name ?? null },
       select: { id: true },
     });
   } catch (error) {
     if (isUniqueViolation(error, "staff_users_email_key")) throw conflict(`A staff user with e-mail ${email} already exists`);
     throw error;
   }
+}
+
+/** Removes a staff account; its sessions and reset links go with it (so its cookies stop working at once). */
+export async function removeStaffUser(db: Db, emailInput: string): Promise<{ id: string }> {
+  const email = emailInput.trim().toLowerCase();
+  const [removed] = await db.$queryRaw<Array<{ id: string }>>`DELETE FROM staff_users WHERE email = ${email} RETURNING id::text AS id`;
+  if (!removed) throw notFound(`No staff user with e-mail ${email}`);
+  return removed;
 }
 
 /**
@@ -97,10 +105,13 @@ export async function authenticateStaff(db: Db, input: { email: string; password
   const slowdown = accountSlowdownMs(await eventsInWindow(db, accountFailuresKey, LOGIN_WINDOW_SECONDS));
   if (slowdown > 0) await new Promise((resolve) => setTimeout(resolve, slowdown));
 
-  const staff = await db.staffUser.findUnique({
-    where: { email },
-    select: { id: true, email: true, distributorId: true, name: true, passwordHash: true },
-  });
+  // A NUL would fail the query itself; no account has a control character in its address.
+  const staff = CONTROL_CHARACTER.test(email)
+    ? null
+    : await db.staffUser.findUnique({
+        where: { email },
+        select: { id: true, email: true, distributorId: true, name: true, passwordHash: true },
+      });
   const matches = await verify(staff?.passwordHash ?? (await dummyHash()), input.password).catch(() => false);
   if (!staff || !matches) {
     await countEvent(db, accountFailuresKey, LOGIN_WINDOW_SECONDS);

@@ -9,6 +9,7 @@ import type { Db } from "../db/client";
 import { getAppDb } from "../db/instance";
 import { endPortalSession, isPortalSessionLive } from "../portal/sessions";
 import { authenticateStaff } from "./staff";
+import { endStaffSession, isStaffSessionLive, STAFF_SESSION_SECONDS, startStaffSession } from "./staff-sessions";
 
 /**
  * Who is signed into a UI. Staff sign into the admin UI with e-mail and password (next-auth
@@ -16,13 +17,20 @@ import { authenticateStaff } from "./staff";
  * made by /auth/confirm, docs/portal.md). Every admin page and UI procedure scopes by
  * distributorId, every portal page and procedure by customerId.
  */
-export type UiSession = { kind: "staff"; staffId: string; distributorId: string; email: string; name: string | null } | CustomerUiSession;
+export type UiSession = StaffUiSession | CustomerUiSession;
+
+/** A staff member signed into the admin UI, in one server-side session (sessionId: absent only in sessions tests build). */
+export type StaffUiSession = {
+  kind: "staff";
+  staffId: string;
+  distributorId: string;
+  email: string;
+  name: string | null;
+  sessionId?: string;
+};
 
 /** A customer signed into the portal; the access token runs out at accessExpiresAt (epoch seconds). */
 export type CustomerUiSession = { kind: "customer"; customerId: string; portalUserId: string; email: string; accessExpiresAt: number };
-
-/** Staff sessions last a working day; signing in again is cheap, a stolen cookie should not live long. */
-const STAFF_SESSION_SECONDS = 12 * 60 * 60;
 
 declare module "next-auth/jwt" {
   interface JWT {
@@ -30,6 +38,8 @@ declare module "next-auth/jwt" {
     staffId?: string;
     distributorId?: string;
     staffName?: string | null;
+    /** The staff_sessions row the cookie belongs to: every request checks it is still live. */
+    staffSessionId?: string;
     customerId?: string;
     portalUserId?: string;
     portalSessionId?: string;
@@ -60,8 +70,15 @@ export function sessionCookieName(): string {
 }
 
 export function uiSessionFromToken(token: JWT): UiSession | undefined {
-  if (token.kind === "staff" && token.staffId && token.distributorId && token.email) {
-    return { kind: "staff", staffId: token.staffId, distributorId: token.distributorId, email: token.email, name: token.staffName ?? null };
+  if (token.kind === "staff" && token.staffId && token.distributorId && token.email && token.staffSessionId) {
+    return {
+      kind: "staff",
+      staffId: token.staffId,
+      distributorId: token.distributorId,
+      email: token.email,
+      name: token.staffName ?? null,
+      sessionId: token.staffSessionId,
+    };
   }
   if (token.kind === "customer" && token.customerId && token.portalUserId && token.email && token.accessExpiresAt) {
     return {
@@ -105,29 +122,43 @@ let options: NextAuthOptions | undefined;
 
 /** Built on first use (not at import), so a build never reads or creates the app secret. */
 export function authOptions(): NextAuthOptions {
-  options ??= {
+  options ??= buildAuthOptions(getAppDb);
+  return options;
+}
+
+/** The options on a given database (the app's; tests drive next-auth's core on their own). */
+export function buildAuthOptions(getDb: () => Promise<Db>): NextAuthOptions {
+  return {
     secret: sessionSecret(),
     session: { strategy: "jwt", maxAge: STAFF_SESSION_SECONDS },
     pages: { signIn: "/admin/sign-in", error: "/admin/sign-in" },
-    providers: [staffCredentialsProvider(getAppDb)],
+    providers: [staffCredentialsProvider(getDb)],
     callbacks: {
       async jwt({ token, user }) {
         if (user?.distributorId) {
-          return { ...token, kind: "staff", staffId: user.id, distributorId: user.distributorId, staffName: user.staffName ?? null };
+          const session = await startStaffSession(await getDb(), user.id);
+          return {
+            ...token,
+            kind: "staff",
+            staffId: user.id,
+            distributorId: user.distributorId,
+            staffName: user.staffName ?? null,
+            staffSessionId: session.id,
+          };
         }
-        if (token.kind === "staff" && token.staffId) {
-          // A deleted staff account (or one moved elsewhere) loses its session at once.
-          const staff = await (
-            await getAppDb()
-          ).staffUser.findUnique({
-            where: { id: token.staffId },
-            select: { distributorId: true },
+        if (token.kind === "staff") {
+          // Signed out, signed out everywhere, password changed or reset, account removed or moved,
+          // past its hard end: the session is over at once (docs/admin-ui.md).
+          const live = await isStaffSessionLive(await getDb(), {
+            sessionId: token.staffSessionId ?? "",
+            staffUserId: token.staffId ?? "",
+            distributorId: token.distributorId ?? "",
           });
-          if (!staff || staff.distributorId !== token.distributorId) return { ...token, kind: undefined };
+          if (!live) return { ...token, kind: undefined };
         }
         if (token.kind === "customer") {
           // A signed-out, offboarded or revoked portal session ends at once, whatever its access expiry.
-          const live = await isPortalSessionLive(await getAppDb(), token.portalSessionId ?? "", token.customerId ?? "");
+          const live = await isPortalSessionLive(await getDb(), token.portalSessionId ?? "", token.customerId ?? "");
           if (!live) return { ...token, kind: undefined };
         }
         return token;
@@ -139,12 +170,11 @@ export function authOptions(): NextAuthOptions {
     },
     events: {
       async signOut({ token }) {
-        if (token?.kind === "customer" && token.portalSessionId)
-          await endPortalSession(await getAppDb(), token.portalSessionId, "sign-out");
+        if (token?.kind === "customer" && token.portalSessionId) await endPortalSession(await getDb(), token.portalSessionId, "sign-out");
+        if (token?.kind === "staff" && token.staffSessionId) await endStaffSession(await getDb(), token.staffSessionId, "sign-out");
       },
     },
   };
-  return options;
 }
 
 /** The signed-in UI user of the current request (server components and route handlers). */

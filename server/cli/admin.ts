@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { issueApiKey } from "../auth/api-keys";
-import { createStaffUser } from "../auth/staff";
+import { createStaffUser, removeStaffUser } from "../auth/staff";
+import { createStaffPasswordResetLink } from "../auth/staff-password-reset";
 import type { Db } from "../db/client";
 import { createBillingCode } from "../distributors/billing-codes";
 import { createDistributor } from "../distributors/distributors";
@@ -93,6 +94,23 @@ export const adminCommands: Record<string, AdminCommand> = {
         password: requireString(values, "password"),
         name: typeof values.name === "string" ? values.name : undefined,
       });
+    },
+  },
+  "reset-staff-password": {
+    usage: "reset-staff-password --email E",
+    summary: 'A one-time link (one hour) with which the staff member chooses a new password: {"url", "expiresAt"}',
+    options: { email: { type: "string" } },
+    async run(db, values) {
+      const { url, expiresAt } = await createStaffPasswordResetLink(db, requireString(values, "email"));
+      return { url, expiresAt: expiresAt.toISOString() };
+    },
+  },
+  "remove-staff": {
+    usage: "remove-staff --email E",
+    summary: 'Removes a staff account; its sessions end at once: {"id"}',
+    options: { email: { type: "string" } },
+    async run(db, values) {
+      return removeStaffUser(db, requireString(values, "email"));
     },
   },
   "create-billing-code": {

@@ -1,3 +1,4 @@
+import { deleteSpentStaffSignInRecords } from "../auth/staff-sessions";
 import { defineJob } from "./definition";
 import { scheduleJob } from "./schedules";
 
@@ -6,7 +7,7 @@ const SCHEDULE_SLOT_RETENTION_DAYS = 400;
 /** Longer than any rate-limit window (the longest is the staff sign-in's 15 minutes). */
 const RATE_LIMIT_COUNTER_RETENTION_HOURS = 24;
 
-/** Deletes finished jobs, old schedule slots and ended rate-limit counters so those tables stay small. */
+/** Deletes finished jobs, old schedule slots, ended rate-limit counters and spent staff sessions and reset links so those tables stay small. */
 export const housekeepingJob = defineJob<{ slot: string }>({
   kind: "housekeeping",
   async run(db) {
@@ -17,6 +18,7 @@ export const housekeepingJob = defineJob<{ slot: string }>({
       DELETE FROM scheduled_runs WHERE created_at < now() - make_interval(days => ${SCHEDULE_SLOT_RETENTION_DAYS})`;
     await db.$executeRaw`
       DELETE FROM rate_limit_counters WHERE window_start < now() - make_interval(hours => ${RATE_LIMIT_COUNTER_RETENTION_HOURS})`;
+    await deleteSpentStaffSignInRecords(db);
   },
 });
 

@@ -43,6 +43,15 @@ describe("staff sign-in", () => {
     });
   });
 
+  it("refuses an e-mail with a NUL or another control character as a wrong one, without an error", async () => {
+    for (const email of ["ops@staffed.example\u0000", "ops\r\n@staffed.example"]) {
+      expect(await authenticateStaff(testDb.db, { email, password: PASSWORD, clientAddress: "203.0.113.3" })).toEqual({
+        ok: false,
+        reason: "invalid",
+      });
+    }
+  });
+
   it("stops guessing on one account from one client after 10 attempts in the window, even with the right password; not its owner elsewhere", async () => {
     const email = "target@staffed.example";
     await createStaffUser(testDb.db, { distributorId: org.distributor.id, email, password: PASSWORD });

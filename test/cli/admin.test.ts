@@ -6,6 +6,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { verify } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authenticateStaff } from "../../server/auth/staff";
+import { resetStaffPassword } from "../../server/auth/staff-password-reset";
 import { adminCommands, adminUsage, parseAdminCommand, UsageError } from "../../server/cli/admin";
 import { acquireEmbeddedLock } from "../../server/db/embedded-lock";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
@@ -89,7 +91,52 @@ describe("admin commands", () => {
     ).rejects.toThrow("already exists");
     await expect(
       admin("create-staff", "--distributor", String(distributor.id), "--email", "x@example.com", "--password", "short"),
-    ).rejects.toThrow("at least 10 characters");
+    ).rejects.toThrow("at least 12 characters");
+    await expect(
+      admin("create-staff", "--distributor", String(distributor.id), "--email", "x@example.com", "--password", "qwerty123456"),
+    ).rejects.toThrow("most common passwords");
+  });
+
+  it("reset-staff-password prints a one-time link with which the staff member sets a new password", async () => {
+    const distributor = await admin("create-distributor", "--name", "D5");
+    await admin(
+      "create-staff",
+      "--distributor",
+      String(distributor.id),
+      "--email",
+      "reset@example.com",
+      "--password",
+      "correct horse battery",
+    );
+    const printed = await admin("reset-staff-password", "--email", "Reset@Example.com");
+    expect(Object.keys(printed).sort()).toEqual(["expiresAt", "url"]);
+    expect(printed.url).toMatch(/^http:\/\/localhost:\d+\/admin\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
+    expect(Date.parse(String(printed.expiresAt)) - Date.now()).toBeGreaterThan(59 * 60 * 1000);
+
+    const token = new URL(String(printed.url)).searchParams.get("token")!;
+    await resetStaffPassword(testDb.db, { token, newPassword: "a fresh staff passphrase" });
+    expect(await authenticateStaff(testDb.db, { email: "reset@example.com", password: "a fresh staff passphrase" })).toMatchObject({
+      ok: true,
+    });
+    await expect(admin("reset-staff-password", "--email", "nobody@example.com")).rejects.toThrow(
+      "No staff user with e-mail nobody@example.com",
+    );
+  });
+
+  it("remove-staff removes the account", async () => {
+    const distributor = await admin("create-distributor", "--name", "D6");
+    const staff = await admin(
+      "create-staff",
+      "--distributor",
+      String(distributor.id),
+      "--email",
+      "gone@example.com",
+      "--password",
+      "correct horse battery",
+    );
+    expect(await admin("remove-staff", "--email", "gone@example.com")).toEqual({ id: staff.id });
+    expect(await testDb.db.staffUser.count({ where: { email: "gone@example.com" } })).toBe(0);
+    await expect(admin("remove-staff", "--email", "gone@example.com")).rejects.toThrow("No staff user with e-mail gone@example.com");
   });
 
   it("create-billing-code returns an integer id and refuses a duplicate code", async () => {
@@ -108,6 +155,7 @@ describe("admin commands", () => {
     [["create-distributor"], "--name is required"],
     [["create-partner", "--distributor", "abc", "--name", "x"], "--distributor must be a distributor id"],
     [["create-api-key"], "exactly one of --partner or --distributor"],
+    [["reset-staff-password"], "--email is required"],
     [["create-billing-code", "--distributor", crypto.randomUUID(), "--code", "X", "--price", "cheap"], "--price must be a number"],
     [["create-distributor", "--name", "x", "--colour", "red"], "Unknown option"],
   ])("refuses %j with a usage error", async (argv, message) => {
@@ -135,7 +183,8 @@ describe("the admin script", { timeout: 120_000 }, () => {
 
   const script = (...argv: string[]) =>
     run(process.execPath, [tsxCli, "scripts/admin.ts", ...argv], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+      // LOG_LEVEL as an operator has it (the tests' own default is warn): no info line may reach stdout.
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "info" },
     });
 
   it("prints exactly one JSON object on stdout and nothing else, on a fresh embedded database", async () => {
@@ -146,6 +195,10 @@ describe("the admin script", { timeout: 120_000 }, () => {
     expect(Object.keys(parsed).sort()).toEqual(["apiKey", "id"]);
     const partner = JSON.parse((await script("create-partner", "--distributor", parsed.id, "--name", "P")).stdout);
     expect(partner.id).toMatch(UUID);
+    await script("create-staff", "--distributor", parsed.id, "--email", "script@example.com", "--password", "correct horse battery");
+    const reset = (await script("reset-staff-password", "--email", "script@example.com")).stdout.trim().split("\n");
+    expect(reset).toHaveLength(1);
+    expect(Object.keys(JSON.parse(reset[0]!)).sort()).toEqual(["expiresAt", "url"]);
   });
 
   it("exits 2 with a message on stderr for a wrong command line", async () => {

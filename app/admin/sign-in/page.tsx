@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentUiSession } from "@/server/auth/ui-session";
 import { textParam, type SearchParams } from "../_lib/server";
@@ -16,8 +17,13 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
     <main className="sign-in" id="main">
       <h1>Sign in</h1>
       <p className="muted">Distributor staff: manage your partners, their API keys, webhooks and billing.</p>
-      {textParam(params.signedOut) && !error ? <p role="status">You have signed out.</p> : null}
+      {textParam(params.signedOut) && !error ? (
+        <p role="status">{textParam(params.signedOut) === "everywhere" ? "You have signed out everywhere." : "You have signed out."}</p>
+      ) : null}
       <SignInForm callbackUrl={callbackUrl} initialError={error ? signInErrorMessage(error) : undefined} />
+      <p>
+        <Link href="/admin/forgot-password">Forgot your password?</Link>
+      </p>
     </main>
   );
 }

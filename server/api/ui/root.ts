@@ -1,4 +1,5 @@
 import { createCallerFactory, router } from "../trpc";
+import { accountRouter } from "./admin/account";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
 import { mailRouter } from "./admin/mail";
 import { overviewRouter } from "./admin/overview";
@@ -6,6 +7,7 @@ import { partnersRouter } from "./admin/partners";
 import { webhooksRouter } from "./admin/webhooks";
 import { me } from "./me";
 import { portalRouter } from "./portal/router";
+import { staffPasswordRouter } from "./staff-password";
 import { unsubscribe } from "./unsubscribe";
 
 /**
@@ -21,7 +23,9 @@ export const uiRouter = router({
     billingCodes: billingCodesRouter,
     webhooks: webhooksRouter,
     mail: mailRouter,
+    account: router(accountRouter),
   }),
+  staffPassword: router(staffPasswordRouter),
   portal: portalRouter,
   notifications: router({ unsubscribe }),
 });
