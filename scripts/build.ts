@@ -68,7 +68,7 @@ async function main() {
     packages: "external",
     platform: "node",
     format: "esm",
-    target: "node20.19",
+    target: "node22.12",
     logLevel: "warning",
   });
   writeFileSync(BUILD_MARKER, `${new Date().toISOString()}\n`);
