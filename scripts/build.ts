@@ -68,7 +68,7 @@ async function main() {
     packages: "external",
     platform: "node",
     format: "esm",
-    target: "node22.12",
+    target: "node22.19",
     logLevel: "warning",
   });
   writeFileSync(BUILD_MARKER, `${new Date().toISOString()}\n`);
