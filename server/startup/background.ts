@@ -1,5 +1,4 @@
-import { createInngestFunctions } from "../../inngest/functions";
-import { inngest, JOBS_DUE_EVENT } from "../../inngest/client";
+import type * as InngestClient from "../../inngest/client";
 import { appSecret } from "../app-key";
 import { config } from "../config";
 import { getAppDb } from "../db/instance";
@@ -27,6 +26,7 @@ export async function startBackgroundWork(): Promise<void> {
   state.__backgroundStarted = true;
   appSecret(); // fails the start when the key that signs webhooks is missing (APP_SECRET with DATABASE_URL)
   if (config.inngestEnabled()) {
+    const { inngest, JOBS_DUE_EVENT } = await loadInngest();
     setJobWaker(async () => {
       await inngest.send({ name: JOBS_DUE_EVENT, data: {} });
     });
@@ -47,7 +47,25 @@ export async function startBackgroundWork(): Promise<void> {
   log.info("background work is driven by the in-process runner");
 }
 
-/** The functions app/api/inngest/route.ts serves. */
-export function inngestFunctionsForApp() {
-  return createInngestFunctions(getAppDb, jobCatalogue);
+/**
+ * The Inngest client, imported only in Inngest mode: the package and its dependencies are large
+ * and an optional dependency, absent from an install without them (docs/operations.md, "Production install").
+ */
+export async function loadInngest(): Promise<typeof InngestClient> {
+  try {
+    return await import("../../inngest/client");
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND" || (error as { code?: string }).code === "MODULE_NOT_FOUND") {
+      throw new Error(
+        "Inngest mode is on (INNGEST_EVENT_KEY, INNGEST_SIGNING_KEY or INNGEST_DEV) but the inngest package is not installed: install without --omit=optional.",
+      );
+    }
+    throw error;
+  }
+}
+
+/** The client and functions app/api/inngest/route.ts serves, loaded on its first request in Inngest mode. */
+export async function inngestServeOptions() {
+  const [{ inngest }, { createInngestFunctions }] = await Promise.all([loadInngest(), import("../../inngest/functions")]);
+  return { client: inngest, functions: createInngestFunctions(getAppDb, jobCatalogue) };
 }
