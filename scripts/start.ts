@@ -8,6 +8,7 @@
  *    (dist/serve.js, loaded into this process), so `npm start` ends in one Node process;
  *    development: runs `next dev` on PORT, passing signals through.
  */
+import "./lib/load-env";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
