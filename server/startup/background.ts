@@ -48,20 +48,12 @@ export async function startBackgroundWork(): Promise<void> {
 }
 
 /**
- * The Inngest client, imported only in Inngest mode: the package and its dependencies are large
- * and an optional dependency, absent from an install without them (docs/operations.md, "Production install").
+ * The Inngest client, imported only in Inngest mode: the package and its dependencies are large,
+ * and a production install may leave them out (docs/operations.md, "Production install"; the
+ * start script refuses Inngest mode without them).
  */
-export async function loadInngest(): Promise<typeof InngestClient> {
-  try {
-    return await import("../../inngest/client");
-  } catch (error) {
-    if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND" || (error as { code?: string }).code === "MODULE_NOT_FOUND") {
-      throw new Error(
-        "Inngest mode is on (INNGEST_EVENT_KEY, INNGEST_SIGNING_KEY or INNGEST_DEV) but the inngest package is not installed: install without --omit=optional.",
-      );
-    }
-    throw error;
-  }
+export function loadInngest(): Promise<typeof InngestClient> {
+  return import("../../inngest/client");
 }
 
 /** The client and functions app/api/inngest/route.ts serves, loaded on its first request in Inngest mode. */
