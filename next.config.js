@@ -12,7 +12,12 @@ const nextConfig = {
     "swagger-ui-dist",
     "pdfkit",
     "prom-client",
+    // Loaded only in Inngest mode (server/startup/background.ts, app/api/inngest/route.ts).
+    "inngest",
   ],
+  // The build type-checks what ships (app/, server/, inngest/, scripts/), not test/, e2e/ or bench/:
+  // `npm run typecheck` checks everything (tsconfig.json).
+  typescript: { tsconfigPath: "tsconfig.build.json" },
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {

@@ -2,6 +2,7 @@
  * `npm run bench -- <name>` runs bench/<name>.ts. Benchmarks measure; they are not part of CI's
  * pass/fail. Each prints its figures and writes them to bench/results/.
  */
+import "../scripts/lib/load-env";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";

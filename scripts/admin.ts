@@ -2,6 +2,7 @@
  * The admin CLI: `npm run --silent admin -- <command> [options]` (README.md, CONTRACT.md).
  * One JSON object on stdout; errors on stderr with exit code 1 (2 for a wrong command line).
  */
+import "./lib/load-env";
 import { adminUsage, parseAdminCommand, UsageError } from "../server/cli/admin";
 import { openDatabase } from "../server/db/client";
 import { prepareDatabase } from "../server/startup/database";

@@ -28,8 +28,14 @@ const SOURCES = [
   "package-lock.json",
   "prisma/schema.prisma",
   "tsconfig.json",
+  "tsconfig.build.json",
 ];
-const SERVER_ENTRY_POINTS = { start: "scripts/start.ts", serve: "scripts/serve.ts", "db-migrate": "scripts/db-migrate.ts" };
+const SERVER_ENTRY_POINTS = {
+  start: "scripts/start.ts",
+  serve: "scripts/serve.ts",
+  "db-migrate": "scripts/db-migrate.ts",
+  admin: "scripts/admin.ts",
+};
 
 function newestSourceTime(entry: string): number {
   const full = path.join(root, entry);
@@ -68,7 +74,7 @@ async function main() {
     packages: "external",
     platform: "node",
     format: "esm",
-    target: "node20.19",
+    target: "node22.19",
     logLevel: "warning",
   });
   writeFileSync(BUILD_MARKER, `${new Date().toISOString()}\n`);

@@ -4,6 +4,7 @@
  * empty database also gets the demo organization, whose keys are printed, when SEED_DEMO allows
  * (by default: on the embedded database only, never on a PostgreSQL one).
  */
+import "./lib/load-env";
 import { config } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { prepareDatabase } from "../server/startup/database";

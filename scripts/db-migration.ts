@@ -3,6 +3,7 @@
  * from what prisma/migrations/ produce to prisma/schema.prisma, as computed by Prisma's schema
  * engine (WebAssembly build). Prints nothing new and writes nothing when they already agree.
  */
+import "./lib/load-env";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { diffMigrationsAgainstSchema, MIGRATIONS_DIR } from "../server/db/migrations";

@@ -9,13 +9,14 @@
  *    development: runs Next.js's development server through scripts/serve.ts --dev (tsx) in a
  *    child process on PORT, passing signals through.
  */
+import "./lib/load-env";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { appSecret } from "../server/app-key";
-import { checkConfig } from "../server/config";
+import { checkConfig, config } from "../server/config";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();
@@ -37,6 +38,18 @@ try {
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
+}
+
+// Inngest is imported only in Inngest mode, and a production install may leave it out (docs/operations.md).
+if (config.inngestEnabled()) {
+  try {
+    require.resolve("inngest");
+  } catch {
+    console.error(
+      "Inngest mode is on (INNGEST_EVENT_KEY, INNGEST_SIGNING_KEY or INNGEST_DEV) but the inngest package is not installed (npm run prune:production -- inngest removed it).",
+    );
+    process.exit(1);
+  }
 }
 
 if (!dev && !existsSync(compiled("BUILD"))) {

@@ -1,29 +1,79 @@
+import pino, { type DestinationStream, type Logger } from "pino";
 import { config } from "./config";
 
-type Level = "debug" | "info" | "warn" | "error";
-const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+type Fields = Record<string, unknown>;
+
+/** Key names whose values never reach a log line, at the top level or one object down. */
+const SECRET_KEYS = [
+  "apiKey",
+  "key",
+  "secret",
+  "signingSecret",
+  "token",
+  "accessToken",
+  "refreshToken",
+  "password",
+  "authorization",
+  "cookie",
+];
+export const REDACTED = "[redacted]";
 
 /**
- * One JSON object per line. Callers pass facts, never secrets: no API keys, tokens, magic-link
- * URLs or request bodies reach this function.
+ * pino, one JSON object per line: time (ISO), level (its name), message, then the fields; debug and
+ * info on stdout, warn and error on stderr. Callers pass facts, never secrets; what looks like one
+ * by its key (SECRET_KEYS) is redacted all the same.
  */
-function write(level: Level, message: string, fields: Record<string, unknown> = {}) {
-  if (RANK[level] < RANK[config.logLevel()]) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }, errorReplacer);
-  if (level === "error" || level === "warn") process.stderr.write(line + "\n");
-  else process.stdout.write(line + "\n");
+export function createLogger(level: string, destinations?: { out: DestinationStream; err: DestinationStream }): Logger {
+  const out = destinations?.out ?? process.stdout;
+  const err = destinations?.err ?? process.stderr;
+  return pino(
+    {
+      level,
+      messageKey: "message",
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { error: pino.stdSerializers.errWithCause },
+      redact: { paths: SECRET_KEYS.flatMap((key) => [key, `*.${key}`]), censor: REDACTED },
+    },
+    pino.multistream(
+      [
+        { level: "debug", stream: out },
+        { level: "warn", stream: err },
+      ],
+      { dedupe: true },
+    ),
+  );
 }
 
-function errorReplacer(_key: string, value: unknown) {
-  if (value instanceof Error) {
-    return { name: value.name, message: value.message, stack: value.stack, cause: value.cause };
-  }
-  return value;
+let root: Logger | undefined;
+
+/** Created on first use, after the entry point has read the .env files (LOG_LEVEL). */
+function rootLogger(): Logger {
+  root ??= createLogger(config.logLevel());
+  return root;
 }
 
-export const log = {
-  debug: (message: string, fields?: Record<string, unknown>) => write("debug", message, fields),
-  info: (message: string, fields?: Record<string, unknown>) => write("info", message, fields),
-  warn: (message: string, fields?: Record<string, unknown>) => write("warn", message, fields),
-  error: (message: string, fields?: Record<string, unknown>) => write("error", message, fields),
-};
+export interface Log {
+  debug(message: string, fields?: Fields): void;
+  info(message: string, fields?: Fields): void;
+  warn(message: string, fields?: Fields): void;
+  error(message: string, fields?: Fields): void;
+  /** A logger whose every line also carries `bindings` (e.g. the request's requestId). */
+  child(bindings: Fields): Log;
+}
+
+function wrap(logger: () => Logger): Log {
+  return {
+    debug: (message, fields) => logger().debug(fields ?? {}, message),
+    info: (message, fields) => logger().info(fields ?? {}, message),
+    warn: (message, fields) => logger().warn(fields ?? {}, message),
+    error: (message, fields) => logger().error(fields ?? {}, message),
+    child(bindings) {
+      let child: Logger | undefined;
+      return wrap(() => (child ??= logger().child(bindings)));
+    },
+  };
+}
+
+export const log: Log = wrap(rootLogger);

@@ -1,6 +1,7 @@
 import type { UiSession } from "../auth/ui-session";
 import type { Db } from "../db/client";
 import type { HeaderSource } from "../http/headers";
+import { log, type Log } from "../log";
 
 /**
  * What a request carries into a procedure. `response` is shared by reference with the REST
@@ -10,11 +11,13 @@ export interface Context {
   db: Db;
   headers: HeaderSource;
   requestId: string;
+  /** The request's logger: every line carries its requestId (the X-Request-Id answered). */
+  log: Log;
   response: { status?: number; headers: Record<string, string> };
   /** The signed-in UI user (admin UI and portal calls through /api/trpc); absent on the REST API. */
   session?: UiSession;
 }
 
 export function createContext(db: Db, headers: HeaderSource, requestId: string, session?: UiSession): Context {
-  return { db, headers, requestId, response: { headers: {} }, session };
+  return { db, headers, requestId, log: log.child({ requestId }), response: { headers: {} }, session };
 }

@@ -1,28 +1,35 @@
+import { match } from "@formatjs/intl-localematcher";
 import { DEFAULT_LOCALE, LOCALE_CODES, type LocaleCode } from "./locales";
 
-/** Each of the six locales (locales.ts) by its language; Norwegian in any written form reads Bokmål. */
-const LOCALE_BY_LANGUAGE: Record<string, LocaleCode> = {
-  sv: "sv-SE",
-  nb: "nb-NO",
-  no: "nb-NO",
-  nn: "nb-NO",
-  fi: "fi-FI",
-  da: "da-DK",
-  en: "en-GB",
-  nl: "nl-NL",
-};
-
-/**
- * The portal's and the e-mails' locale for a customer's localeCode: the locale itself when it is one of the six,
- * else the one of the same language (nl-BE reads nl-NL, en-US en-GB), else en-GB.
- */
-export function portalLocale(localeCode: string | null | undefined): LocaleCode {
-  if (!localeCode) return DEFAULT_LOCALE;
-  const exact = LOCALE_CODES.find((locale) => locale.toLowerCase() === localeCode.toLowerCase());
-  return exact ?? LOCALE_BY_LANGUAGE[localeCode.split("-")[0]!.toLowerCase()] ?? DEFAULT_LOCALE;
+/** Well-formed BCP 47 tags only: the matcher refuses the whole list for one malformed tag. */
+function wellFormed(tags: string[]): string[] {
+  return tags.filter((tag) => {
+    try {
+      return Intl.getCanonicalLocales(tag).length === 1;
+    } catch {
+      return false;
+    }
+  });
 }
 
-/** The first language of an Accept-Language header that the portal speaks (by preference weight). */
+/**
+ * The closest of the six locales (locales.ts) to the requested ones, in order of preference, by
+ * CLDR's language matching (@formatjs/intl-localematcher, "best fit"): a locale itself, else one of
+ * the same language (nl-BE reads nl-NL, en-US en-GB, sv-FI sv-SE), Norwegian in any written form
+ * (no, nn) reads Bokmål; nothing close: en-GB.
+ */
+function closestLocale(requested: string[]): LocaleCode {
+  const tags = wellFormed(requested);
+  if (tags.length === 0) return DEFAULT_LOCALE;
+  return match(tags, LOCALE_CODES, DEFAULT_LOCALE, { algorithm: "best fit" }) as LocaleCode;
+}
+
+/** The portal's and the e-mails' locale for a customer's localeCode. */
+export function portalLocale(localeCode: string | null | undefined): LocaleCode {
+  return localeCode ? closestLocale([localeCode]) : DEFAULT_LOCALE;
+}
+
+/** The portal's locale for an Accept-Language header: its ranges by weight (q), then matched. */
 export function negotiateLocale(acceptLanguage: string | null | undefined): LocaleCode {
   const ranges = (acceptLanguage ?? "")
     .split(",")
@@ -33,9 +40,5 @@ export function negotiateLocale(acceptLanguage: string | null | undefined): Loca
     })
     .filter(({ range, weight }) => range !== "" && range !== "*" && weight > 0)
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  for (const { range } of ranges) {
-    const language = range.split("-")[0]!.toLowerCase();
-    if (LOCALE_BY_LANGUAGE[language]) return portalLocale(range);
-  }
-  return DEFAULT_LOCALE;
+  return closestLocale(ranges.map(({ range }) => range));
 }

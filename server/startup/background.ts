@@ -1,5 +1,4 @@
-import { createInngestFunctions } from "../../inngest/functions";
-import { inngest, JOBS_DUE_EVENT } from "../../inngest/client";
+import type * as InngestClient from "../../inngest/client";
 import { appSecret } from "../app-key";
 import { config } from "../config";
 import { getAppDb } from "../db/instance";
@@ -27,6 +26,7 @@ export async function startBackgroundWork(): Promise<void> {
   state.__backgroundStarted = true;
   appSecret(); // fails the start when the key that signs webhooks is missing (APP_SECRET with DATABASE_URL)
   if (config.inngestEnabled()) {
+    const { inngest, JOBS_DUE_EVENT } = await loadInngest();
     setJobWaker(async () => {
       await inngest.send({ name: JOBS_DUE_EVENT, data: {} });
     });
@@ -47,7 +47,17 @@ export async function startBackgroundWork(): Promise<void> {
   log.info("background work is driven by the in-process runner");
 }
 
-/** The functions app/api/inngest/route.ts serves. */
-export function inngestFunctionsForApp() {
-  return createInngestFunctions(getAppDb, jobCatalogue);
+/**
+ * The Inngest client, imported only in Inngest mode: the package and its dependencies are large,
+ * and a production install may leave them out (docs/operations.md, "Production install"; the
+ * start script refuses Inngest mode without them).
+ */
+export function loadInngest(): Promise<typeof InngestClient> {
+  return import("../../inngest/client");
+}
+
+/** The client and functions app/api/inngest/route.ts serves, loaded on its first request in Inngest mode. */
+export async function inngestServeOptions() {
+  const [{ inngest }, { createInngestFunctions }] = await Promise.all([loadInngest(), import("../../inngest/functions")]);
+  return { client: inngest, functions: createInngestFunctions(getAppDb, jobCatalogue) };
 }

@@ -99,8 +99,7 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
     } catch (error) {
       const httpError = toHttpError(error, route.errors);
       if (httpError.unexpected !== undefined) {
-        log.error("request failed", {
-          requestId,
+        (ctx?.log ?? log.child({ requestId })).error("request failed", {
           method,
           path: route.pathTemplate,
           procedure: route.procedurePath,

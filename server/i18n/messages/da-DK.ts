@@ -1,5 +1,7 @@
 import type { Translation } from "./en-GB";
-import { one } from "./plural";
+import { pluralOf } from "./plural";
+
+const one = pluralOf("da-DK");
 
 /** Danish. */
 export const daDK: Translation = {

@@ -1,4 +1,6 @@
-import { one } from "./plural";
+import { pluralOf } from "./plural";
+
+const one = pluralOf("en-GB");
 
 /**
  * English (United Kingdom), the default: every text, and the shape every other locale follows.

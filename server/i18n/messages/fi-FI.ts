@@ -1,5 +1,7 @@
 import type { Translation } from "./en-GB";
-import { one } from "./plural";
+import { pluralOf } from "./plural";
+
+const one = pluralOf("fi-FI");
 
 /** Finnish. Names are inserted as given, where they need no inflection (after a colon or in parentheses). */
 export const fiFI: Translation = {

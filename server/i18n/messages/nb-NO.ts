@@ -1,5 +1,7 @@
 import type { Translation } from "./en-GB";
-import { one } from "./plural";
+import { pluralOf } from "./plural";
+
+const one = pluralOf("nb-NO");
 
 /** Norwegian (Bokmål). */
 export const nbNO: Translation = {

@@ -1,2 +1,10 @@
-/** The singular text for a count of 1, else the plural one. */
-export const one = (count: number, singular: string, plural: string) => (count === 1 ? singular : plural);
+import type { LocaleCode } from "../locales";
+
+/**
+ * The count's form in `locale` by its CLDR plural rules (Intl.PluralRules): the six languages
+ * have two cardinal forms, `one` and `other`.
+ */
+export function pluralOf(locale: LocaleCode): (count: number, one: string, other: string) => string {
+  const rules = new Intl.PluralRules(locale);
+  return (count, one, other) => (rules.select(count) === "one" ? one : other);
+}

@@ -1,5 +1,7 @@
 import type { Translation } from "./en-GB";
-import { one } from "./plural";
+import { pluralOf } from "./plural";
+
+const one = pluralOf("sv-SE");
 
 /** Swedish. */
 export const svSE: Translation = {

