@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "../trpc";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
+import { domainsRouter } from "./admin/domains";
 import { mailRouter } from "./admin/mail";
 import { overviewRouter } from "./admin/overview";
 import { partnersRouter } from "./admin/partners";
@@ -21,6 +22,7 @@ export const uiRouter = router({
     billingCodes: billingCodesRouter,
     webhooks: webhooksRouter,
     mail: mailRouter,
+    domains: domainsRouter,
   }),
   portal: portalRouter,
   notifications: router({ unsubscribe }),
