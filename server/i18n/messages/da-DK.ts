@@ -7,7 +7,7 @@ export const daDK: Translation = {
     portalName: "Eksponeringsportal",
     skipToContent: "Spring til indholdet",
     navigationLabel: "Portal",
-    nav: { overview: "Oversigt", breaches: "Databrud", assets: "Overvågede aktiver", settings: "E-mailindstillinger" },
+    nav: { overview: "Oversigt", breaches: "Databrud", assets: "Overvågede aktiver", settings: "E-mailindstillinger", domains: "Domæner" },
     signedInAs: "Logget ind som {email}",
     signOut: "Log ud",
     overview: {
@@ -205,7 +205,6 @@ export const daDK: Translation = {
   },
   domains: {
     portal: {
-      nav: "Domæner",
       title: "Jeres domæner",
       intro:
         "Før vi viser, hvilke adresser på et domæne der findes i databrud, viser I os, at domænet er jeres. Indtil da tæller vi kun det, vi har fundet.",

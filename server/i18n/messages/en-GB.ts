@@ -13,7 +13,7 @@ export const enGB = {
     portalName: "Exposure portal",
     skipToContent: "Skip to content",
     navigationLabel: "Portal",
-    nav: { overview: "Overview", breaches: "Breaches", assets: "Monitored assets", settings: "E-mail settings" },
+    nav: { overview: "Overview", breaches: "Breaches", assets: "Monitored assets", settings: "E-mail settings", domains: "Domains" },
     signedInAs: "Signed in as {email}",
     signOut: "Sign out",
     overview: {
@@ -214,7 +214,6 @@ export const enGB = {
   /** Domain verification (docs/domains.md): the portal's Domains page, the e-mailed link and the page it opens. */
   domains: {
     portal: {
-      nav: "Domains",
       title: "Your domains",
       intro:
         "Before we show which addresses at a domain appear in data breaches, you show us that the domain is yours. Until then we only count what we found.",

@@ -7,7 +7,7 @@ export const fiFI: Translation = {
     portalName: "Altistumisportaali",
     skipToContent: "Siirry sisältöön",
     navigationLabel: "Portaali",
-    nav: { overview: "Yleiskatsaus", breaches: "Tietomurrot", assets: "Valvotut kohteet", settings: "Sähköpostiasetukset" },
+    nav: { overview: "Yleiskatsaus", breaches: "Tietomurrot", assets: "Valvotut kohteet", settings: "Sähköpostiasetukset", domains: "Verkkotunnukset" },
     signedInAs: "Kirjautuneena: {email}",
     signOut: "Kirjaudu ulos",
     overview: {
@@ -206,7 +206,6 @@ export const fiFI: Translation = {
   },
   domains: {
     portal: {
-      nav: "Verkkotunnukset",
       title: "Verkkotunnuksenne",
       intro:
         "Ennen kuin näytämme, mitkä verkkotunnuksen osoitteet esiintyvät tietomurroissa, osoitatte, että verkkotunnus on teidän. Siihen asti vain laskemme löydökset.",

@@ -7,7 +7,7 @@ export const nbNO: Translation = {
     portalName: "Eksponeringsportal",
     skipToContent: "Gå til innholdet",
     navigationLabel: "Portal",
-    nav: { overview: "Oversikt", breaches: "Datainnbrudd", assets: "Overvåkede ressurser", settings: "E-postinnstillinger" },
+    nav: { overview: "Oversikt", breaches: "Datainnbrudd", assets: "Overvåkede ressurser", settings: "E-postinnstillinger", domains: "Domener" },
     signedInAs: "Logget inn som {email}",
     signOut: "Logg ut",
     overview: {
@@ -202,7 +202,6 @@ export const nbNO: Translation = {
   },
   domains: {
     portal: {
-      nav: "Domener",
       title: "Domenene deres",
       intro:
         "Før vi viser hvilke adresser på et domene som finnes i datainnbrudd, viser dere oss at domenet er deres. Inntil da teller vi bare det vi har funnet.",

@@ -7,7 +7,7 @@ export const nlNL: Translation = {
     portalName: "Blootstellingsportaal",
     skipToContent: "Naar de inhoud",
     navigationLabel: "Portaal",
-    nav: { overview: "Overzicht", breaches: "Datalekken", assets: "Bewaakte gegevens", settings: "E-mailinstellingen" },
+    nav: { overview: "Overzicht", breaches: "Datalekken", assets: "Bewaakte gegevens", settings: "E-mailinstellingen", domains: "Domeinen" },
     signedInAs: "Aangemeld als {email}",
     signOut: "Afmelden",
     overview: {
@@ -206,7 +206,6 @@ export const nlNL: Translation = {
   },
   domains: {
     portal: {
-      nav: "Domeinen",
       title: "Uw domeinen",
       intro:
         "Voordat we laten zien welke adressen op een domein in datalekken voorkomen, toont u aan dat het domein van u is. Tot dan tellen we alleen wat we vonden.",

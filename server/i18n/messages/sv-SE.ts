@@ -7,7 +7,7 @@ export const svSE: Translation = {
     portalName: "Exponeringsportal",
     skipToContent: "Hoppa till innehållet",
     navigationLabel: "Portal",
-    nav: { overview: "Översikt", breaches: "Dataintrång", assets: "Bevakade tillgångar", settings: "E-postinställningar" },
+    nav: { overview: "Översikt", breaches: "Dataintrång", assets: "Bevakade tillgångar", settings: "E-postinställningar", domains: "Domäner" },
     signedInAs: "Inloggad som {email}",
     signOut: "Logga ut",
     overview: {
@@ -202,7 +202,6 @@ export const svSE: Translation = {
   },
   domains: {
     portal: {
-      nav: "Domäner",
       title: "Era domäner",
       intro:
         "Innan vi visar vilka adresser på en domän som finns i dataintrång visar ni att domänen är er. Till dess räknar vi bara det vi har hittat.",
