@@ -49,7 +49,11 @@ export async function withholdExposures(
 }
 
 /** The exposures withheld from the customer at this domain (what verifying it reveals). */
-export async function withheldAtDomain(tx: Queryable, customerId: string, domain: string): Promise<Array<{ email: string; breachId: string }>> {
+export async function withheldAtDomain(
+  tx: Queryable,
+  customerId: string,
+  domain: string,
+): Promise<Array<{ email: string; breachId: string }>> {
   return tx.$queryRaw<Array<{ email: string; breachId: string }>>`
     SELECT email, breach_id::text AS "breachId" FROM withheld_exposures
     WHERE customer_id = ${customerId}::uuid AND domain = ${domain}`;

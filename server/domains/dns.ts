@@ -36,7 +36,10 @@ export async function lookupVerificationRecord(domain: string, expected: string)
  * Checks the customer domain's TXT record now and verifies the domain when it is there.
  * Answers the state after the check, with the reason while the record is missing.
  */
-export async function checkDnsVerification(db: Db, row: CustomerDomainRow): Promise<{ status: "verified" } | { status: "unverified"; reason: string }> {
+export async function checkDnsVerification(
+  db: Db,
+  row: CustomerDomainRow,
+): Promise<{ status: "verified" } | { status: "unverified"; reason: string }> {
   if (row.status === "verified") return { status: "verified" };
   const check = await lookupVerificationRecord(row.domain, dnsRecordOf(row).value);
   await db.$executeRaw`UPDATE customer_domains SET last_checked_at = now() WHERE id = ${row.id}::uuid`;

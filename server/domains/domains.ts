@@ -125,7 +125,15 @@ export async function customerDomain(db: Queryable, customerId: string, rawDomai
 }
 
 /** The partner's customer's monitored domain; another partner's customer is the usual not-found answer. */
-export async function ownedCustomerDomain(db: Queryable, partnerId: string, customerId: string, domain: string): Promise<CustomerDomainRow> {
-  foundOrNotFound(await db.customer.findFirst({ where: ownedCustomerWhere(partnerId, customerId), select: { id: true } }), CUSTOMER_NOT_FOUND);
+export async function ownedCustomerDomain(
+  db: Queryable,
+  partnerId: string,
+  customerId: string,
+  domain: string,
+): Promise<CustomerDomainRow> {
+  foundOrNotFound(
+    await db.customer.findFirst({ where: ownedCustomerWhere(partnerId, customerId), select: { id: true } }),
+    CUSTOMER_NOT_FOUND,
+  );
   return customerDomain(db, customerId, domain);
 }

@@ -18,7 +18,11 @@ export function parseDomainPolicy(value: string): DomainPolicy {
  * Sets a distributor's domain policy. Only what scans find from then on follows it: what was
  * revealed stays revealed, and what was withheld is revealed by verifying its domain.
  */
-export async function setDomainPolicy(db: Db, distributorId: string, policy: DomainPolicy): Promise<{ id: string; domainPolicy: DomainPolicy }> {
+export async function setDomainPolicy(
+  db: Db,
+  distributorId: string,
+  policy: DomainPolicy,
+): Promise<{ id: string; domainPolicy: DomainPolicy }> {
   if (!isUuid(distributorId)) throw notFound(DISTRIBUTOR_NOT_FOUND);
   const updated = await db.distributor.updateMany({ where: { id: distributorId }, data: { domainPolicy: policy } });
   if (updated.count === 0) throw notFound(DISTRIBUTOR_NOT_FOUND);

@@ -34,7 +34,11 @@ export interface RecentDomain {
  * newest first, with their verification state and how many partners' customers monitor each
  * (two or more is the sign of a domain onboarded by someone it does not belong to).
  */
-export async function recentCustomerDomains(db: Db, distributorId: string, { partnerId }: { partnerId?: string } = {}): Promise<RecentDomain[]> {
+export async function recentCustomerDomains(
+  db: Db,
+  distributorId: string,
+  { partnerId }: { partnerId?: string } = {},
+): Promise<RecentDomain[]> {
   return db.$queryRaw<RecentDomain[]>`
     SELECT p.id::text AS "partnerId", p.name AS "partnerName", c.id::text AS "customerId", c.company_name AS "companyName",
            c.status::text AS "customerStatus", a.value AS domain, a.created_at AS "addedAt",
@@ -67,7 +71,10 @@ export async function attestDomain(
   if (note.length > NOTE_MAX) throw badRequest(`The note must be at most ${NOTE_MAX} characters`);
   const owned =
     isUuid(input.customerId) &&
-    (await db.customer.findFirst({ where: { id: input.customerId, partner: { distributorId: staff.distributorId } }, select: { id: true } }));
+    (await db.customer.findFirst({
+      where: { id: input.customerId, partner: { distributorId: staff.distributorId } },
+      select: { id: true },
+    }));
   if (!owned) throw notFound("Customer not found");
   const member = await db.staffUser.findUniqueOrThrow({ where: { id: staff.staffId }, select: { name: true, email: true } });
   const row = await customerDomain(db, input.customerId, input.domain);

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getOpenApiDocument } from "../../app/api/openapi.json/route";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { DOMAIN_VERIFICATION_MIGRATION, withholdRecordedSensitiveBreaches } from "../../server/domains/backfill";
+import { customerDomain } from "../../server/domains/domains";
 import { consumeVerificationLink, verificationLinkState } from "../../server/domains/email-link";
 import { recheckDnsVerifications } from "../../server/domains/jobs";
 import { markDomainVerified } from "../../server/domains/verify";
-import { hibpBreach, seedExposures } from "../helpers/breach-fixtures";
+import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";
 import { onboardBody } from "../helpers/customers";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { startDnsServer } from "../helpers/dns-server";
@@ -133,7 +137,12 @@ describe("under the verified domain policy", () => {
   it("keeps the domain unverified with a reason while the TXT record is missing, and verifies it once published, revealing everything with its events", async () => {
     const missing = await verify(verifiedOrg, customerId, "acme.example", { method: "dns" });
     expect(missing.status).toBe(200);
-    expect(missing.body).toEqual({ success: true, domain: "acme.example", status: "unverified", reason: expect.stringContaining("No TXT record") });
+    expect(missing.body).toEqual({
+      success: true,
+      domain: "acme.example",
+      status: "unverified",
+      reason: expect.stringContaining("No TXT record"),
+    });
     dns.setTxt("acme.example", "v=spf1 -all");
     expect((await verify(verifiedOrg, customerId, "acme.example", { method: "dns" })).body.status).toBe("unverified");
 
@@ -156,12 +165,24 @@ describe("under the verified domain policy", () => {
     ]);
     const verifiedEvent = await testDb.db.outboxEvent.findFirstOrThrow({ where: { customerId, type: "customer.domain.verified" } });
     expect(verifiedEvent.payload).toMatchObject({ domain: "acme.example", method: "dns", verifiedAt: expect.any(String) });
-    const found = await testDb.db.outboxEvent.findMany({ where: { customerId, type: "customer.breach.found" }, orderBy: { sequence: "desc" } });
-    expect((found[0]!.payload as { breaches: Array<{ name: string }> }).breaches.map((breach) => breach.name)).toEqual(["AdultSite", "Forum"]);
+    const found = await testDb.db.outboxEvent.findMany({
+      where: { customerId, type: "customer.breach.found" },
+      orderBy: { sequence: "desc" },
+    });
+    expect((found[0]!.payload as { breaches: Array<{ name: string }> }).breaches.map((breach) => breach.name)).toEqual([
+      "AdultSite",
+      "Forum",
+    ]);
     expect(await testDb.db.withheldExposure.count({ where: { customerId } })).toBe(0);
 
     const [after] = await domains(verifiedOrg, customerId);
-    expect(after).toMatchObject({ status: "verified", method: "dns", verifiedAt: expect.any(String), exposedAddressCount: 3, breachCount: 3 });
+    expect(after).toMatchObject({
+      status: "verified",
+      method: "dns",
+      verifiedAt: expect.any(String),
+      exposedAddressCount: 3,
+      breachCount: 3,
+    });
     expect(await retrievedTitles(verifiedOrg, "alice@acme.example")).toEqual(["Adult Site", "Shop"]);
     // A second verification changes nothing and announces nothing.
     expect((await verify(verifiedOrg, customerId, "acme.example", { method: "dns" })).body.status).toBe("verified");
@@ -185,7 +206,12 @@ describe("under the verified domain policy", () => {
     expect(mail!.parsed.subject).toBe("Confirm that mail.example belongs to Mail Ltd");
     const token = /verify-domain\?token=([A-Za-z0-9_-]{43})/.exec(mail!.parsed.text ?? "")![1]!;
     // Nothing is revealed until the link is followed; opening its page changes nothing.
-    expect(await verificationLinkState(testDb.db, token)).toMatchObject({ valid: true, state: "open", domain: "mail.example", verified: false });
+    expect(await verificationLinkState(testDb.db, token)).toMatchObject({
+      valid: true,
+      state: "open",
+      domain: "mail.example",
+      verified: false,
+    });
     expect((await assets(verifiedOrg, mailCustomer)).emails).toEqual(["listed@mail.example"]);
 
     expect(await consumeVerificationLink(testDb.db, token)).toBe(true);
@@ -240,6 +266,36 @@ describe("under the trusted domain policy", () => {
     ]);
     expect(await retrievedTitles(trustedOrg, "listed@trust.example")).toEqual(["Adult Site", "Shop"]);
     expect((await domains(trustedOrg, customerId))[0]).toMatchObject({ status: "verified", method: "staff" });
+  });
+});
+
+describe("sensitive breaches recorded before domain verification", () => {
+  it("are withheld by the start that applies the migration, and revealed when the domain is verified", async () => {
+    expect(existsSync(path.resolve("prisma/migrations", DOMAIN_VERIFICATION_MIGRATION, "migration.sql"))).toBe(true);
+    const customer = await createBreachTestCustomer(testDb.db, trustedOrg.partner.id, {
+      domains: ["old.example"],
+      emails: ["old@old.example"],
+    });
+    const breachId = async (name: string) => (await testDb.db.breach.findUniqueOrThrow({ where: { name } })).id;
+    // As a scan recorded them before this release: the sensitive breach shown for a monitored address.
+    await testDb.db.customerBreach.createMany({
+      data: [
+        { customerId: customer.id, breachId: await breachId("AdultSite"), emails: ["old@old.example"] },
+        { customerId: customer.id, breachId: await breachId("Shop"), emails: ["old@old.example"] },
+      ],
+    });
+    expect(await withholdRecordedSensitiveBreaches(testDb.db)).toBe(1);
+    expect(await breaches(trustedOrg, customer.id)).toEqual([["Shop", ["old@old.example"]]]);
+    expect(await testDb.db.withheldExposure.count({ where: { customerId: customer.id } })).toBe(1);
+    expect((await testDb.db.customer.findUniqueOrThrow({ where: { id: customer.id } })).breachCount).toBe(1);
+
+    const row = await customerDomain(testDb.db, customer.id, "old.example");
+    await markDomainVerified(testDb.db, row.id, { method: "staff", by: "Sam Staff", note: "Known customer" });
+    expect(await breaches(trustedOrg, customer.id)).toEqual([
+      ["AdultSite", ["old@old.example"]],
+      ["Shop", ["old@old.example"]],
+    ]);
+    expect(await withholdRecordedSensitiveBreaches(testDb.db)).toBe(0);
   });
 });
 
