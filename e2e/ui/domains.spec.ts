@@ -51,7 +51,10 @@ async function signIn(page: Page) {
   await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 }
 
-test("staff attest a customer's domain with a required note; the partner API and the portal show it", async ({ page, request }, testInfo) => {
+test("staff attest a customer's domain with a required note; the partner API and the portal show it", async ({
+  page,
+  request,
+}, testInfo) => {
   const domain = `attest-${randomUUID().slice(0, 8)}.example`;
   const customerId = await onboard(request, domain);
   await onboard(request, domain, await secondPartnerHeaders(request));

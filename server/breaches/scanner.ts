@@ -166,7 +166,8 @@ export async function recordFindings(
   );
   const withheld = exposures.filter(
     ({ email, breachId }) =>
-      hiddenEmails.has(email) || (monitoredEmails.has(email) && unverifiedSensitive.has(breachId) && !revealsSensitiveOf(disclosure, email)),
+      hiddenEmails.has(email) ||
+      (monitoredEmails.has(email) && unverifiedSensitive.has(breachId) && !revealsSensitiveOf(disclosure, email)),
   );
   await withholdExposures(tx, customerId, withheld);
   const withheldKeys = new Set(withheld.map(({ email, breachId }) => `${email} ${breachId}`));

@@ -58,7 +58,10 @@ beforeAll(async () => {
     emails: ["gone@left.example"],
   });
   await verifyDomain(gone.id, "left.example");
-  const theirs = await createBreachTestCustomer(testDb.db, otherOrg.partner.id, { domains: ["other.example"], emails: ["theirs@other.example"] });
+  const theirs = await createBreachTestCustomer(testDb.db, otherOrg.partner.id, {
+    domains: ["other.example"],
+    emails: ["theirs@other.example"],
+  });
   await verifyDomain(theirs.id, "other.example");
   await scanCustomer(testDb.db, watcher.id, "onboard");
 });

@@ -7,7 +7,13 @@ export const fiFI: Translation = {
     portalName: "Altistumisportaali",
     skipToContent: "Siirry sisältöön",
     navigationLabel: "Portaali",
-    nav: { overview: "Yleiskatsaus", breaches: "Tietomurrot", assets: "Valvotut kohteet", settings: "Sähköpostiasetukset", domains: "Verkkotunnukset" },
+    nav: {
+      overview: "Yleiskatsaus",
+      breaches: "Tietomurrot",
+      assets: "Valvotut kohteet",
+      settings: "Sähköpostiasetukset",
+      domains: "Verkkotunnukset",
+    },
     signedInAs: "Kirjautuneena: {email}",
     signOut: "Kirjaudu ulos",
     overview: {

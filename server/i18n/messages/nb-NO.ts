@@ -7,7 +7,13 @@ export const nbNO: Translation = {
     portalName: "Eksponeringsportal",
     skipToContent: "Gå til innholdet",
     navigationLabel: "Portal",
-    nav: { overview: "Oversikt", breaches: "Datainnbrudd", assets: "Overvåkede ressurser", settings: "E-postinnstillinger", domains: "Domener" },
+    nav: {
+      overview: "Oversikt",
+      breaches: "Datainnbrudd",
+      assets: "Overvåkede ressurser",
+      settings: "E-postinnstillinger",
+      domains: "Domener",
+    },
     signedInAs: "Logget inn som {email}",
     signOut: "Logg ut",
     overview: {

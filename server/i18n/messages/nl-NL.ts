@@ -7,7 +7,13 @@ export const nlNL: Translation = {
     portalName: "Blootstellingsportaal",
     skipToContent: "Naar de inhoud",
     navigationLabel: "Portaal",
-    nav: { overview: "Overzicht", breaches: "Datalekken", assets: "Bewaakte gegevens", settings: "E-mailinstellingen", domains: "Domeinen" },
+    nav: {
+      overview: "Overzicht",
+      breaches: "Datalekken",
+      assets: "Bewaakte gegevens",
+      settings: "E-mailinstellingen",
+      domains: "Domeinen",
+    },
     signedInAs: "Aangemeld als {email}",
     signOut: "Afmelden",
     overview: {

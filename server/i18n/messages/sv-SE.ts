@@ -7,7 +7,13 @@ export const svSE: Translation = {
     portalName: "Exponeringsportal",
     skipToContent: "Hoppa till innehållet",
     navigationLabel: "Portal",
-    nav: { overview: "Översikt", breaches: "Dataintrång", assets: "Bevakade tillgångar", settings: "E-postinställningar", domains: "Domäner" },
+    nav: {
+      overview: "Översikt",
+      breaches: "Dataintrång",
+      assets: "Bevakade tillgångar",
+      settings: "E-postinställningar",
+      domains: "Domäner",
+    },
     signedInAs: "Inloggad som {email}",
     signOut: "Logga ut",
     overview: {

@@ -23,9 +23,8 @@ export default async function DomainsPage({ searchParams }: { searchParams: Sear
     <>
       <h1>Domains</h1>
       <p className="muted">
-        Under the verified policy a customer sees which of its domain&apos;s mailboxes are exposed only after proving the domain is its
-        own (a DNS record, a link e-mailed to the domain, or your attestation). Sensitive breaches need a verified domain under both
-        policies.
+        Under the verified policy a customer sees which of its domain&apos;s mailboxes are exposed only after proving the domain is its own
+        (a DNS record, a link e-mailed to the domain, or your attestation). Sensitive breaches need a verified domain under both policies.
       </p>
       <DomainPolicyForm policy={policy} />
       <h2>Domains added in the last 30 days</h2>

@@ -14,7 +14,10 @@ const domainEntry = z
     dnsRecord: z
       .object({ type: z.literal("TXT"), name: z.string(), value: z.string().meta({ example: "exposure-monitor-verification=3f2a..." }) })
       .meta({ description: "The TXT record to publish on the domain itself for the dns method" }),
-    exposedAddressCount: z.number().int().meta({ description: "Distinct exposed e-mail addresses found at the domain, withheld ones included" }),
+    exposedAddressCount: z
+      .number()
+      .int()
+      .meta({ description: "Distinct exposed e-mail addresses found at the domain, withheld ones included" }),
     breachCount: z.number().int().meta({ description: "Distinct breaches those addresses are in, withheld ones included" }),
   })
   .meta({ id: "CustomerDomain" });
@@ -38,5 +41,7 @@ export const listDomains = partnerOrDistributorProcedure
   .output(z.object({ success: successTrue, data: z.array(domainEntry) }))
   .query(async ({ ctx, input }) => ({
     success: true as const,
-    data: (await listCustomerDomains(ctx.db, ctx.caller.partnerId, input.customerId)).map(({ verifiedBy: _by, note: _note, ...entry }) => entry),
+    data: (await listCustomerDomains(ctx.db, ctx.caller.partnerId, input.customerId)).map(
+      ({ verifiedBy: _by, note: _note, ...entry }) => entry,
+    ),
   }));
