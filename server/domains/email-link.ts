@@ -18,6 +18,9 @@ export type VerificationMailbox = (typeof VERIFICATION_MAILBOXES)[number];
 /** A link verifies once, within 24 hours of being sent (docs/domains.md, "E-mail"). */
 export const VERIFICATION_LINK_LIFETIME_SECONDS = 24 * 60 * 60;
 export const MAIL_NOT_SENT = "The verification e-mail could not be sent";
+/** Links per customer domain in 24 hours: the mailboxes belong to whoever owns the domain, who must not be flooded. */
+export const LINKS_PER_DAY = 5;
+export const TOO_MANY_LINKS = `At most ${LINKS_PER_DAY} verification e-mails per domain in 24 hours; try again later`;
 
 export function verificationLinkUrl(token: string): string {
   return `${config.appUrl()}/verify-domain?token=${token}`;
@@ -39,6 +42,10 @@ export async function sendVerificationLink(
     where: { id: row.customerId },
     select: { companyName: true, localeCode: true, partner: { select: { replyToEmail: true } } },
   });
+  const [sent] = await db.$queryRaw<Array<{ count: number }>>`
+    SELECT count(*)::int AS count FROM domain_verification_links
+    WHERE customer_domain_id = ${row.id}::uuid AND created_at > now() - interval '24 hours'`;
+  if ((sent?.count ?? 0) >= LINKS_PER_DAY) throw new AppError("RATE_LIMITED", TOO_MANY_LINKS);
   const email = `${mailbox}@${row.domain}`;
   const token = newSecretToken();
   const [link] = await db.$queryRaw<Array<{ id: string }>>`

@@ -231,6 +231,14 @@ describe("under the verified domain policy", () => {
     expect(await verificationLinkState(testDb.db, token)).toMatchObject({ state: "expired" });
     expect(await consumeVerificationLink(testDb.db, token)).toBe(false);
     expect((await domains(verifiedOrg, customer))[0].status).toBe("unverified");
+    // At most five links a day per customer domain: the mailboxes are not the caller's to flood.
+    for (let sent = 1; sent < 5; sent++) {
+      expect((await verify(verifiedOrg, customer, "later.example", { method: "email", mailbox: "admin" })).status).toBe(200);
+    }
+    const refused = await verify(verifiedOrg, customer, "later.example", { method: "email", mailbox: "admin" });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ success: false, error: "At most 5 verification e-mails per domain in 24 hours; try again later" });
+    expect(smtp.to("admin@later.example")).toHaveLength(4);
   });
 
   it("re-checks unverified domains' TXT records hourly for 7 days", async () => {
