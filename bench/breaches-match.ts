@@ -137,7 +137,7 @@ async function main() {
     const catalogue = JSON.parse(await readFile(BUNDLED_CATALOGUE, "utf8")) as Array<{ Name: string; IsRetired: boolean }>;
     // Retired breaches are never matched; leaving them out makes "exposed" exactly the customers concerned.
     const breachNames = catalogue.filter((breach) => !breach.IsRetired).map((breach) => breach.Name);
-    const distributor = await createDistributor(db, { name: "Bench distributor" });
+    const distributor = await createDistributor(db, { name: "Bench distributor", domainPolicy: "trusted" });
     const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
     const setupStarted = performance.now();
     const customers = await createCustomers(db, partner.id);

@@ -35,7 +35,7 @@ async function main() {
     await importCatalogue(db, JSON.parse(await readFile(BUNDLED_CATALOGUE, "utf8")));
     const breaches = (await db.breach.findMany({ where: { isRetired: false }, select: { id: true } })).map((row) => row.id);
     const plan = await db.plan.findFirstOrThrow({ where: { isSystemDefault: true } });
-    const distributor = await createDistributor(db, { name: "Bench distributor" });
+    const distributor = await createDistributor(db, { name: "Bench distributor", domainPolicy: "trusted" });
     const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
     const random = seededRandom(7);
     const exposures: Exposure[] = [];

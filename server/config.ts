@@ -17,6 +17,12 @@ export const config = {
   hibpApiKey: (): string | undefined => nonEmpty(process.env.HIBP_API_KEY),
   hibpApiUrl: (): string => (nonEmpty(process.env.HIBP_API_URL) ?? "https://haveibeenpwned.com/api/v3").replace(/\/+$/, ""),
   hibpUserAgent: (): string => nonEmpty(process.env.HIBP_USER_AGENT) ?? "exposure-monitor (breach monitoring service)",
+  /** Resolvers for domain verification's TXT lookups ("host:port,..."); empty: the system's (docs/domains.md). */
+  dnsServers: (): string[] =>
+    (nonEmpty(process.env.DNS_SERVERS) ?? "")
+      .split(",")
+      .map((server) => server.trim())
+      .filter((server) => server !== ""),
   /** Send customer e-mails over SMTP (smtp://user:pass@host:587, smtps://...); unset: .eml files under DATA_DIR/mail. */
   smtpUrl: (): string | undefined => nonEmpty(process.env.SMTP_URL),
   /** The From of customer e-mails: an address, optionally with a display name ("Name <address>"). */

@@ -14,6 +14,7 @@ export const ADMIN_NAV: AdminNavEntry[] = [
   { href: "/admin/plans", label: "Plans" },
   { href: "/admin/billing-codes", label: "Billing codes" },
   { href: "/admin/webhooks", label: "Webhooks" },
+  { href: "/admin/domains", label: "Domains" },
   { href: "/admin/billing", label: "Billing" },
   { href: "/admin/mail", label: "Mail previews" },
   { href: "/admin/account", label: "Account" },

@@ -8,5 +8,6 @@ export const PORTAL_NAVIGATION: ReadonlyArray<{ href: string; label: keyof Porta
   { href: "/portal", label: "overview" },
   { href: "/portal/breaches", label: "breaches" },
   { href: "/portal/assets", label: "assets" },
+  { href: "/portal/domains", label: "domains" },
   { href: "/portal/settings", label: "settings" },
 ];

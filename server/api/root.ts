@@ -7,6 +7,8 @@ import { listBreaches as listCustomerBreaches } from "./procedures/customer/list
 import { createMagicLink } from "./procedures/customer/create-magic-link";
 import { downgrade } from "./procedures/customer/downgrade";
 import { getAssets } from "./procedures/customer/get-assets";
+import { listDomains } from "./procedures/customer/list-domains";
+import { verifyDomain } from "./procedures/customer/verify-domain";
 import { getInfo } from "./procedures/customer/get-info";
 import { getThreatScore } from "./procedures/customer/get-threat-score";
 import { offboard } from "./procedures/customer/offboard";
@@ -91,6 +93,8 @@ export const appRouter = router({
     getThreatScore,
     listBreaches: listCustomerBreaches,
     createMagicLink,
+    listDomains,
+    verifyDomain,
   }),
   distributor: router({
     listPlans: listDistributorPlans,

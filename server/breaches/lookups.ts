@@ -3,6 +3,7 @@ import { readRows } from "../db/direct-read";
 import { AppError, notFound } from "../errors";
 import type { LocaleCode } from "../i18n/locales";
 import { metrics } from "../metrics/registry";
+import { domainOfEmail } from "../email-address";
 import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision } from "../rate-limit";
 import { breachFields, byBreachDateDesc, catalogueBreachRecord, emailBreachEntry } from "./records";
 import { configuredBreachSource, type BreachSource } from "./sources/source";
@@ -50,39 +51,41 @@ async function breachesOf(db: Db, email: string, source: BreachSource): Promise<
 }
 
 /**
- * Whether the address is a monitored e-mail address (given by the partner, or discovered at a
- * monitored domain by a scan) of one of the partner's customers that is not offboarded. One
- * probe of the (kind, value) index.
+ * Whether the address is at a domain verified for one of the partner's customers that monitors
+ * the domain and is not offboarded (docs/domains.md): only then may a sensitive breach of it be
+ * shown, under either domain policy. One probe of the customer_domains (domain) index.
  */
-async function monitoredByPartner(db: Db, partnerId: string, email: string): Promise<boolean> {
-  const rows = await readRows<{ monitored: boolean }>(
+async function verifiedForPartner(db: Db, partnerId: string, email: string): Promise<boolean> {
+  const rows = await readRows<{ verified: boolean }>(
     db,
     `SELECT EXISTS (
-       SELECT 1 FROM monitored_assets a JOIN customers c ON c.id = a.customer_id
-       WHERE a.kind = 'email' AND a.value = $1 AND c.partner_id = $2::uuid AND c.status <> 'inactive'
-     ) AS monitored`,
-    [email, partnerId],
-    { preparedAs: "monitored-by-partner" },
+       SELECT 1 FROM customer_domains cd
+       JOIN customers c ON c.id = cd.customer_id
+       JOIN monitored_assets a ON a.customer_id = cd.customer_id AND a.kind = 'domain' AND a.value = cd.domain
+       WHERE cd.domain = $1 AND cd.status = 'verified' AND c.partner_id = $2::uuid AND c.status <> 'inactive'
+     ) AS verified`,
+    [domainOfEmail(email), partnerId],
+    { preparedAs: "verified-for-partner" },
   );
-  return rows[0]?.monitored === true;
+  return rows[0]?.verified === true;
 }
 
 /**
- * The breaches the partner may see for the address: sensitive ones only when the address is one
- * its customers monitor, as HIBP shows them only to the address's owner (docs/breaches.md). The
- * ownership probe runs only when a sensitive breach is among them.
+ * The breaches the partner may see for the address: sensitive ones only when the address is at a
+ * domain verified for one of its customers, as HIBP shows them only to a verified owner
+ * (docs/breaches.md). The ownership probe runs only when a sensitive breach is among them.
  */
 async function visibleBreachIds(db: Db, partnerId: string, email: string, breaches: Map<string, boolean>): Promise<string[]> {
   const ids = [...breaches.keys()];
-  if (!ids.some((id) => breaches.get(id)) || (await monitoredByPartner(db, partnerId, email))) return ids;
+  if (!ids.some((id) => breaches.get(id)) || (await verifiedForPartner(db, partnerId, email))) return ids;
   return ids.filter((id) => !breaches.get(id));
 }
 
 /**
  * breach/retrieve: every breach that exposes the (normalized) address, newest first, with
  * texts in the locale; resolvedStatus is the partner's own flag for that address and breach.
- * Sensitive breaches only for an address the partner's customers monitor. Each call counts
- * against the API key's per-minute limit first.
+ * Sensitive breaches only for an address at a domain verified for one of the partner's customers.
+ * Each call counts against the API key's per-minute limit first.
  */
 export async function retrieveBreaches(
   db: Db,
@@ -106,7 +109,7 @@ export async function retrieveBreaches(
 /**
  * breach/check: whether the address appears in a breach; with `resolved`, only in breaches
  * whose partner flag for the address is that (no instance counts as unresolved). Sensitive
- * breaches count only for an address the partner's customers monitor. Each call counts against
+ * breaches count only for an address at a domain verified for one of the partner's customers. Each call counts against
  * the API key's per-minute limit first.
  */
 export async function checkBreach(

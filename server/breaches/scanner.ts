@@ -1,5 +1,7 @@
 import { recountCustomerFigures } from "../customers/figures";
 import type { Db, Queryable } from "../db/client";
+import type { DomainPolicy } from "../db/generated/enums";
+import { revealsDiscoveriesAt, revealsSensitiveOf, sensitiveBreachIds, withholdExposures, type Disclosure } from "../domains/disclosure";
 import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
@@ -96,7 +98,8 @@ export interface Findings {
 
 /**
  * Writes what exposures mean for one customer, in the caller's transaction, which holds the
- * customer's row lock: exposed addresses at a monitored domain become discovered e-mails
+ * customer's row lock. What the customer may not see yet (server/domains/disclosure.ts) is only
+ * kept in withheld_exposures. Otherwise: exposed addresses at a monitored domain become discovered e-mails
  * (customer.asset.added), exposures of monitored addresses become breach instances (new ones in
  * one customer.breach.found event and one breach alert), and the threat score is recomputed.
  * Exposures of addresses the customer does not monitor are ignored; exposures already recorded
@@ -113,20 +116,35 @@ export async function recordFindings(
   // Raw SQL: this runs once per customer of every scan and match, and Prisma's model queries cost
   // more CPU than a raw one (measured: docs/measures.md, "Choices in the code").
   const rows = await tx.$queryRaw<
-    Array<{ partnerId: string; companyName: string; reference: string; domains: string[]; emails: string[] }>
+    Array<{
+      partnerId: string;
+      companyName: string;
+      reference: string;
+      domains: string[];
+      emails: string[];
+      policy: DomainPolicy;
+      verifiedDomains: string[];
+    }>
   >`
     SELECT c.partner_id::text AS "partnerId", c.company_name AS "companyName", c.reference,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain') AS domains,
-           ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email') AS emails
-    FROM customers c WHERE c.id = ${customerId}::uuid`;
+           ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email') AS emails,
+           d.domain_policy::text AS policy,
+           ARRAY(SELECT cd.domain FROM customer_domains cd WHERE cd.customer_id = c.id AND cd.status = 'verified') AS "verifiedDomains"
+    FROM customers c JOIN partners p ON p.id = c.partner_id JOIN distributors d ON d.id = p.distributor_id
+    WHERE c.id = ${customerId}::uuid`;
   if (!rows[0]) throw new Error(`customer ${customerId} not found`);
   const customer = { id: customerId, ...rows[0] };
   const monitoredDomains = new Set(customer.domains);
   const monitoredEmails = new Set(customer.emails);
+  const disclosure: Disclosure = { policy: customer.policy, verifiedDomains: new Set(customer.verifiedDomains) };
 
-  const discovered = [...new Set(exposures.map((exposure) => exposure.email))].filter(
+  // Addresses found at a monitored domain: revealed, or withheld until the domain is verified.
+  const found = [...new Set(exposures.map((exposure) => exposure.email))].filter(
     (email) => !monitoredEmails.has(email) && monitoredDomains.has(domainOfEmail(email)),
   );
+  const discovered = found.filter((email) => revealsDiscoveriesAt(disclosure, domainOfEmail(email)));
+  const hiddenEmails = new Set(found.filter((email) => !revealsDiscoveriesAt(disclosure, domainOfEmail(email))));
   const addedAssets = await addDiscoveredEmails(tx, customerId, discovered);
   for (const asset of addedAssets) monitoredEmails.add(asset.value);
   if (addedAssets.length > 0) {
@@ -141,9 +159,22 @@ export async function recordFindings(
     });
   }
 
+  // Sensitive breaches of addresses at a domain not verified for the customer are withheld too.
+  const unverifiedSensitive = await sensitiveBreachIds(
+    tx,
+    exposures.filter(({ email }) => monitoredEmails.has(email) && !revealsSensitiveOf(disclosure, email)).map(({ breachId }) => breachId),
+  );
+  const withheld = exposures.filter(
+    ({ email, breachId }) =>
+      hiddenEmails.has(email) ||
+      (monitoredEmails.has(email) && unverifiedSensitive.has(breachId) && !revealsSensitiveOf(disclosure, email)),
+  );
+  await withholdExposures(tx, customerId, withheld);
+  const withheldKeys = new Set(withheld.map(({ email, breachId }) => `${email} ${breachId}`));
+
   const emailsByBreach = new Map<string, Set<string>>();
   for (const { email, breachId } of exposures) {
-    if (!monitoredEmails.has(email)) continue;
+    if (!monitoredEmails.has(email) || withheldKeys.has(`${email} ${breachId}`)) continue;
     const emails = emailsByBreach.get(breachId) ?? new Set<string>();
     emails.add(email);
     emailsByBreach.set(breachId, emails);

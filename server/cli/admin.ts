@@ -8,6 +8,7 @@ import { createDistributor } from "../distributors/distributors";
 import { createPartner } from "../distributors/partners";
 import { syncCatalogueFromHibp } from "../breaches/catalogue-sync";
 import { scanAllActiveCustomers } from "../breaches/scanner";
+import { DOMAIN_POLICIES, setDomainPolicy, type DomainPolicy } from "../domains/policy";
 import { runImportBreaches } from "./import-breaches";
 
 /** A mistake in the command line itself (exit code 2). */
@@ -37,15 +38,37 @@ function requireUuid(values: Values, name: string, what: string): string {
   return value;
 }
 
+function domainPolicyOption(values: Values, name: string): DomainPolicy {
+  const value = requireString(values, name);
+  if (!(DOMAIN_POLICIES as readonly string[]).includes(value)) {
+    throw new UsageError(`--${name} must be one of ${DOMAIN_POLICIES.join(", ")} (got "${value}")`);
+  }
+  return value as DomainPolicy;
+}
+
 export const adminCommands: Record<string, AdminCommand> = {
   "create-distributor": {
-    usage: "create-distributor --name NAME",
-    summary: 'Creates a distributor and its first API key: {"id", "apiKey"}',
-    options: { name: { type: "string" } },
+    usage: "create-distributor --name NAME [--domain-policy verified|trusted]",
+    summary: 'Creates a distributor (domain policy default verified, docs/domains.md) and its first API key: {"id", "apiKey"}',
+    options: { name: { type: "string" }, "domain-policy": { type: "string" } },
     async run(db, values) {
-      const { id } = await createDistributor(db, { name: requireString(values, "name") });
+      const domainPolicy = values["domain-policy"] === undefined ? "verified" : domainPolicyOption(values, "domain-policy");
+      const { id } = await createDistributor(db, { name: requireString(values, "name"), domainPolicy });
       const { apiKey } = await issueApiKey(db, { distributorId: id }, "created by admin CLI");
       return { id, apiKey };
+    },
+  },
+  "set-domain-policy": {
+    usage: "set-domain-policy --distributor <uuid> --policy verified|trusted",
+    summary: 'Sets a distributor\'s domain policy (docs/domains.md): {"id", "domainPolicy"}',
+    options: { distributor: { type: "string" }, policy: { type: "string" } },
+    async run(db, values) {
+      const distributorId = requireUuid(values, "distributor", "a distributor");
+      const policy = domainPolicyOption(values, "policy");
+      if (!(await db.distributor.findUnique({ where: { id: distributorId }, select: { id: true } }))) {
+        throw new UsageError(`no distributor with id ${distributorId}`);
+      }
+      return setDomainPolicy(db, distributorId, policy);
     },
   },
   "create-partner": {

@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   "customer.breach.found",
   "customer.breach.resolved",
   "customer.breach.unresolved",
+  "customer.domain.verified",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -38,6 +39,7 @@ export interface EventData {
   "customer.breach.found": { customer: CustomerRef; breaches: BreachSummary[] };
   "customer.breach.resolved": { customer: CustomerRef; breaches: BreachSummary[] };
   "customer.breach.unresolved": { customer: CustomerRef; breaches: BreachSummary[] };
+  "customer.domain.verified": { customer: CustomerRef; domain: string; method: "dns" | "email" | "staff"; verifiedAt: string };
 }
 
 /** An event as stored: its type with the matching payload. */

@@ -28,6 +28,12 @@ const breachFields = {
   emails: z.array(z.string()).meta({ description: "The customer's monitored e-mail addresses found in the breach" }),
 };
 
+const domainVerifiedFields = {
+  domain: z.string().meta({ description: "The verified domain (lower case, internationalized names in punycode)" }),
+  method: z.enum(["dns", "email", "staff"]).meta({ description: "How it was verified (docs/domains.md)" }),
+  verifiedAt: z.iso.datetime().meta({ description: "When it was verified" }),
+};
+
 const storedCustomer = z.object(customerFields);
 const storedAsset = z.object(assetFields);
 const storedBreach = z.object(breachFields);
@@ -39,6 +45,7 @@ const STORED: Record<EventType, z.ZodType> = {
   "customer.breach.found": z.object({ customer: storedCustomer, breaches: z.array(storedBreach).min(1) }),
   "customer.breach.resolved": z.object({ customer: storedCustomer, breaches: z.array(storedBreach).min(1) }),
   "customer.breach.unresolved": z.object({ customer: storedCustomer, breaches: z.array(storedBreach).min(1) }),
+  "customer.domain.verified": z.object({ customer: storedCustomer, ...domainVerifiedFields }),
 };
 
 export function parseEventPayload(type: string, data: unknown): { event: EventPayload } | { problem: string } {
@@ -88,6 +95,10 @@ export const redactedBreachDataSchema = z
 export type RedactedBreachData = z.infer<typeof redactedBreachDataSchema>;
 
 const breachOrRedacted = z.union([breachData, redactedBreachDataSchema]);
+const domainVerifiedData = z.strictObject({ customer: sentCustomer, ...domainVerifiedFields }).meta({
+  id: "DomainVerifiedEventData",
+  description: "A customer's domain was verified; what was withheld at it follows in customer.asset.added and customer.breach.found",
+});
 
 /** What a current-protocol receiver gets as `data`, per event type. */
 export const SENT_EVENT_DATA: Record<EventType, z.ZodType> = {
@@ -98,4 +109,5 @@ export const SENT_EVENT_DATA: Record<EventType, z.ZodType> = {
   "customer.breach.found": breachOrRedacted,
   "customer.breach.resolved": breachOrRedacted,
   "customer.breach.unresolved": breachOrRedacted,
+  "customer.domain.verified": domainVerifiedData,
 };

@@ -35,3 +35,8 @@ export function notificationTexts(locale: LocaleCode): NotificationTexts {
 export function organizationTexts(locale: LocaleCode): OrganizationTexts {
   return MESSAGES[locale].organization ?? enGB.organization;
 }
+
+/** Domain verification's texts: the portal's Domains page, the e-mailed link and its page. */
+export function domainTexts(locale: LocaleCode): Messages["domains"] {
+  return MESSAGES[locale].domains;
+}

@@ -3,17 +3,20 @@ import { openMissingBillingPeriods } from "../customers/billing-periods";
 import { CUSTOMER_FIGURES_MIGRATION, recountCustomerFigures } from "../customers/figures";
 import type { Database } from "../db/client";
 import { migrateDatabase } from "../db/migrations";
+import { DOMAIN_VERIFICATION_MIGRATION, withholdRecordedSensitiveBreaches } from "../domains/backfill";
 import { seedSystemPlans } from "../distributors/system-plans";
 
 /**
  * Brings a database up to date (every start, CLI run and test database): pending migrations
  * (server/db, under the migrations' advisory lock), then the domain's start-up steps: the system
  * plans and breach categories, and billing periods for active customers that lack one (under a
- * lock of their own), and, when this run added the customers' stored figures, their first count.
+ * lock of their own), and, when this run added the customers' stored figures, their first count;
+ * when it added domain verification, the sensitive breaches recorded before it are withheld.
  */
 export async function prepareDatabase(database: Database): Promise<string[]> {
   const applied = await migrateDatabase(database);
   if (applied.includes(CUSTOMER_FIGURES_MIGRATION)) await recountCustomerFigures(database.prisma);
+  if (applied.includes(DOMAIN_VERIFICATION_MIGRATION)) await withholdRecordedSensitiveBreaches(database.prisma);
   // Processes starting at once take turns: the seed's inserts would otherwise race on the plans'
   // and categories' unique keys (the second process failed its start), and two processes could
   // both open a missing billing period.

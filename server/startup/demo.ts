@@ -36,7 +36,7 @@ const DEMO_CUSTOMERS = [
  */
 export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefined> {
   if ((await db.distributor.count()) > 0) return undefined;
-  const distributor = await createDistributor(db, { name: "Demo Distributor" });
+  const distributor = await createDistributor(db, { name: "Demo Distributor", domainPolicy: "trusted" });
   const partner = await createPartner(db, { distributorId: distributor.id, name: "Demo Partner" });
   const distributorKey = await issueApiKey(db, { distributorId: distributor.id }, "demo");
   const partnerKey = await issueApiKey(db, { partnerId: partner.id }, "demo");

@@ -1,5 +1,6 @@
 import { catalogueSyncJob, catalogueSyncSchedule } from "../breaches/catalogue-sync";
 import { dailyScanJob, dailyScanSchedule, matchNewExposuresJob, scanCustomerJob } from "../breaches/jobs";
+import { dnsRecheckJob, dnsRecheckSchedule } from "../domains/jobs";
 import { createJobCatalogue } from "../jobs/catalogue";
 import { housekeepingJob, housekeepingSchedule } from "../jobs/housekeeping";
 import { monthlyReportJob, monthlyReportSchedule, monthlyReportsJob, sendNotificationJob } from "../notifications/jobs";
@@ -21,6 +22,8 @@ export const jobCatalogue = createJobCatalogue({
     dailyScanJob,
     matchNewExposuresJob,
     catalogueSyncJob,
+    // domains: the hourly re-check of unverified domains' TXT records
+    dnsRecheckJob,
     // webhooks: the log's retention, the owner's notice of an endpoint's health change
     webhookRetentionJob,
     endpointHealthJob,
@@ -37,5 +40,6 @@ export const jobCatalogue = createJobCatalogue({
     webhookRetentionSchedule,
     portalCleanupSchedule,
     monthlyReportSchedule,
+    dnsRecheckSchedule,
   ],
 });

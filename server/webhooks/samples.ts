@@ -24,6 +24,8 @@ export function sampleEvent(type: EventType): EventPayload {
     case "customer.breach.resolved":
     case "customer.breach.unresolved":
       return { type, data: { customer, breaches } };
+    case "customer.domain.verified":
+      return { type, data: { customer, domain: "example.com", method: "dns", verifiedAt: "2026-01-01T00:00:00.000Z" } };
   }
 }
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanCustomer } from "../../server/breaches/scanner";
+import { customerDomain } from "../../server/domains/domains";
+import { markDomainVerified } from "../../server/domains/verify";
 import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -20,6 +22,13 @@ let server: Awaited<ReturnType<typeof startRestServer>>;
 let org: TestOrg;
 let otherOrg: TestOrg;
 let watcher: { id: string };
+let domainOwner: { id: string };
+
+/** Verifies a customer's domain as staff would (docs/domains.md). */
+async function verifyDomain(customerId: string, domain: string) {
+  const row = await customerDomain(testDb.db, customerId, domain);
+  expect(await markDomainVerified(testDb.db, row.id, { method: "staff", by: "Test staff", note: "test" })).toBe(true);
+}
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -37,11 +46,23 @@ beforeAll(async () => {
     "gone@left.example": ["AdultSite"],
     "theirs@other.example": ["AdultSite"],
   });
-  watcher = await createBreachTestCustomer(testDb.db, org.partner.id, { emails: ["watched@acme.example", "only-adult@acme.example"] });
-  const domainOwner = await createBreachTestCustomer(testDb.db, org.partner.id, { domains: ["disc.example"] });
+  watcher = await createBreachTestCustomer(testDb.db, org.partner.id, {
+    domains: ["acme.example"],
+    emails: ["watched@acme.example", "only-adult@acme.example"],
+  });
+  domainOwner = await createBreachTestCustomer(testDb.db, org.partner.id, { domains: ["disc.example"] });
   await scanCustomer(testDb.db, domainOwner.id, "onboard");
-  await createBreachTestCustomer(testDb.db, org.partner.id, { status: "inactive", emails: ["gone@left.example"] });
-  await createBreachTestCustomer(testDb.db, otherOrg.partner.id, { emails: ["theirs@other.example"] });
+  const gone = await createBreachTestCustomer(testDb.db, org.partner.id, {
+    status: "inactive",
+    domains: ["left.example"],
+    emails: ["gone@left.example"],
+  });
+  await verifyDomain(gone.id, "left.example");
+  const theirs = await createBreachTestCustomer(testDb.db, otherOrg.partner.id, {
+    domains: ["other.example"],
+    emails: ["theirs@other.example"],
+  });
+  await verifyDomain(theirs.id, "other.example");
   await scanCustomer(testDb.db, watcher.id, "onboard");
 });
 afterAll(async () => {
@@ -70,14 +91,24 @@ describe("sensitive breaches in breach/retrieve and breach/check", () => {
     expect(await checked({ email: "stranger@else.example" })).toBe(true);
   });
 
-  it("show it for an address a customer of the partner monitors (retired breaches stay out)", async () => {
+  it("leave it out for an address a customer monitors at a domain not verified for it, discovered or listed", async () => {
+    expect(await retrievedTitles("watched@acme.example")).toEqual(["Shop"]);
+    expect(await retrievedTitles("only-adult@acme.example")).toEqual([]);
+    expect(await checked({ email: "only-adult@acme.example" })).toBe(false);
+    expect(await retrievedTitles("found@disc.example")).toEqual([]);
+    expect(await checked({ email: "found@disc.example" })).toBe(false);
+  });
+
+  it("show it once the address's domain is verified for a customer of the partner (retired breaches stay out)", async () => {
+    await verifyDomain(watcher.id, "acme.example");
     expect(await retrievedTitles("watched@acme.example")).toEqual(["Adult Site", "Shop"]);
     expect(await retrievedTitles(" Only-Adult@ACME.example ")).toEqual(["Adult Site"]);
     expect(await checked({ email: "only-adult@acme.example" })).toBe(true);
     expect(await checked({ email: "only-adult@acme.example", resolved: false })).toBe(true);
   });
 
-  it("show it for an address a scan discovered at a customer's monitored domain", async () => {
+  it("show it for an address a scan discovered, once its domain is verified", async () => {
+    await verifyDomain(domainOwner.id, "disc.example");
     expect(await retrievedTitles("found@disc.example")).toEqual(["Adult Site"]);
     expect(await checked({ email: "found@disc.example" })).toBe(true);
   });
@@ -90,12 +121,12 @@ describe("sensitive breaches in breach/retrieve and breach/check", () => {
     expect(await checked({ email: "only-adult@acme.example" }, otherOrg.partner.headers)).toBe(false);
   });
 
-  it("leave it out for an address only an offboarded customer had", async () => {
+  it("leave it out for an address only an offboarded customer had, at a domain verified for it", async () => {
     expect(await retrievedTitles("gone@left.example")).toEqual([]);
     expect(await checked({ email: "gone@left.example" })).toBe(false);
   });
 
-  it("leave the customer's own breach list as it was: the sensitive breach is there", async () => {
+  it("show the sensitive breach in the customer's own breach list once its domain is verified", async () => {
     const res = await server.api.get(`/api/v1/integrations/customer/${watcher.id}/breaches`, org.partner.headers);
     expect(res.status).toBe(200);
     expect(res.body.breaches.map((breach: { breachName: string; emails: string[] }) => [breach.breachName, breach.emails])).toEqual([

@@ -59,6 +59,20 @@ describe("admin commands", () => {
     }
   });
 
+  it("create-distributor takes a domain policy (default verified), and set-domain-policy changes it", async () => {
+    const policyOf = async (id: unknown) =>
+      (await testDb.db.distributor.findUniqueOrThrow({ where: { id: String(id) }, select: { domainPolicy: true } })).domainPolicy;
+    const byDefault = await admin("create-distributor", "--name", "Policy default");
+    expect(await policyOf(byDefault.id)).toBe("verified");
+    const trusted = await admin("create-distributor", "--name", "Policy trusted", "--domain-policy", "trusted");
+    expect(await policyOf(trusted.id)).toBe("trusted");
+    expect(await admin("set-domain-policy", "--distributor", String(trusted.id), "--policy", "verified")).toEqual({
+      id: trusted.id,
+      domainPolicy: "verified",
+    });
+    expect(await policyOf(trusted.id)).toBe("verified");
+  });
+
   it("create-api-key issues a further key for a partner or a distributor", async () => {
     const distributor = await admin("create-distributor", "--name", "D2");
     const partner = await admin("create-partner", "--distributor", String(distributor.id), "--name", "P2");
@@ -158,6 +172,9 @@ describe("admin commands", () => {
     [["reset-staff-password"], "--email is required"],
     [["create-billing-code", "--distributor", crypto.randomUUID(), "--code", "X", "--price", "cheap"], "--price must be a number"],
     [["create-distributor", "--name", "x", "--colour", "red"], "Unknown option"],
+    [["create-distributor", "--name", "x", "--domain-policy", "open"], '--domain-policy must be one of verified, trusted (got "open")'],
+    [["set-domain-policy", "--distributor", crypto.randomUUID(), "--policy", "trusted"], "no distributor with id"],
+    [["set-domain-policy", "--distributor", crypto.randomUUID()], "--policy is required"],
   ])("refuses %j with a usage error", async (argv, message) => {
     const attempt = (async () => {
       const { command, values } = parseAdminCommand(argv);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { issueApiKey } from "../../server/auth/api-keys";
 import type { Db } from "../../server/db/client";
+import type { DomainPolicy } from "../../server/db/generated/enums";
 import { createDistributor } from "../../server/distributors/distributors";
 import { createPartner } from "../../server/distributors/partners";
 
@@ -11,9 +12,16 @@ export interface TestOrg {
   onBehalfHeaders: Record<string, string>;
 }
 
-/** A distributor with one partner, each with an API key, and the headers to call as them. */
-export async function createTestOrg(db: Db, name = `Org ${randomUUID().slice(0, 8)}`): Promise<TestOrg> {
-  const distributor = await createDistributor(db, { name: `${name} distributor` });
+/**
+ * A distributor with one partner, each with an API key, and the headers to call as them. Its
+ * domain policy is `trusted` (the specified behaviour most suites test) unless one is given.
+ */
+export async function createTestOrg(
+  db: Db,
+  name = `Org ${randomUUID().slice(0, 8)}`,
+  { domainPolicy = "trusted" }: { domainPolicy?: DomainPolicy } = {},
+): Promise<TestOrg> {
+  const distributor = await createDistributor(db, { name: `${name} distributor`, domainPolicy });
   const distributorKey = await issueApiKey(db, { distributorId: distributor.id });
   const partner = await createPartner(db, { distributorId: distributor.id, name: `${name} partner` });
   const partnerKey = await issueApiKey(db, { partnerId: partner.id });

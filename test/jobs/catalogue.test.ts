@@ -40,6 +40,7 @@ describe("the job catalogue", () => {
       "breaches.match-new-exposures",
       "breaches.scan-customer",
       "breaches.sync-catalogue",
+      "domains.recheck-dns",
       "housekeeping",
       "notifications.monthly-report",
       "notifications.monthly-reports",
@@ -55,6 +56,7 @@ describe("the job catalogue", () => {
       { name: "webhook-retention", every: "day", hourUtc: 3, jobKind: "webhooks.retention" },
       { name: "portal-cleanup", every: "day", hourUtc: 3, jobKind: "portal.cleanup" },
       { name: "monthly-report", every: "month", hourUtc: 6, jobKind: "notifications.monthly-reports" },
+      { name: "domain-dns-recheck", every: "hour", hourUtc: undefined, jobKind: "domains.recheck-dns" },
     ]);
   });
 

@@ -97,13 +97,18 @@ describe("the OpenAPI document's webhooks section against real deliveries", () =
     await recordTestEvent(testDb.db, active, "customer.breach.found", { breaches: [found, breach("OtherBreach", ["a@acme.example"])] });
     await recordTestEvent(testDb.db, active, "customer.breach.resolved", { breaches: [found] });
     await recordTestEvent(testDb.db, active, "customer.breach.unresolved", { breaches: [found] });
+    await recordTestEvent(testDb.db, active, "customer.domain.verified", {
+      domain: "acme.example",
+      method: "dns",
+      verifiedAt: new Date().toISOString(),
+    });
     await recordTestEvent(testDb.db, active, "customer.deleted", {});
     await recordTestEvent(testDb.db, prospect, "customer.breach.found", { breaches: [breach("HiddenBreach", ["p@prospect.example"])] });
     await recordTestEvent(testDb.db, prospect, "customer.breach.resolved", { breaches: [breach("HiddenBreach", ["p@prospect.example"])] });
     await drainWebhooks(testDb.db);
 
-    expect(signing.requests).toHaveLength(9);
-    expect(standard.requests).toHaveLength(9);
+    expect(signing.requests).toHaveLength(10);
+    expect(standard.requests).toHaveLength(10);
     // breach.new ×2, breach.resolved ×2, breach.unresolved, email.added, email.removed
     expect(legacy.requests).toHaveLength(7);
 

@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from "../trpc";
 import { accountRouter } from "./admin/account";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
+import { domainsRouter } from "./admin/domains";
 import { mailRouter } from "./admin/mail";
 import { overviewRouter } from "./admin/overview";
 import { partnersRouter } from "./admin/partners";
@@ -24,6 +25,7 @@ export const uiRouter = router({
     webhooks: webhooksRouter,
     mail: mailRouter,
     account: router(accountRouter),
+    domains: domainsRouter,
   }),
   staffPassword: router(staffPasswordRouter),
   portal: portalRouter,

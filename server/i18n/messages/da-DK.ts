@@ -9,7 +9,7 @@ export const daDK: Translation = {
     portalName: "Eksponeringsportal",
     skipToContent: "Spring til indholdet",
     navigationLabel: "Portal",
-    nav: { overview: "Oversigt", breaches: "Databrud", assets: "Overvågede aktiver", settings: "E-mailindstillinger" },
+    nav: { overview: "Oversigt", breaches: "Databrud", assets: "Overvågede aktiver", settings: "E-mailindstillinger", domains: "Domæner" },
     signedInAs: "Logget ind som {email}",
     signOut: "Log ud",
     overview: {
@@ -203,6 +203,52 @@ export const daDK: Translation = {
       done: (what, email) => `Udført: ${email} modtager ikke længere ${what}.`,
       undo: "Fortryder du? Indstillingerne i din portal slår dem til igen.",
       invalid: "Dette link er ikke gyldigt. Åbn hele linket fra e-mailen, eller svar på e-mailen og bed om, at udsendelserne stoppes.",
+    },
+  },
+  domains: {
+    portal: {
+      title: "Jeres domæner",
+      intro:
+        "Før vi viser, hvilke adresser på et domæne der findes i databrud, viser I os, at domænet er jeres. Indtil da tæller vi kun det, vi har fundet.",
+      status: { verified: "Bekræftet", unverified: "Ikke bekræftet endnu" },
+      verifiedHow: {
+        dns: "Bekræftet via DNS den {date}",
+        email: "Bekræftet med et e-mail-link den {date}",
+        staff: "Bekræftet af {name} den {date}",
+      },
+      found: "Fundet indtil nu: {addresses} e-mailadresser i {breaches} databrud.",
+      hiddenUntilVerified: "Bekræft domænet for at se hvilke.",
+      dnsHeading: "Mulighed 1: tilføj en DNS-post",
+      dnsSteps:
+        "Bed den, der styrer domænets DNS, om at tilføje denne TXT-post. Vi leder efter den, når I trykker på knappen, og hver time i en uge.",
+      recordType: "Type",
+      recordName: "Navn",
+      recordValue: "Værdi",
+      check: "Tjek nu",
+      notYet: "Ikke fundet endnu: {reason}",
+      emailHeading: "Mulighed 2: få et link på e-mail",
+      emailSteps: "Vi sender et link til en af disse adresser på {domain}. Den, der læser den postkasse, åbner linket for at bekræfte.",
+      mailbox: "Send til",
+      send: "Send linket",
+      sent: "Vi har sendt et link til {email}. Det virker én gang, inden for 24 timer.",
+      none: "I har ingen overvågede domæner.",
+    },
+    email: {
+      subject: "Bekræft, at {domain} tilhører {company}",
+      intro:
+        "{company} har bedt om at se, hvilke e-mailadresser på {domain} der findes i kendte databrud. Hvis {company} må se dem, så bekræft her:",
+      button: "Bekræft {domain}",
+      expiry: "Linket virker én gang, inden for 24 timer.",
+      ignore: "Hvis I ikke kender {company} eller ikke ventede denne e-mail, kan I se bort fra den: intet ændres.",
+    },
+    page: {
+      title: "Bekræft et domæne",
+      question: "Bekræft, at {company} må se, hvilke adresser på {domain} der findes i databrud?",
+      confirm: "Bekræft",
+      done: "Færdig: {domain} er bekræftet for {company}.",
+      invalid: "Dette link er ikke gyldigt. Åbn hele linket fra e-mailen.",
+      expired: "Dette link er udløbet. Bed om et nyt i portalen.",
+      used: "Dette link er allerede brugt.",
     },
   },
 };

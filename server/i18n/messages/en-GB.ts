@@ -15,7 +15,7 @@ export const enGB = {
     portalName: "Exposure portal",
     skipToContent: "Skip to content",
     navigationLabel: "Portal",
-    nav: { overview: "Overview", breaches: "Breaches", assets: "Monitored assets", settings: "E-mail settings" },
+    nav: { overview: "Overview", breaches: "Breaches", assets: "Monitored assets", settings: "E-mail settings", domains: "Domains" },
     signedInAs: "Signed in as {email}",
     signOut: "Sign out",
     overview: {
@@ -211,6 +211,53 @@ export const enGB = {
       undo: "Changed your mind? The settings in your portal turn them back on.",
       invalid:
         "This unsubscribe link is not valid. Open the whole link from the e-mail, or reply to the e-mail to ask for the messages to stop.",
+    },
+  },
+  /** Domain verification (docs/domains.md): the portal's Domains page, the e-mailed link and the page it opens. */
+  domains: {
+    portal: {
+      title: "Your domains",
+      intro:
+        "Before we show which addresses at a domain appear in data breaches, you show us that the domain is yours. Until then we only count what we found.",
+      status: { verified: "Verified", unverified: "Not verified yet" },
+      verifiedHow: {
+        dns: "Verified through DNS on {date}",
+        email: "Verified by an e-mail link on {date}",
+        staff: "Verified by {name} on {date}",
+      },
+      found: "Found so far: {addresses} e-mail addresses in {breaches} breaches.",
+      hiddenUntilVerified: "Verify the domain to see which.",
+      dnsHeading: "Option 1: add a DNS record",
+      dnsSteps:
+        "Ask whoever manages the domain's DNS to add this TXT record. We look for it when you press the button, and every hour for a week.",
+      recordType: "Type",
+      recordName: "Name",
+      recordValue: "Value",
+      check: "Check now",
+      notYet: "Not found yet: {reason}",
+      emailHeading: "Option 2: get a link by e-mail",
+      emailSteps: "We send a link to one of these addresses at {domain}. Whoever reads that mailbox opens the link to confirm.",
+      mailbox: "Send to",
+      send: "Send the link",
+      sent: "We sent a link to {email}. It works once, within 24 hours.",
+      none: "You have no monitored domains.",
+    },
+    email: {
+      subject: "Confirm that {domain} belongs to {company}",
+      intro:
+        "{company} asked to see which e-mail addresses at {domain} appear in known data breaches. If {company} may see them, confirm here:",
+      button: "Confirm {domain}",
+      expiry: "The link works once, within 24 hours.",
+      ignore: "If you do not know {company} or did not expect this message, ignore it: nothing changes.",
+    },
+    page: {
+      title: "Confirm a domain",
+      question: "Confirm that {company} may see which addresses at {domain} appear in data breaches?",
+      confirm: "Confirm",
+      done: "Done: {domain} is verified for {company}.",
+      invalid: "This link is not valid. Open the whole link from the e-mail.",
+      expired: "This link has expired. Ask for a new one in the portal.",
+      used: "This link has been used already.",
     },
   },
   organization: {

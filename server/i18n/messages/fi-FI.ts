@@ -9,7 +9,13 @@ export const fiFI: Translation = {
     portalName: "Altistumisportaali",
     skipToContent: "Siirry sisältöön",
     navigationLabel: "Portaali",
-    nav: { overview: "Yleiskatsaus", breaches: "Tietomurrot", assets: "Valvotut kohteet", settings: "Sähköpostiasetukset" },
+    nav: {
+      overview: "Yleiskatsaus",
+      breaches: "Tietomurrot",
+      assets: "Valvotut kohteet",
+      settings: "Sähköpostiasetukset",
+      domains: "Verkkotunnukset",
+    },
     signedInAs: "Kirjautuneena: {email}",
     signOut: "Kirjaudu ulos",
     overview: {
@@ -204,6 +210,52 @@ export const fiFI: Translation = {
       done: (what, email) => `Valmis. Osoitteeseen ${email} ei enää lähetetä näitä viestejä: ${what}.`,
       undo: "Muutitko mielesi? Voit ottaa viestit takaisin käyttöön portaalisi asetuksista.",
       invalid: "Tämä linkki ei ole kelvollinen. Avaa koko linkki viestistä tai vastaa viestiin ja pyydä lopettamaan lähetykset.",
+    },
+  },
+  domains: {
+    portal: {
+      title: "Verkkotunnuksenne",
+      intro:
+        "Ennen kuin näytämme, mitkä verkkotunnuksen osoitteet esiintyvät tietomurroissa, osoitatte, että verkkotunnus on teidän. Siihen asti vain laskemme löydökset.",
+      status: { verified: "Vahvistettu", unverified: "Ei vielä vahvistettu" },
+      verifiedHow: {
+        dns: "Vahvistettu DNS:n kautta {date}",
+        email: "Vahvistettu sähköpostilinkillä {date}",
+        staff: "Vahvistanut {name} {date}",
+      },
+      found: "Tähän mennessä löydetty: {addresses} sähköpostiosoitetta {breaches} tietomurrossa.",
+      hiddenUntilVerified: "Vahvistakaa verkkotunnus nähdäksenne, mitkä.",
+      dnsHeading: "Vaihtoehto 1: lisätkää DNS-tietue",
+      dnsSteps:
+        "Pyytäkää verkkotunnuksen DNS:ää hallinnoivaa lisäämään tämä TXT-tietue. Etsimme sitä, kun painatte painiketta, ja joka tunti viikon ajan.",
+      recordType: "Tyyppi",
+      recordName: "Nimi",
+      recordValue: "Arvo",
+      check: "Tarkista nyt",
+      notYet: "Ei vielä löytynyt: {reason}",
+      emailHeading: "Vaihtoehto 2: linkki sähköpostitse",
+      emailSteps: "Lähetämme linkin yhteen näistä osoitteista verkkotunnuksessa {domain}. Postilaatikon lukija avaa linkin vahvistaakseen.",
+      mailbox: "Vastaanottaja",
+      send: "Lähetä linkki",
+      sent: "Lähetimme linkin osoitteeseen {email}. Se toimii kerran, 24 tunnin sisällä.",
+      none: "Teillä ei ole valvottuja verkkotunnuksia.",
+    },
+    email: {
+      subject: "Vahvistakaa, että {domain} kuuluu yritykselle {company}",
+      intro:
+        "{company} pyysi nähdä, mitkä verkkotunnuksen {domain} sähköpostiosoitteet esiintyvät tunnetuissa tietomurroissa. Jos {company} saa nähdä ne, vahvistakaa tästä:",
+      button: "Vahvista {domain}",
+      expiry: "Linkki toimii kerran, 24 tunnin sisällä.",
+      ignore: "Jos ette tunne yritystä {company} tai ette odottaneet tätä viestiä, jättäkää se huomiotta: mikään ei muutu.",
+    },
+    page: {
+      title: "Vahvista verkkotunnus",
+      question: "Vahvistetaanko, että {company} saa nähdä, mitkä verkkotunnuksen {domain} osoitteet esiintyvät tietomurroissa?",
+      confirm: "Vahvista",
+      done: "Valmis: {domain} on vahvistettu yritykselle {company}.",
+      invalid: "Tämä linkki ei kelpaa. Avatkaa koko linkki sähköpostista.",
+      expired: "Tämä linkki on vanhentunut. Pyytäkää uusi portaalissa.",
+      used: "Tämä linkki on jo käytetty.",
     },
   },
 };

@@ -9,7 +9,13 @@ export const nbNO: Translation = {
     portalName: "Eksponeringsportal",
     skipToContent: "Gå til innholdet",
     navigationLabel: "Portal",
-    nav: { overview: "Oversikt", breaches: "Datainnbrudd", assets: "Overvåkede ressurser", settings: "E-postinnstillinger" },
+    nav: {
+      overview: "Oversikt",
+      breaches: "Datainnbrudd",
+      assets: "Overvåkede ressurser",
+      settings: "E-postinnstillinger",
+      domains: "Domener",
+    },
     signedInAs: "Logget inn som {email}",
     signOut: "Logg ut",
     overview: {
@@ -200,6 +206,48 @@ export const nbNO: Translation = {
       done: (what, email) => `Ferdig: ${email} får ikke lenger ${what}.`,
       undo: "Ombestemt deg? Innstillingene i portalen din slår dem på igjen.",
       invalid: "Denne lenken er ikke gyldig. Åpne hele lenken fra e-posten, eller svar på e-posten og be om at utsendelsene stoppes.",
+    },
+  },
+  domains: {
+    portal: {
+      title: "Domenene deres",
+      intro:
+        "Før vi viser hvilke adresser på et domene som finnes i datainnbrudd, viser dere oss at domenet er deres. Inntil da teller vi bare det vi har funnet.",
+      status: { verified: "Bekreftet", unverified: "Ikke bekreftet ennå" },
+      verifiedHow: { dns: "Bekreftet via DNS {date}", email: "Bekreftet med en e-postlenke {date}", staff: "Bekreftet av {name} {date}" },
+      found: "Funnet så langt: {addresses} e-postadresser i {breaches} datainnbrudd.",
+      hiddenUntilVerified: "Bekreft domenet for å se hvilke.",
+      dnsHeading: "Alternativ 1: legg til en DNS-post",
+      dnsSteps:
+        "Be den som styrer domenets DNS om å legge til denne TXT-posten. Vi ser etter den når dere trykker på knappen, og hver time i en uke.",
+      recordType: "Type",
+      recordName: "Navn",
+      recordValue: "Verdi",
+      check: "Sjekk nå",
+      notYet: "Ikke funnet ennå: {reason}",
+      emailHeading: "Alternativ 2: få en lenke på e-post",
+      emailSteps: "Vi sender en lenke til en av disse adressene på {domain}. Den som leser den postkassen, åpner lenken for å bekrefte.",
+      mailbox: "Send til",
+      send: "Send lenken",
+      sent: "Vi har sendt en lenke til {email}. Den virker én gang, innen 24 timer.",
+      none: "Dere har ingen overvåkede domener.",
+    },
+    email: {
+      subject: "Bekreft at {domain} tilhører {company}",
+      intro:
+        "{company} har bedt om å se hvilke e-postadresser på {domain} som finnes i kjente datainnbrudd. Hvis {company} kan se dem, bekreft her:",
+      button: "Bekreft {domain}",
+      expiry: "Lenken virker én gang, innen 24 timer.",
+      ignore: "Hvis dere ikke kjenner {company} eller ikke ventet denne e-posten, kan dere se bort fra den: ingenting endres.",
+    },
+    page: {
+      title: "Bekreft et domene",
+      question: "Bekrefte at {company} kan se hvilke adresser på {domain} som finnes i datainnbrudd?",
+      confirm: "Bekreft",
+      done: "Ferdig: {domain} er bekreftet for {company}.",
+      invalid: "Denne lenken er ikke gyldig. Åpne hele lenken fra e-posten.",
+      expired: "Denne lenken har utløpt. Be om en ny i portalen.",
+      used: "Denne lenken er allerede brukt.",
     },
   },
 };

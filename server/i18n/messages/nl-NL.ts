@@ -9,7 +9,13 @@ export const nlNL: Translation = {
     portalName: "Blootstellingsportaal",
     skipToContent: "Naar de inhoud",
     navigationLabel: "Portaal",
-    nav: { overview: "Overzicht", breaches: "Datalekken", assets: "Bewaakte gegevens", settings: "E-mailinstellingen" },
+    nav: {
+      overview: "Overzicht",
+      breaches: "Datalekken",
+      assets: "Bewaakte gegevens",
+      settings: "E-mailinstellingen",
+      domains: "Domeinen",
+    },
     signedInAs: "Aangemeld als {email}",
     signOut: "Afmelden",
     overview: {
@@ -204,6 +210,52 @@ export const nlNL: Translation = {
       undo: "Bedacht? Met de instellingen in uw portaal zet u ze weer aan.",
       invalid:
         "Deze afmeldlink is niet geldig. Open de volledige link uit de e-mail, of beantwoord de e-mail met het verzoek de berichten te stoppen.",
+    },
+  },
+  domains: {
+    portal: {
+      title: "Uw domeinen",
+      intro:
+        "Voordat we laten zien welke adressen op een domein in datalekken voorkomen, toont u aan dat het domein van u is. Tot dan tellen we alleen wat we vonden.",
+      status: { verified: "Geverifieerd", unverified: "Nog niet geverifieerd" },
+      verifiedHow: {
+        dns: "Geverifieerd via DNS op {date}",
+        email: "Geverifieerd met een e-maillink op {date}",
+        staff: "Geverifieerd door {name} op {date}",
+      },
+      found: "Tot nu toe gevonden: {addresses} e-mailadressen in {breaches} datalekken.",
+      hiddenUntilVerified: "Verifieer het domein om te zien welke.",
+      dnsHeading: "Optie 1: voeg een DNS-record toe",
+      dnsSteps:
+        "Vraag wie de DNS van het domein beheert dit TXT-record toe te voegen. We zoeken het wanneer u op de knop drukt, en een week lang elk uur.",
+      recordType: "Type",
+      recordName: "Naam",
+      recordValue: "Waarde",
+      check: "Nu controleren",
+      notYet: "Nog niet gevonden: {reason}",
+      emailHeading: "Optie 2: ontvang een link per e-mail",
+      emailSteps: "We sturen een link naar een van deze adressen op {domain}. Wie die mailbox leest, opent de link om te bevestigen.",
+      mailbox: "Sturen naar",
+      send: "Link sturen",
+      sent: "We hebben een link gestuurd naar {email}. Die werkt één keer, binnen 24 uur.",
+      none: "U hebt geen bewaakte domeinen.",
+    },
+    email: {
+      subject: "Bevestig dat {domain} van {company} is",
+      intro:
+        "{company} heeft gevraagd te zien welke e-mailadressen op {domain} in bekende datalekken voorkomen. Als {company} ze mag zien, bevestig dan hier:",
+      button: "Bevestig {domain}",
+      expiry: "De link werkt één keer, binnen 24 uur.",
+      ignore: "Kent u {company} niet of verwachtte u dit bericht niet, negeer het dan: er verandert niets.",
+    },
+    page: {
+      title: "Een domein bevestigen",
+      question: "Bevestigen dat {company} mag zien welke adressen op {domain} in datalekken voorkomen?",
+      confirm: "Bevestigen",
+      done: "Klaar: {domain} is geverifieerd voor {company}.",
+      invalid: "Deze link is niet geldig. Open de hele link uit de e-mail.",
+      expired: "Deze link is verlopen. Vraag een nieuwe aan in het portaal.",
+      used: "Deze link is al gebruikt.",
     },
   },
 };

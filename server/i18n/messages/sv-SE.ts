@@ -9,7 +9,13 @@ export const svSE: Translation = {
     portalName: "Exponeringsportal",
     skipToContent: "Hoppa till innehållet",
     navigationLabel: "Portal",
-    nav: { overview: "Översikt", breaches: "Dataintrång", assets: "Bevakade tillgångar", settings: "E-postinställningar" },
+    nav: {
+      overview: "Översikt",
+      breaches: "Dataintrång",
+      assets: "Bevakade tillgångar",
+      settings: "E-postinställningar",
+      domains: "Domäner",
+    },
     signedInAs: "Inloggad som {email}",
     signOut: "Logga ut",
     overview: {
@@ -200,6 +206,53 @@ export const svSE: Translation = {
       done: (what, email) => `Klart: ${email} får inte längre ${what}.`,
       undo: "Ångrat dig? Inställningarna i din portal slår på dem igen.",
       invalid: "Den här länken fungerar inte. Öppna hela länken från mejlet, eller svara på mejlet och be om att utskicken stoppas.",
+    },
+  },
+  domains: {
+    portal: {
+      title: "Era domäner",
+      intro:
+        "Innan vi visar vilka adresser på en domän som finns i dataintrång visar ni att domänen är er. Till dess räknar vi bara det vi har hittat.",
+      status: { verified: "Verifierad", unverified: "Inte verifierad än" },
+      verifiedHow: {
+        dns: "Verifierad via DNS den {date}",
+        email: "Verifierad med en e-postlänk den {date}",
+        staff: "Verifierad av {name} den {date}",
+      },
+      found: "Hittills hittat: {addresses} e-postadresser i {breaches} dataintrång.",
+      hiddenUntilVerified: "Verifiera domänen för att se vilka.",
+      dnsHeading: "Alternativ 1: lägg till en DNS-post",
+      dnsSteps:
+        "Be den som sköter domänens DNS att lägga till den här TXT-posten. Vi letar efter den när ni trycker på knappen, och varje timme i en vecka.",
+      recordType: "Typ",
+      recordName: "Namn",
+      recordValue: "Värde",
+      check: "Kontrollera nu",
+      notYet: "Inte hittad än: {reason}",
+      emailHeading: "Alternativ 2: få en länk via e-post",
+      emailSteps:
+        "Vi skickar en länk till en av de här adresserna på {domain}. Den som läser den brevlådan öppnar länken för att bekräfta.",
+      mailbox: "Skicka till",
+      send: "Skicka länken",
+      sent: "Vi har skickat en länk till {email}. Den fungerar en gång, inom 24 timmar.",
+      none: "Ni har inga bevakade domäner.",
+    },
+    email: {
+      subject: "Bekräfta att {domain} tillhör {company}",
+      intro:
+        "{company} har bett att få se vilka e-postadresser på {domain} som finns i kända dataintrång. Om {company} får se dem, bekräfta här:",
+      button: "Bekräfta {domain}",
+      expiry: "Länken fungerar en gång, inom 24 timmar.",
+      ignore: "Om ni inte känner till {company} eller inte väntade er det här mejlet kan ni strunta i det: ingenting ändras.",
+    },
+    page: {
+      title: "Bekräfta en domän",
+      question: "Bekräfta att {company} får se vilka adresser på {domain} som finns i dataintrång?",
+      confirm: "Bekräfta",
+      done: "Klart: {domain} är verifierad för {company}.",
+      invalid: "Den här länken fungerar inte. Öppna hela länken från mejlet.",
+      expired: "Den här länken har gått ut. Be om en ny i portalen.",
+      used: "Den här länken har redan använts.",
     },
   },
 };

@@ -1,5 +1,6 @@
 import { router } from "../../trpc";
 import { assets } from "./assets";
+import { checkDomainDns, domains, sendDomainLink } from "./domains";
 import { getBreach } from "./get-breach";
 import { listBreaches } from "./list-breaches";
 import { me } from "./me";
@@ -17,4 +18,7 @@ export const portalRouter = router({
   assets,
   notificationSettings,
   updateNotificationSettings,
+  domains,
+  checkDomainDns,
+  sendDomainLink,
 });

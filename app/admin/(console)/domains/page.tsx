@@ -1,0 +1,99 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Badge } from "../../_components/badge";
+import { DateTime } from "../../_components/date-time";
+import { AttestDomainForm, DomainPolicyForm } from "../../_components/domain-forms";
+import { adminApi, type SearchParams } from "../../_lib/server";
+
+export const metadata: Metadata = { title: "Domains" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The distributor's domain policy, and per partner the domains its customers added in the last
+ * 30 days with their verification state; a domain that customers of two or more partners monitor
+ * is flagged. Staff attest an unverified domain here (docs/admin-ui.md, "Domains").
+ */
+export default async function DomainsPage({ searchParams }: { searchParams: SearchParams }) {
+  const partnerParam = (await searchParams).partner;
+  const partnerId = typeof partnerParam === "string" && UUID.test(partnerParam) ? partnerParam : undefined;
+  const { policy, domains } = await (await adminApi()).admin.domains.overview({ partnerId });
+  const partners = [...new Map(domains.map((row) => [row.partnerId, row.partnerName])).entries()].sort((a, b) => a[1].localeCompare(b[1]));
+  return (
+    <>
+      <h1>Domains</h1>
+      <p className="muted">
+        Under the verified policy a customer sees which of its domain&apos;s mailboxes are exposed only after proving the domain is its own
+        (a DNS record, a link e-mailed to the domain, or your attestation). Sensitive breaches need a verified domain under both policies.
+      </p>
+      <DomainPolicyForm policy={policy} />
+      <h2>Domains added in the last 30 days</h2>
+      {partnerId && (
+        <p>
+          <Link href="/admin/domains">All partners</Link>
+        </p>
+      )}
+      {domains.length === 0 ? (
+        <p>No domains were added in the last 30 days.</p>
+      ) : (
+        partners.map(([id, name]) => (
+          <section key={id} aria-label={`Partner ${name}`}>
+            <h3>
+              <Link href={`/admin/domains?partner=${id}`}>{name}</Link>
+            </h3>
+            <div className="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Domain</th>
+                    <th scope="col">Customer</th>
+                    <th scope="col">Added</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Monitored by</th>
+                    <th scope="col">Attestation</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {domains
+                    .filter((row) => row.partnerId === id)
+                    .map((row) => (
+                      <tr key={`${row.customerId}:${row.domain}`}>
+                        <th scope="row">
+                          <code>{row.domain}</code>
+                        </th>
+                        <td>
+                          {row.companyName} <span className="muted">({row.customerStatus})</span>
+                        </td>
+                        <td>
+                          <DateTime iso={row.addedAt} />
+                        </td>
+                        <td>
+                          <Badge status={row.status === "verified" ? "active" : "pending"}>{row.status}</Badge>
+                          {row.status === "verified" && (
+                            <span className="muted">
+                              {" "}
+                              by {row.method}
+                              {row.method === "staff" ? `: ${row.verifiedBy}` : ""} <DateTime iso={row.verifiedAt} />
+                              {row.note ? ` (“${row.note}”)` : ""}
+                            </span>
+                          )}
+                        </td>
+                        <td>
+                          {row.partnersMonitoring >= 2 ? (
+                            <strong role="note">⚠ customers of {row.partnersMonitoring} partners</strong>
+                          ) : (
+                            "this partner only"
+                          )}
+                        </td>
+                        <td>{row.status === "unverified" && <AttestDomainForm customerId={row.customerId} domain={row.domain} />}</td>
+                      </tr>
+                    ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        ))
+      )}
+    </>
+  );
+}

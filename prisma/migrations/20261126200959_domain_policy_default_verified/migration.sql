@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "distributors" ALTER COLUMN "domain_policy" SET DEFAULT 'verified';

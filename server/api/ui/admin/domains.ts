@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { DOMAIN_POLICIES, setDomainPolicy } from "../../../domains/policy";
+import { attestDomain, distributorDomainPolicy, recentCustomerDomains } from "../../../domains/staff";
+import { router, staffProcedure } from "../../trpc";
+import { iso } from "./inputs";
+
+/**
+ * The admin UI's domain page (docs/admin-ui.md, "Domains"): the distributor's domain policy,
+ * the domains its partners' customers added in the last 30 days (the abuse view), and staff
+ * attestation. Scoped to the staff member's distributor.
+ */
+export const domainsRouter = router({
+  overview: staffProcedure.input(z.object({ partnerId: z.uuid().optional() })).query(async ({ ctx, input }) => {
+    const [policy, domains] = await Promise.all([
+      distributorDomainPolicy(ctx.db, ctx.staff.distributorId),
+      recentCustomerDomains(ctx.db, ctx.staff.distributorId, input),
+    ]);
+    return {
+      policy,
+      domains: domains.map((row) => ({ ...row, addedAt: iso(row.addedAt)!, verifiedAt: iso(row.verifiedAt) })),
+    };
+  }),
+
+  setPolicy: staffProcedure
+    .input(z.object({ policy: z.enum(DOMAIN_POLICIES) }))
+    .mutation(({ ctx, input }) => setDomainPolicy(ctx.db, ctx.staff.distributorId, input.policy)),
+
+  attest: staffProcedure
+    .input(z.object({ customerId: z.string(), domain: z.string().max(300), note: z.string().max(2000) }))
+    .mutation(({ ctx, input }) => attestDomain(ctx.db, { distributorId: ctx.staff.distributorId, staffId: ctx.staff.id }, input)),
+});

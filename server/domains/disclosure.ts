@@ -1,0 +1,60 @@
+import type { Queryable } from "../db/client";
+import type { DomainPolicy } from "../db/generated/enums";
+import { domainOfEmail } from "../email-address";
+
+/**
+ * What a customer may be shown of what scans find (docs/domains.md, "What stays hidden"). The one
+ * place that decides it: scans and incremental matching write findings only through
+ * recordFindings (server/breaches/scanner.ts), which asks this, so what is withheld never
+ * reaches the assets, breach instances, events, e-mails or portal, and is kept in
+ * withheld_exposures until the domain is verified.
+ */
+export interface Disclosure {
+  policy: DomainPolicy;
+  /** The domains verified for this customer. */
+  verifiedDomains: ReadonlySet<string>;
+}
+
+/** Whether an address discovered at this monitored domain may be revealed. */
+export function revealsDiscoveriesAt(disclosure: Disclosure, domain: string): boolean {
+  return disclosure.policy === "trusted" || disclosure.verifiedDomains.has(domain);
+}
+
+/** Whether a sensitive breach of this address may be revealed: under both policies, only at a verified domain. */
+export function revealsSensitiveOf(disclosure: Disclosure, email: string): boolean {
+  return disclosure.verifiedDomains.has(domainOfEmail(email));
+}
+
+/** The sensitive breaches among these catalogue ids. */
+export async function sensitiveBreachIds(tx: Queryable, breachIds: readonly string[]): Promise<Set<string>> {
+  if (breachIds.length === 0) return new Set();
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT id::text FROM breaches WHERE is_sensitive AND id = ANY(${[...new Set(breachIds)]}::uuid[])`;
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Keeps exposures the customer may not see yet (idempotent: one row per customer, address and breach). */
+export async function withholdExposures(
+  tx: Queryable,
+  customerId: string,
+  exposures: ReadonlyArray<{ email: string; breachId: string }>,
+): Promise<void> {
+  if (exposures.length === 0) return;
+  const sorted = [...exposures].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : a.breachId < b.breachId ? -1 : 1));
+  await tx.$executeRaw`
+    INSERT INTO withheld_exposures (customer_id, email, breach_id, domain)
+    SELECT ${customerId}::uuid, w.email, w.breach_id, substr(w.email, strpos(w.email, '@') + 1)
+    FROM unnest(${sorted.map((row) => row.email)}::text[], ${sorted.map((row) => row.breachId)}::uuid[]) AS w(email, breach_id)
+    ON CONFLICT DO NOTHING`;
+}
+
+/** The exposures withheld from the customer at this domain (what verifying it reveals). */
+export async function withheldAtDomain(
+  tx: Queryable,
+  customerId: string,
+  domain: string,
+): Promise<Array<{ email: string; breachId: string }>> {
+  return tx.$queryRaw<Array<{ email: string; breachId: string }>>`
+    SELECT email, breach_id::text AS "breachId" FROM withheld_exposures
+    WHERE customer_id = ${customerId}::uuid AND domain = ${domain}`;
+}

@@ -1,0 +1,136 @@
+import { config } from "../config";
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import { format } from "../i18n/format";
+import type { LocaleCode } from "../i18n/locales";
+import { portalLocale } from "../i18n/negotiate";
+import { domainTexts } from "../i18n/translations";
+import { log } from "../log";
+import { configuredTransport, type MailTransport } from "../notifications/transport";
+import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "../portal/secret-tokens";
+import type { CustomerDomainRow } from "./domains";
+import { verifyInTransaction } from "./verify";
+import { wakeJobWorkers } from "../jobs/wake";
+
+/** The mailboxes a verification link may go to, as HIBP and certificate authorities use them. */
+export const VERIFICATION_MAILBOXES = ["security", "postmaster", "hostmaster", "webmaster", "admin"] as const;
+export type VerificationMailbox = (typeof VERIFICATION_MAILBOXES)[number];
+/** A link verifies once, within 24 hours of being sent (docs/domains.md, "E-mail"). */
+export const VERIFICATION_LINK_LIFETIME_SECONDS = 24 * 60 * 60;
+export const MAIL_NOT_SENT = "The verification e-mail could not be sent";
+/** Links per customer domain in 24 hours: the mailboxes belong to whoever owns the domain, who must not be flooded. */
+export const LINKS_PER_DAY = 5;
+export const TOO_MANY_LINKS = `At most ${LINKS_PER_DAY} verification e-mails per domain in 24 hours; try again later`;
+
+export function verificationLinkUrl(token: string): string {
+  return `${config.appUrl()}/verify-domain?token=${token}`;
+}
+
+/**
+ * Sends a one-time verification link to `<mailbox>@<domain>`, in the customer's locale. Only the
+ * token's SHA-256 is stored; the clear link exists only in the message, which is sent at once
+ * rather than queued (a queued message keeps its facts in the database). A refused send voids the
+ * link and answers 503 MAIL_NOT_SENT.
+ */
+export async function sendVerificationLink(
+  db: Db,
+  row: CustomerDomainRow,
+  mailbox: VerificationMailbox,
+  transport: MailTransport = configuredTransport(),
+): Promise<{ emailSentTo: string }> {
+  const customer = await db.customer.findUniqueOrThrow({
+    where: { id: row.customerId },
+    select: { companyName: true, localeCode: true, partner: { select: { replyToEmail: true } } },
+  });
+  const [sent] = await db.$queryRaw<Array<{ count: number }>>`
+    SELECT count(*)::int AS count FROM domain_verification_links
+    WHERE customer_domain_id = ${row.id}::uuid AND created_at > now() - interval '24 hours'`;
+  if ((sent?.count ?? 0) >= LINKS_PER_DAY) throw new AppError("RATE_LIMITED", TOO_MANY_LINKS);
+  const email = `${mailbox}@${row.domain}`;
+  const token = newSecretToken();
+  const [link] = await db.$queryRaw<Array<{ id: string }>>`
+    INSERT INTO domain_verification_links (customer_domain_id, token_hash, email, expires_at)
+    VALUES (${row.id}::uuid, ${hashSecretToken(token)}, ${email}, now() + make_interval(secs => ${VERIFICATION_LINK_LIFETIME_SECONDS}))
+    RETURNING id::text`;
+  const locale = portalLocale(customer.localeCode);
+  const texts = verificationMail(locale, { domain: row.domain, company: customer.companyName }, verificationLinkUrl(token));
+  try {
+    await transport.send({ notificationId: link!.id, to: email, replyTo: customer.partner.replyToEmail, attachments: [], ...texts });
+  } catch (error) {
+    log.warn("domain verification e-mail not sent", { customerId: row.customerId, domain: row.domain, error });
+    await db.$executeRaw`DELETE FROM domain_verification_links WHERE id = ${link!.id}::uuid`;
+    throw new AppError("UNAVAILABLE", MAIL_NOT_SENT);
+  }
+  log.info("domain verification e-mail sent", { customerId: row.customerId, domain: row.domain, mailbox });
+  return { emailSentTo: email };
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
+
+function verificationMail(locale: LocaleCode, values: { domain: string; company: string }, url: string) {
+  const texts = domainTexts(locale).email;
+  const [intro, button, expiry, ignore] = [texts.intro, texts.button, texts.expiry, texts.ignore].map((text) => format(text, values));
+  return {
+    subject: format(texts.subject, values),
+    text: `${intro}\n\n${url}\n\n${expiry}\n\n${ignore}\n`,
+    html: `<!doctype html><html lang="${locale}"><body>
+<p>${escapeHtml(intro!)}</p>
+<p><a href="${escapeHtml(url)}">${escapeHtml(button!)}</a></p>
+<p>${escapeHtml(expiry!)}</p>
+<p>${escapeHtml(ignore!)}</p>
+</body></html>`,
+  };
+}
+
+export type LinkState =
+  | { valid: false }
+  | { valid: true; state: "open" | "expired" | "used"; domain: string; companyName: string; locale: LocaleCode; verified: boolean };
+
+/** What the link's page shows (opening it changes nothing: mail scanners open links too). */
+export async function verificationLinkState(db: Db, token: string): Promise<LinkState> {
+  if (!SECRET_TOKEN_PATTERN.test(token)) return { valid: false };
+  const [link] = await db.$queryRaw<
+    Array<{ used: boolean; expired: boolean; domain: string; companyName: string; localeCode: string; verified: boolean }>
+  >`
+    SELECT l.used_at IS NOT NULL AS used, l.expires_at <= now() AS expired, cd.domain, c.company_name AS "companyName",
+           c.locale_code AS "localeCode", cd.status = 'verified' AS verified
+    FROM domain_verification_links l
+    JOIN customer_domains cd ON cd.id = l.customer_domain_id
+    JOIN customers c ON c.id = cd.customer_id
+    WHERE l.token_hash = ${hashSecretToken(token)}`;
+  if (!link) return { valid: false };
+  return {
+    valid: true,
+    state: link.used ? "used" : link.expired ? "expired" : "open",
+    domain: link.domain,
+    companyName: link.companyName,
+    locale: portalLocale(link.localeCode),
+    verified: link.verified,
+  };
+}
+
+/**
+ * Follows a link: one conditional UPDATE consumes it (unused, not expired, the domain still
+ * monitored), and the domain is verified in the same transaction, so a link verifies once.
+ */
+export async function consumeVerificationLink(db: Db, token: string): Promise<boolean> {
+  if (!SECRET_TOKEN_PATTERN.test(token)) return false;
+  const verified = await db.$transaction(
+    async (tx) => {
+      const [link] = await tx.$queryRaw<Array<{ customerDomainId: string; email: string }>>`
+        UPDATE domain_verification_links l SET used_at = now()
+        FROM customer_domains cd
+        WHERE l.token_hash = ${hashSecretToken(token)} AND l.used_at IS NULL AND l.expires_at > now()
+          AND cd.id = l.customer_domain_id
+          AND EXISTS (SELECT 1 FROM monitored_assets a WHERE a.customer_id = cd.customer_id AND a.kind = 'domain' AND a.value = cd.domain)
+        RETURNING l.customer_domain_id::text AS "customerDomainId", l.email`;
+      if (!link) return false;
+      await verifyInTransaction(tx, link.customerDomainId, { method: "email", by: link.email });
+      return true;
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
+  if (verified) await wakeJobWorkers();
+  return verified;
+}
