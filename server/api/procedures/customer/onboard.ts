@@ -28,6 +28,7 @@ export const onboard = partnerProcedure
         "customer.asset.added (the initial assets) and starts the initial scan. `platformAccess` is accepted and ignored.",
       ].join(" "),
     },
+    ignoredFields: ["platformAccess"],
     errors: { failure: "Failed to onboard customer" },
     responses: { 409: 'A customer with reference "ACME-001" already exists' },
   })

@@ -16,6 +16,7 @@ export const updateInfo = partnerProcedure
         "Changes any of companyName, contactEmail (also the portal account's address), price and the plan " +
         "(`planId` wins over `planType`). Monitored assets are changed with PATCH .../assets. `platformAccess` is ignored.",
     },
+    ignoredFields: ["platformAccess"],
     errors: { failure: "Failed to update customer info", invalidJson: "Request body must be valid JSON" },
     responses: { 404: "Customer not found or does not belong to partner" },
   })
