@@ -24,7 +24,8 @@ export const signatureSchemeInput = z.enum(SIGNATURE_SCHEMES, {
 });
 const SIGNATURE_SCHEME_DESCRIPTION =
   'How deliveries are signed: "x-signature" (X-Signature and X-Token; the receiver signs its answer) or ' +
-  '"standard-webhooks" (webhook-id, webhook-timestamp, webhook-signature; any 2xx is success). See the webhooks section.';
+  '"standard-webhooks" (webhook-id, webhook-timestamp, webhook-signature; any 2xx is success). ' +
+  "See [Receive webhooks](/docs/webhooks#receive-webhooks).";
 
 /** A current-protocol endpoint's fields on create (the partner and distributor APIs, the admin UI). */
 export const endpointCreateInput = z.object({
