@@ -391,6 +391,16 @@ describe("POST /api/v1/integrations/customer/onboard", () => {
     const after = (await customerState(res.body.customerId)).customer!;
     expect(after).toMatchObject({ status: "active", currencyCode: null });
     expect(after.price.toNumber()).toBe(0);
+    // Billed from now on: PATCH info sets its price and currency.
+    const billed = await server.api.patch(
+      `/api/v1/integrations/customer/${res.body.customerId}/info`,
+      { price: 19.5, currencyCode: "eur" },
+      org.partner.headers,
+    );
+    expect(billed.status).toBe(200);
+    const priced = (await customerState(res.body.customerId)).customer!;
+    expect(priced.currencyCode).toBe("EUR");
+    expect(priced.price.toNumber()).toBe(19.5);
   });
 
   it("keeps a prospect's price and currency when given", async () => {
