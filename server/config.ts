@@ -11,6 +11,13 @@ export const config = {
   port: (): number => integer("PORT", 3000, 1, 65535),
   appUrl: (): string => (nonEmpty(process.env.APP_URL) ?? `http://localhost:${config.port()}`).replace(/\/+$/, ""),
   webhookAllowPrivateUrls: (): boolean => process.env.WEBHOOK_ALLOW_PRIVATE_URLS === "true",
+  /** Unknown keys in a REST body: refused with 400 (default), or `ignore`d for clients being migrated (docs/api.md). */
+  apiUnknownFields: (): "refuse" | "ignore" => {
+    const raw = nonEmpty(process.env.API_UNKNOWN_FIELDS)?.toLowerCase();
+    if (raw === undefined || raw === "refuse") return "refuse";
+    if (raw === "ignore") return "ignore";
+    throw new Error(`API_UNKNOWN_FIELDS must be refuse or ignore (got "${process.env.API_UNKNOWN_FIELDS!.trim()}")`);
+  },
   breachCheckRateLimit: (): number => integer("BREACH_CHECK_RATE_LIMIT", 60, 1, 1_000_000),
   breachRetrieveRateLimit: (): number => integer("BREACH_RETRIEVE_RATE_LIMIT", 60, 1, 1_000_000),
   /** Have I Been Pwned as the breach source instead of the local exposure index. */
@@ -86,6 +93,7 @@ export function checkConfig(): void {
     config.port,
     config.breachCheckRateLimit,
     config.breachRetrieveRateLimit,
+    config.apiUnknownFields,
     config.webhookRetryBaseMs,
     config.webhookLegacyHeaderPrefix,
     config.planTypeAliases,

@@ -27,6 +27,8 @@ export type AppMeta = OpenApiMeta<{
   errors?: EndpointErrors;
   /** Error statuses this endpoint answers besides the common ones, with its message (or messages) each. */
   responses?: Record<number, string | string[]>;
+  /** Body keys that existing clients send and the path accepts and ignores (any other unknown key is a 400). */
+  ignoredFields?: string[];
   /** Status of a successful answer (default 200). */
   successStatus?: number;
   /**

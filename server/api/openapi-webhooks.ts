@@ -66,7 +66,7 @@ const currentHeaders = z.object({
 
 const RETRIES =
   "Anything else (another status, a redirect, which is not followed, or no answer in time) fails the attempt; it is retried " +
-  "while the endpoint's attempts last (docs/webhooks.md). A 429 or 503 with Retry-After delays the next attempt; 410 Gone disables the endpoint.";
+  "while the endpoint's attempts last ([retry schedule](/docs/webhooks#retry-schedule)). A 429 or 503 with Retry-After delays the next attempt; 410 Gone disables the endpoint.";
 
 function currentOperation(type: EventType): ZodOpenApiOperationObject {
   return {

@@ -23,7 +23,11 @@ const DESCRIPTION = `REST API of the exposure-monitoring integration service.
   get-billing-code answer the bare record on success, every other endpoint carries \`success: true\`.
 * A POST without a body is taken as an empty JSON object.
 * **Webhooks**: the events the service POSTs to registered endpoints, of both protocols, are in this document's
-  \`webhooks\` section, each with its body and the headers of its protocol and signature scheme.`;
+  \`webhooks\` section, each with its body and the headers of its protocol and signature scheme. What a receiver must
+  answer, with complete receivers in TypeScript, Python and PHP: [Receive webhooks](/docs/webhooks#receive-webhooks).
+
+Guides: [conventions, keys and errors](/docs/api), [customers](/docs/customers), [breaches](/docs/breaches),
+[webhooks](/docs/webhooks), [customer portal](/docs/portal), [distributors](/docs/distributors).`;
 
 const BODY_METHODS = new Set(["post", "put", "patch"]);
 
@@ -78,7 +82,16 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     if (!operation) continue;
     correctOperation(operation, route);
   }
-  return document;
+  return linkGuides(document, baseUrl);
+}
+
+/**
+ * Descriptions link to the guides the instance serves (`](/docs/webhooks#...)`); made absolute with
+ * the instance's address, so they work wherever the document is read.
+ */
+function linkGuides<T>(document: T, baseUrl: string): T {
+  const origin = baseUrl.replace(/\/+$/, "");
+  return JSON.parse(JSON.stringify(document).replaceAll("](/docs/", `](${origin}/docs/`)) as T;
 }
 
 /** The headers of a rate-limited path's answers (AppMeta.rateLimited; docs/api.md, "Rate limits"). */

@@ -169,7 +169,14 @@ export const CATEGORY_GROUPS: Record<CategoryGroupKey, CategoryGroup> = {
     description:
       "Special categories of personal data (health, sex life, beliefs, ethnic origin). Never shown in breach responses and never scored.",
     tooltip: "Special category data (not shown)",
-    label: { "en-GB": "special category data" },
+    label: {
+      "en-GB": "special category data",
+      "sv-SE": "känsliga personuppgifter",
+      "nb-NO": "særlige kategorier av personopplysninger",
+      "da-DK": "særlige kategorier af personoplysninger",
+      "fi-FI": "erityiset henkilötietoryhmät",
+      "nl-NL": "bijzondere persoonsgegevens",
+    },
   },
   other: {
     severity: 1,

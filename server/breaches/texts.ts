@@ -120,12 +120,27 @@ const STEPS = {
   },
   personalDetails: {
     "en-GB": "Be careful with calls and messages that quote personal details from this breach to gain trust.",
+    "sv-SE": "Var försiktig med samtal och meddelanden som nämner personuppgifter från det här intrånget för att vinna förtroende.",
+    "nb-NO": "Vær forsiktig med anrop og meldinger som viser til personopplysninger fra dette innbruddet for å vinne tillit.",
+    "da-DK": "Vær forsigtig med opkald og beskeder, der nævner personoplysninger fra dette brud for at vinde tillid.",
+    "fi-FI": "Suhtaudu varoen puheluihin ja viesteihin, joissa luottamusta haetaan tämän tietomurron henkilötiedoilla.",
+    "nl-NL": "Wees voorzichtig met telefoontjes en berichten die persoonsgegevens uit dit lek noemen om vertrouwen te winnen.",
   },
   usernames: {
     "en-GB": "Check the other services where the same username is used for activity you do not recognise.",
+    "sv-SE": "Kontrollera de andra tjänster där samma användarnamn används efter aktivitet du inte känner igen.",
+    "nb-NO": "Sjekk de andre tjenestene der det samme brukernavnet brukes, for aktivitet du ikke kjenner igjen.",
+    "da-DK": "Tjek de andre tjenester, hvor det samme brugernavn bruges, for aktivitet, du ikke genkender.",
+    "fi-FI": "Tarkista muut palvelut, joissa käytetään samaa käyttäjätunnusta, tuntemattoman toiminnan varalta.",
+    "nl-NL": "Controleer de andere diensten waar dezelfde gebruikersnaam wordt gebruikt op activiteit die u niet herkent.",
   },
   devices: {
     "en-GB": "Review the devices and sessions signed in to the account and sign out those you do not recognise.",
+    "sv-SE": "Gå igenom de enheter och sessioner som är inloggade på kontot och logga ut dem du inte känner igen.",
+    "nb-NO": "Gå gjennom enhetene og øktene som er logget inn på kontoen, og logg ut dem du ikke kjenner igjen.",
+    "da-DK": "Gennemgå de enheder og sessioner, der er logget ind på kontoen, og log dem ud, du ikke genkender.",
+    "fi-FI": "Käy läpi tilille kirjautuneet laitteet ja istunnot ja kirjaa ulos ne, joita et tunnista.",
+    "nl-NL": "Bekijk de apparaten en sessies die op het account zijn ingelogd en meld de apparaten af die u niet herkent.",
   },
 } satisfies Record<string, Localized>;
 

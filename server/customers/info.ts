@@ -49,15 +49,17 @@ export interface CustomerInfoUpdate {
   /** Also the e-mail address of the customer's portal user. */
   contactEmail?: string;
   price?: number;
+  /** ISO 4217, upper-case (a prospect onboarded without one gets it here). */
+  currencyCode?: string;
   planType?: string;
   /** A plan's id; wins over planType. */
   planId?: string;
 }
 
-/** Changes the customer's non-monitoring details: company, contact, price, plan. */
+/** Changes the customer's non-monitoring details: company, contact, price and currency, plan. */
 export async function updateCustomerInfo(db: Db, partnerId: string, customerId: string, update: CustomerInfoUpdate): Promise<void> {
-  const { companyName, contactEmail, price, planType, planId } = update;
-  if ([companyName, contactEmail, price, planType, planId].every((value) => value === undefined)) {
+  const { companyName, contactEmail, price, currencyCode, planType, planId } = update;
+  if ([companyName, contactEmail, price, currencyCode, planType, planId].every((value) => value === undefined)) {
     throw badRequest(INFO_UPDATE_EMPTY);
   }
   const where = ownedCustomerWhere(partnerId, customerId);
@@ -69,6 +71,7 @@ export async function updateCustomerInfo(db: Db, partnerId: string, customerId: 
         companyName: companyName?.trim(),
         contactEmail: contactEmail?.trim(),
         price: price === undefined ? undefined : new Prisma.Decimal(price.toFixed(2)),
+        currencyCode: currencyCode?.toUpperCase(),
         planId: plan?.id,
       },
     });

@@ -24,9 +24,11 @@ export interface OnboardInput {
   assetsEmails?: string[];
   /** Who receives breach alerts; the contact e-mail when omitted. */
   alertRecipients?: string[];
-  price: number;
+  /** Required unless the customer is a prospect (0 when omitted). */
+  price?: number;
   billedFromDate?: Date;
-  currencyCode: string;
+  /** Required unless the customer is a prospect (none when omitted). */
+  currencyCode?: string;
   planId?: string;
   planType?: string;
   enrolType?: (typeof ENROL_TYPES)[number];
@@ -48,6 +50,12 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
     ...normalizeValues("email", input.assetsEmails ?? [], "assetsEmails").map((value) => ({ kind: "email" as const, value })),
   ];
   if (assets.length === 0) throw badRequest(NO_ASSETS);
+  const status = input.status ?? "active";
+  // A prospect is a one-time check, not billed: it needs no price or currency (docs/customers.md).
+  if (status !== "prospect" && input.price === undefined) throw badRequest("Validation failed: price: Price is required");
+  if (status !== "prospect" && input.currencyCode === undefined) {
+    throw badRequest("Validation failed: currencyCode: Currency code is required");
+  }
   const alertRecipients = input.alertRecipients && normalizeValues("email", input.alertRecipients, "alertRecipients");
   const plan = await resolvePlan(db, input);
   const contactEmail = input.contactEmail.trim();
@@ -56,12 +64,12 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
     reference: input.customerReference.trim(),
     companyName: input.companyName.trim(),
     contactEmail,
-    price: input.price.toFixed(2),
-    currencyCode: input.currencyCode.toUpperCase(),
+    price: (input.price ?? 0).toFixed(2),
+    currencyCode: input.currencyCode?.toUpperCase() ?? null,
     billedFromDate: input.billedFromDate ?? null,
     planId: plan.id,
     localeCode: input.localeCode ?? DEFAULT_LOCALE,
-    status: input.status ?? "active",
+    status,
     enrolType: input.enrolType ?? "opt-out",
     sendMonthlyReport: input.sendMonthlyReport ?? false,
     shouldReceiveBreachAlerts: input.shouldReceiveBreachAlerts ?? null,
@@ -104,7 +112,7 @@ interface NewCustomerRow {
   contactEmail: string;
   /** Decimal text with two places. */
   price: string;
-  currencyCode: string;
+  currencyCode: string | null;
   billedFromDate: Date | null;
   planId: string;
   localeCode: string;
@@ -140,7 +148,7 @@ async function insertCustomer(
       INSERT INTO customers (partner_id, reference, company_name, contact_email, price, currency_code, billed_from_date,
                              plan_id, locale_code, status, enrol_type, send_monthly_report, should_receive_breach_alerts,
                              alert_recipients, monitored_domain_count, monitored_email_count, updated_at)
-      VALUES (${c.partnerId}::uuid, ${c.reference}, ${c.companyName}, ${c.contactEmail}, ${c.price}::numeric, ${c.currencyCode},
+      VALUES (${c.partnerId}::uuid, ${c.reference}, ${c.companyName}, ${c.contactEmail}, ${c.price}::numeric, ${c.currencyCode}::text,
               ${c.billedFromDate}::timestamptz, ${c.planId}::uuid, ${c.localeCode}, ${c.status}::customer_status, ${c.enrolType},
               ${c.sendMonthlyReport}, ${c.shouldReceiveBreachAlerts}::boolean, ${c.alertRecipients}::text[],
               ${assets.filter((a) => a.kind === "domain").length}::int, ${assets.filter((a) => a.kind === "email").length}::int, now())

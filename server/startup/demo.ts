@@ -6,6 +6,7 @@ import { scanCustomer } from "../breaches/scanner";
 import { localBreachSource } from "../breaches/sources/local";
 import { syncBillingPeriod } from "../customers/billing-periods";
 import { recountCustomerFigures } from "../customers/figures";
+import { config } from "../config";
 import type { Db } from "../db/client";
 import { createDistributor } from "../distributors/distributors";
 import { createPartner } from "../distributors/partners";
@@ -94,7 +95,13 @@ export function describeDemoCredentials(demo: DemoCredentials, appUrl: string): 
     `  curl ${auth} ${appUrl}/api/v1/integrations/partner/plans`,
     `  curl ${auth} ${appUrl}/api/v1/integrations/customer/${demo.customers[0]!.id}/breaches`,
     `  curl -X POST ${auth} ${appUrl}/api/v1/integrations/customer/${demo.customers[0]!.id}/magic-link   (open the url: the customer portal)`,
-    `API reference: ${appUrl}/docs`,
+    "Webhooks:",
+    config.webhookAllowPrivateUrls()
+      ? "  WEBHOOK_ALLOW_PRIVATE_URLS=true: endpoints on this machine (http://127.0.0.1:8080/...) are accepted (local testing only)."
+      : "  Only public https:// endpoints are accepted. To try a receiver on this machine (http://127.0.0.1:8080/...),\n" +
+        "  restart with WEBHOOK_ALLOW_PRIVATE_URLS=true (local testing only).",
+    `  Receivers in TypeScript, Python and PHP, and a first delivery step by step: ${appUrl}/docs/webhooks#receive-webhooks`,
+    `Guides: ${appUrl}/docs/api   API reference: ${appUrl}/docs/reference`,
     "",
   ].join("\n");
 }

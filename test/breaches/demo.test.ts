@@ -45,6 +45,9 @@ describe("demo data on an empty database", () => {
     expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain(
       `/api/v1/integrations/customer/${demo!.customers[0]!.id}/breaches`,
     );
+    // A new user's first receiver is on their own machine: the banner says which switch lets it in, and where the receivers are.
+    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain("restart with WEBHOOK_ALLOW_PRIVATE_URLS=true");
+    expect(describeDemoCredentials(demo!, "http://localhost:3000")).toContain("http://localhost:3000/docs/webhooks#receive-webhooks");
     const signIn = await authenticateStaff(testDb.db, demo!.staff);
     expect(signIn).toMatchObject({ ok: true, staff: { email: "admin@demo-distributor.example", distributorId: demo!.distributor.id } });
     expect(describeDemoCredentials(demo!, "http://localhost:3000")).toMatch(

@@ -166,7 +166,7 @@ describe("POST breach/retrieve", () => {
           breachDate: "2015-06-01",
           breachCategories: ["Email addresses", "Usernames"],
           nextSteps: [
-            "Check the other services where the same username is used for activity you do not recognise.",
+            "Tjek de andre tjenester, hvor det samme brugernavn bruges, for aktivitet, du ikke genkender.",
             "Forvent phishing-mails, der henviser til bruddet; bekræft uventede anmodninger om betaling eller login via en anden kanal.",
           ],
           resolvedStatus: false,

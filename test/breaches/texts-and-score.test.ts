@@ -21,11 +21,14 @@ describe("next steps", () => {
     for (let step = 0; step < 5; step++) expect(new Set(perLocale.map((steps) => steps[step])).size).toBe(LOCALE_CODES.length);
   });
 
-  it("falls back to en-GB for steps not written in the locale", () => {
+  it("writes the steps for less severe data in every locale too", () => {
     expect(nextStepsFor(["Usernames", "Email addresses"], "da-DK")).toEqual([
-      "Check the other services where the same username is used for activity you do not recognise.",
+      "Tjek de andre tjenester, hvor det samme brugernavn bruges, for aktivitet, du ikke genkender.",
       "Forvent phishing-mails, der henviser til bruddet; bekræft uventede anmodninger om betaling eller login via en anden kanal.",
     ]);
+    for (const classes of [["Names"], ["Usernames"], ["IP addresses"]]) {
+      expect(new Set(LOCALE_CODES.map((locale) => nextStepsFor(classes, locale)[0])).size).toBe(LOCALE_CODES.length);
+    }
   });
 
   it("gives no step for blacklisted or unknown classes", () => {

@@ -322,7 +322,33 @@ describe("POST /api/v1/integrations/customer/onboard", () => {
       { sendMonthlyReport: "true" },
       "Validation failed: sendMonthlyReport: Invalid input: expected boolean, received string",
     ],
-    ["localeCode malformed", { localeCode: "english" }, "Validation failed: localeCode: Locale code must look like en-GB"],
+    [
+      "localeCode malformed",
+      { localeCode: "english" },
+      "Validation failed: localeCode: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL",
+    ],
+    // de-DE was accepted once, and the customer's portal and e-mails came out in English.
+    [
+      "localeCode the service does not have",
+      { localeCode: "de-DE" },
+      "Validation failed: localeCode: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL",
+    ],
+    [
+      "localeCode of a language it has, another region",
+      { localeCode: "en-US" },
+      "Validation failed: localeCode: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL",
+    ],
+    [
+      "localeCode not a string",
+      { localeCode: 7 },
+      "Validation failed: localeCode: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL",
+    ],
+    ["an active customer without a price", { price: undefined, status: "active" }, "Validation failed: price: Price is required"],
+    [
+      "an active customer without a currency",
+      { currencyCode: undefined, status: "active" },
+      "Validation failed: currencyCode: Currency code is required",
+    ],
     ["status not onboardable", { status: "inactive" }, 'Validation failed: status: Status must be "active" or "prospect"'],
   ])("refuses %s with 400 and a clear message, writing nothing", async (_name, overrides, message) => {
     const before = await testDb.db.customer.count();
@@ -335,6 +361,54 @@ describe("POST /api/v1/integrations/customer/onboard", () => {
   it("normalizes the locale code", async () => {
     const res = await server.api.post(ONBOARD, onboardBody({ localeCode: "da-dk" }), org.partner.headers);
     expect((await customerState(res.body.customerId)).customer!.localeCode).toBe("da-DK");
+  });
+
+  it.each(["sv-SE", "nb-NO", "fi-FI", "da-DK", "en-GB", "nl-NL"])("accepts the locale %s", async (localeCode) => {
+    const res = await server.api.post(ONBOARD, onboardBody({ localeCode }), org.partner.headers);
+    expect(res.status).toBe(200);
+    expect((await customerState(res.body.customerId)).customer!.localeCode).toBe(localeCode);
+  });
+
+  it("onboards a prospect without price or currency: price 0, no currency; upgrading it keeps both", async () => {
+    const res = await server.api.post(
+      ONBOARD,
+      onboardBody({ status: "prospect", price: undefined, currencyCode: undefined }),
+      org.partner.headers,
+    );
+    expect(res.status).toBe(200);
+    const { customer } = await customerState(res.body.customerId);
+    expect(customer).toMatchObject({ status: "prospect", currencyCode: null });
+    expect(customer!.price.toNumber()).toBe(0);
+    const info = await server.api.get(`/api/v1/integrations/customer/${res.body.customerId}/info`, org.partner.headers);
+    expect(info.body).toMatchObject({ success: true, price: 0, status: "prospect" });
+
+    const upgraded = await server.api.post(
+      "/api/v1/integrations/customer/upgrade",
+      { customerId: res.body.customerId },
+      org.partner.headers,
+    );
+    expect(upgraded.status).toBe(200);
+    const after = (await customerState(res.body.customerId)).customer!;
+    expect(after).toMatchObject({ status: "active", currencyCode: null });
+    expect(after.price.toNumber()).toBe(0);
+    // Billed from now on: PATCH info sets its price and currency.
+    const billed = await server.api.patch(
+      `/api/v1/integrations/customer/${res.body.customerId}/info`,
+      { price: 19.5, currencyCode: "eur" },
+      org.partner.headers,
+    );
+    expect(billed.status).toBe(200);
+    const priced = (await customerState(res.body.customerId)).customer!;
+    expect(priced.currencyCode).toBe("EUR");
+    expect(priced.price.toNumber()).toBe(19.5);
+  });
+
+  it("keeps a prospect's price and currency when given", async () => {
+    const res = await server.api.post(ONBOARD, onboardBody({ status: "prospect", price: 12.5, currencyCode: "sek" }), org.partner.headers);
+    expect(res.status).toBe(200);
+    const { customer } = await customerState(res.body.customerId);
+    expect(customer).toMatchObject({ status: "prospect", currencyCode: "SEK" });
+    expect(customer!.price.toNumber()).toBe(12.5);
   });
 
   it("answers a duplicate reference with 409", async () => {

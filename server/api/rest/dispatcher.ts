@@ -12,6 +12,8 @@ import type { RestDispatcher, RestRequest, RestResponse } from "../../http/rest-
 import { observeHttpRequest, UNMATCHED_ROUTE } from "../../metrics/registry";
 import { createContext, type Context } from "../context";
 import type { AppMeta, EndpointErrors } from "../meta";
+import { config } from "../../config";
+import { checkBodyFields, inputKeys, type BodyFields } from "./body-fields";
 import { toHttpError, type HttpError } from "./errors";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
@@ -30,6 +32,8 @@ export interface Route {
   procedureType: TRPCProcedureType;
   meta: AppMeta;
   errors: EndpointErrors;
+  /** The body fields of a POST, PUT or PATCH path (unknown keys are refused: body-fields.ts). */
+  bodyFields?: BodyFields;
 }
 
 /**
@@ -70,10 +74,14 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
     const { route, params } = resolved;
 
     let input: Record<string, unknown>;
+    let readInput = async () => input;
     if (BODY_METHODS.has(method)) {
       const body = await readJsonBody(request, route.errors.invalidJson ?? "Invalid JSON in request body");
       if ("error" in body) return errorResponse(body.error, requestId);
       input = { ...body.value, ...params };
+      const fields = route.bodyFields!;
+      const refuseUnknown = config.apiUnknownFields() === "refuse";
+      readInput = async () => checkBodyFields(input, fields, refuseUnknown);
     } else {
       input = { ...queryObject(new URLSearchParams(request.search)), ...params };
     }
@@ -87,7 +95,7 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
         path: route.procedurePath,
         type: route.procedureType,
         ctx,
-        getRawInput: async () => input,
+        getRawInput: readInput,
         signal: undefined,
         batchIndex: 0,
       });
@@ -143,7 +151,7 @@ export function fetchRestHandler(dispatch: RestDispatcher): (request: Request) =
 
 export function buildRouteTable(router: AnyTRPCRouter): Route[] {
   const routes: Route[] = [];
-  forEachOpenApiProcedure(router._def.procedures, ({ path: procedurePath, type: procedureType, meta }) => {
+  forEachOpenApiProcedure(router._def.procedures, ({ path: procedurePath, type: procedureType, meta, procedure }) => {
     const appMeta = meta as AppMeta;
     const openapi = appMeta.openapi!;
     if (!appMeta.errors?.failure) {
@@ -151,7 +159,22 @@ export function buildRouteTable(router: AnyTRPCRouter): Route[] {
     }
     const pathTemplate = openapi.path.replace(/\/+$/, "");
     const pattern = new RegExp("^" + pathTemplate.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)") + "$");
-    routes.push({ method: openapi.method, pathTemplate, pattern, procedurePath, procedureType, meta: appMeta, errors: appMeta.errors });
+    let bodyFields: BodyFields | undefined;
+    if (BODY_METHODS.has(openapi.method)) {
+      const known = inputKeys((procedure as { _def: { inputs: unknown[] } })._def.inputs);
+      if (!known) throw new Error(`REST procedure ${procedurePath}: the fields of its input cannot be listed (unknown keys are refused)`);
+      bodyFields = { known, ignored: new Set(appMeta.ignoredFields ?? []) };
+    }
+    routes.push({
+      method: openapi.method,
+      pathTemplate,
+      pattern,
+      procedurePath,
+      procedureType,
+      meta: appMeta,
+      errors: appMeta.errors,
+      bodyFields,
+    });
   });
   // Literal segments win over parameters: /webhooks/secrets before /webhooks/{id}.
   routes.sort((a, b) => literalWeight(b.pathTemplate) - literalWeight(a.pathTemplate));

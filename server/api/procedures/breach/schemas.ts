@@ -80,7 +80,10 @@ export const breachCategorySchema = z
     name: z.string(),
     description: z.string(),
     tooltip: z.string(),
-    link: z.string().meta({ example: "/kb/breach-categories/passwords" }),
+    link: z.string().meta({
+      example: "/kb/breach-categories/passwords",
+      description: "The category's page on this service (a path under its address), in the six locales (`?lang=sv-SE`)",
+    }),
     isBlacklist: z.boolean(),
     createdAt: z.string().meta({ format: "date-time" }),
   })

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { badRequest } from "../../../errors";
 import { UUID_PATTERN } from "../../../uuid";
+import { LOCALE_CODES } from "../../../i18n/locales";
 import { requiredError, successTrue, uuidInput } from "../../schemas";
+import { LOCALE_MESSAGE } from "../breach/schemas";
 
 const MAX_PRICE = 9_999_999_999.99;
 const CURRENCY_CODES = new Set(Intl.supportedValuesOf("currency"));
-const LOCALE_PATTERN = /^[a-z]{2,3}-[a-z]{2}$/i;
 
 /** The customer id in a JSON body: missing and malformed ids get different messages. */
 export const customerIdBody = z
@@ -39,12 +40,19 @@ export const currencyCodeField = z
   .refine((code) => CURRENCY_CODES.has(code), { error: "Currency code must be an ISO 4217 code such as USD" })
   .meta({ example: "USD" });
 
+/**
+ * One of the six locales the portal, the e-mails and the breach texts are written in (any case,
+ * stored as written there): a locale the service does not have would come out in English.
+ */
 export const localeCodeField = z
-  .string()
+  .string({ error: LOCALE_MESSAGE })
   .trim()
-  .regex(LOCALE_PATTERN, { error: "Locale code must look like en-GB" })
-  .transform((code) => Intl.getCanonicalLocales(code)[0]!)
-  .meta({ example: "en-GB" });
+  .transform((code, context) => {
+    const locale = LOCALE_CODES.find((known) => known.toLowerCase() === code.toLowerCase());
+    if (!locale) context.addIssue({ code: "custom", message: LOCALE_MESSAGE });
+    return locale ?? z.NEVER;
+  })
+  .meta({ description: `One of ${LOCALE_CODES.join(", ")}`, example: "en-GB" });
 
 export const planIdField = uuidInput("Plan ID must be a valid UUID").meta({
   description: "A plan's id (GET /api/v1/integrations/partner/plans); wins over planType",

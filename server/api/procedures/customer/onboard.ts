@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ENROL_TYPES, ONBOARD_STATUSES, onboardCustomer } from "../../../customers/onboard";
+import { LOCALE_CODES } from "../../../i18n/locales";
 import { emailField, requiredText, successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import {
@@ -28,6 +29,7 @@ export const onboard = partnerProcedure
         "customer.asset.added (the initial assets) and starts the initial scan. `platformAccess` is accepted and ignored.",
       ].join(" "),
     },
+    ignoredFields: ["platformAccess"],
     errors: { failure: "Failed to onboard customer" },
     responses: { 409: 'A customer with reference "ACME-001" already exists' },
   })
@@ -44,18 +46,18 @@ export const onboard = partnerProcedure
       alertRecipients: valueList("Who receives breach alerts (default: the contact e-mail)", 100)
         .min(1, { error: "At least one alert recipient is required" })
         .optional(),
-      price: priceField.meta({ description: "0 for prospects" }),
+      price: priceField.optional().meta({ description: "Required unless status is prospect (a prospect's default is 0)" }),
       billedFromDate: z.iso
         .datetime({ offset: true, error: "Billed-from date must be an ISO 8601 date-time" })
         .transform((value) => new Date(value))
         .optional(),
-      currencyCode: currencyCodeField,
+      currencyCode: currencyCodeField.optional().meta({ description: "Required unless status is prospect" }),
       planId: planIdField.optional(),
       planUuid: planUuidField.optional(),
       planType: planTypeField.optional(),
       enrolType: z.enum(ENROL_TYPES, { error: 'Enrol type must be "opt-in" or "opt-out"' }).optional(),
       sendMonthlyReport: z.boolean().optional(),
-      localeCode: localeCodeField.optional().meta({ description: "Default en-GB" }),
+      localeCode: localeCodeField.optional().meta({ description: `One of ${LOCALE_CODES.join(", ")} (any case); default en-GB` }),
       shouldReceiveBreachAlerts: z.boolean().optional(),
       status: z
         .enum(ONBOARD_STATUSES, { error: 'Status must be "active" or "prospect"' })

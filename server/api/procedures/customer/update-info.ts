@@ -3,7 +3,16 @@ import { updateCustomerInfo } from "../../../customers/info";
 import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import { emailField, requiredText } from "../../schemas";
-import { customerIdPath, messageSchema, planIdField, planIdOf, planTypeField, planUuidField, priceField } from "./fields";
+import {
+  currencyCodeField,
+  customerIdPath,
+  messageSchema,
+  planIdField,
+  planIdOf,
+  planTypeField,
+  planUuidField,
+  priceField,
+} from "./fields";
 
 export const updateInfo = partnerProcedure
   .meta({
@@ -13,9 +22,10 @@ export const updateInfo = partnerProcedure
       tags: ["Partner: customers"],
       summary: "Update a customer's details",
       description:
-        "Changes any of companyName, contactEmail (also the portal account's address), price and the plan " +
+        "Changes any of companyName, contactEmail (also the portal account's address), price, currencyCode and the plan " +
         "(`planId` wins over `planType`). Monitored assets are changed with PATCH .../assets. `platformAccess` is ignored.",
     },
+    ignoredFields: ["platformAccess"],
     errors: { failure: "Failed to update customer info", invalidJson: "Request body must be valid JSON" },
     responses: { 404: "Customer not found or does not belong to partner" },
   })
@@ -25,6 +35,7 @@ export const updateInfo = partnerProcedure
       companyName: requiredText("Company name", 200).optional(),
       contactEmail: emailField("Contact email").optional(),
       price: priceField.optional(),
+      currencyCode: currencyCodeField.optional().meta({ description: "E.g. for a prospect onboarded without one" }),
       planType: planTypeField.optional(),
       planId: planIdField.optional(),
       planUuid: planUuidField.optional(),

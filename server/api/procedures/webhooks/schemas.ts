@@ -24,7 +24,8 @@ export const signatureSchemeInput = z.enum(SIGNATURE_SCHEMES, {
 });
 const SIGNATURE_SCHEME_DESCRIPTION =
   'How deliveries are signed: "x-signature" (X-Signature and X-Token; the receiver signs its answer) or ' +
-  '"standard-webhooks" (webhook-id, webhook-timestamp, webhook-signature; any 2xx is success). See the webhooks section.';
+  '"standard-webhooks" (webhook-id, webhook-timestamp, webhook-signature; any 2xx is success). ' +
+  "See [Receive webhooks](/docs/webhooks#receive-webhooks).";
 
 /** A current-protocol endpoint's fields on create (the partner and distributor APIs, the admin UI). */
 export const endpointCreateInput = z.object({
@@ -55,8 +56,9 @@ export const endpointUpdateInput = z
 
 /**
  * The partner v1 and distributor REST bodies (docs/webhooks.md, "Field names"): the fields above,
- * with `events` as another name of `eventTypes` and `active` of `enabled`, and no other key.
- * Both names of one pair with different values, or an unknown key, is a 400; the names are merged
+ * with `events` as another name of `eventTypes` and `active` of `enabled` (an unknown key is refused
+ * like on every REST write: server/api/rest/body-fields.ts).
+ * Both names of one pair with different values is a 400; the names are merged
  * before the service sees them, so an update is applied whole or not at all.
  */
 const FIELD_ALIASES = [
@@ -86,7 +88,7 @@ function mergeAliases<T extends AliasedFields>({ events, active, ...input }: T):
 const eventTypesInput = z.array(eventTypeSchema).min(1, { error: "At least one event type is required" });
 
 export const endpointCreateBody = z
-  .strictObject({
+  .object({
     ...endpointCreateInput.shape,
     eventTypes: eventTypesInput.optional().meta({ description: "Required (or `events`)" }),
     events: eventTypesInput.optional().meta({ description: "Another name of eventTypes" }),
@@ -100,7 +102,7 @@ export const endpointCreateBody = z
   .transform((input) => ({ ...input, eventTypes: input.eventTypes! }));
 
 export const endpointUpdateBody = z
-  .strictObject({
+  .object({
     id: endpointIdInput,
     url: urlInput.optional(),
     eventTypes: eventTypesInput.optional(),

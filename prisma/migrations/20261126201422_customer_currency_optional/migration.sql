@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "customers" ALTER COLUMN "currency_code" DROP NOT NULL;

@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { SignatureScheme } from "../../server/webhooks/endpoints";
+import { createEndpoint } from "../../server/webhooks/endpoints";
+import { createTestOrg } from "../helpers/fixtures";
+import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
+import { webhookTestBed } from "../helpers/webhook-test-bed";
+
+/**
+ * The receivers docs/webhooks.md shows ("Receive webhooks", files in docs/examples/), each run as
+ * its own process (tsx, python3, php from Debian's php-cli) and sent real deliveries by the real
+ * engine, on both signature schemes: the service must count each delivery as received (on the
+ * X-Signature scheme that means the receiver's signed answer verified), the receiver must report
+ * the event, and a delivery signed with another organization's token must be refused.
+ */
+const testDb = webhookTestBed();
+const EXAMPLES = path.resolve("docs/examples");
+
+const RECEIVERS: Array<{ name: string; file: string; command: (port: number) => [string, string[]] }> = [
+  { name: "TypeScript", file: "webhook-receiver.ts", command: () => [path.resolve("node_modules/.bin/tsx"), ["webhook-receiver.ts"]] },
+  { name: "Python", file: "webhook_receiver.py", command: () => ["python3", ["webhook_receiver.py"]] },
+  { name: "PHP", file: "webhook-receiver.php", command: (port) => ["php", ["-S", `127.0.0.1:${port}`, "webhook-receiver.php"]] },
+];
+
+const processes: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of processes) child.kill();
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface RunningReceiver {
+  output: () => string;
+}
+
+async function startReceiver(receiver: (typeof RECEIVERS)[number], port: number, token: string): Promise<RunningReceiver> {
+  const [command, args] = receiver.command(port);
+  const child = spawn(command, args, {
+    cwd: EXAMPLES,
+    env: { NODE_ENV: "production", PATH: process.env.PATH, HOME: process.env.HOME, EXPOSURE_SIGNING_TOKEN: token, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  processes.push(child);
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  // Ready once it accepts connections.
+  for (let tries = 0; ; tries++) {
+    if (child.exitCode !== null) throw new Error(`${receiver.name} receiver exited: ${output}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/`, { method: "GET" }).then(
+      () => true,
+      () => false,
+    );
+    if (ready) break;
+    if (tries > 300) throw new Error(`${receiver.name} receiver did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { output: () => output };
+}
+
+async function waitForOutput(receiver: RunningReceiver, text: string): Promise<void> {
+  for (let tries = 0; tries < 100 && !receiver.output().includes(text); tries++) await new Promise((r) => setTimeout(r, 50));
+  expect(receiver.output()).toContain(text);
+}
+
+describe.each(RECEIVERS)("the $name receiver of docs/webhooks.md", (receiver) => {
+  it("is shown in the guide exactly as in docs/examples/", () => {
+    const guide = readFileSync("docs/webhooks.md", "utf8");
+    expect(guide).toContain(readFileSync(path.join(EXAMPLES, receiver.file), "utf8").trim());
+  });
+
+  it.each<SignatureScheme>(["x-signature", "standard-webhooks"])(
+    "receives and verifies a real delivery signed with %s, and refuses one signed with another token",
+    async (signatureScheme) => {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}/exposure-webhooks`;
+      const org = await createTestOrg(testDb.db);
+      const customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example"] });
+      const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
+        url,
+        eventTypes: ["customer.created"],
+        maxAttempts: 1,
+        signatureScheme,
+      });
+      const running = await startReceiver(receiver, port, secret);
+
+      const eventId = await recordTestEvent(testDb.db, customer, "customer.created", {});
+      await drainWebhooks(testDb.db);
+      const [delivery] = await deliveriesOf(testDb.db, endpoint.id);
+      expect(delivery).toMatchObject({ status: "delivered", lastError: null });
+      expect(delivery!.attempts.map((attempt) => attempt.statusCode)).toEqual([200]);
+      await waitForOutput(running, `received customer.created ${eventId}`);
+
+      // Another partner's endpoint at the same receiver: signed with a token the receiver does not hold.
+      const stranger = await createTestOrg(testDb.db);
+      const strangersCustomer = await createTestCustomer(testDb.db, stranger.partner.id, { emails: ["b@other.example"] });
+      const foreign = await createEndpoint(testDb.db, { partnerId: stranger.partner.id }, "current", {
+        url,
+        eventTypes: ["customer.created"],
+        maxAttempts: 1,
+        signatureScheme,
+      });
+      const foreignEventId = await recordTestEvent(testDb.db, strangersCustomer, "customer.created", {});
+      await drainWebhooks(testDb.db);
+      const [refused] = await deliveriesOf(testDb.db, foreign.endpoint.id);
+      expect(refused).toMatchObject({ status: "failed" });
+      expect(refused!.attempts.map((attempt) => attempt.statusCode)).toEqual([401]);
+      expect(running.output()).not.toContain(foreignEventId);
+    },
+  );
+});
