@@ -48,9 +48,11 @@ export function createLogger(level: string, destinations?: { out: DestinationStr
 
 let root: Logger | undefined;
 
-/** Created on first use, after the entry point has read the .env files (LOG_LEVEL). */
+/** Created on first use, after the entry point has read the .env files; follows LOG_LEVEL if it changes later. */
 function rootLogger(): Logger {
-  root ??= createLogger(config.logLevel());
+  const level = config.logLevel();
+  root ??= createLogger(level);
+  if (root.level !== level) root.level = level;
   return root;
 }
 
