@@ -33,12 +33,18 @@ export async function createMagicLink(db: Db, partnerId: string, customerId: str
   );
   if (!customer.portalUser) throw badRequest(NO_PLATFORM_USER);
   if (customer.status === "inactive") throw unprocessable(CUSTOMER_CANNOT_SIGN_IN);
+  const url = await insertMagicLink(db, customer.portalUser.id);
+  log.info("magic link created", { partnerId, customerId: customer.id });
+  return { url };
+}
+
+/** Stores a new link of the portal user (only the token's SHA-256) and returns its URL. */
+export async function insertMagicLink(db: Queryable, portalUserId: string): Promise<string> {
   const token = newSecretToken();
   await db.$executeRaw`
     INSERT INTO magic_link_tokens (portal_user_id, token_hash, expires_at)
-    VALUES (${customer.portalUser.id}::uuid, ${hashSecretToken(token)}, now() + make_interval(secs => ${MAGIC_LINK_LIFETIME_SECONDS}))`;
-  log.info("magic link created", { partnerId, customerId: customer.id });
-  return { url: magicLinkUrl(token) };
+    VALUES (${portalUserId}::uuid, ${hashSecretToken(token)}, now() + make_interval(secs => ${MAGIC_LINK_LIFETIME_SECONDS}))`;
+  return magicLinkUrl(token);
 }
 
 /** The portal's confirmation address with the token and its type. */
