@@ -25,6 +25,14 @@ export type MagicLinkSignIn =
  * customer in): it is returned to the partner and never logged.
  */
 export async function createMagicLink(db: Db, partnerId: string, customerId: string): Promise<{ url: string }> {
+  const portalUserId = await signInTarget(db, partnerId, customerId);
+  const url = await insertMagicLink(db, portalUserId);
+  log.info("magic link created", { partnerId, customerId });
+  return { url };
+}
+
+/** The portal user a link for the partner's customer signs in; refused as createMagicLink documents. */
+export async function signInTarget(db: Queryable, partnerId: string, customerId: string): Promise<string> {
   const customer = foundOrNotFound(
     await db.customer.findFirst({
       where: ownedCustomerWhere(partnerId, customerId),
@@ -33,9 +41,7 @@ export async function createMagicLink(db: Db, partnerId: string, customerId: str
   );
   if (!customer.portalUser) throw badRequest(NO_PLATFORM_USER);
   if (customer.status === "inactive") throw unprocessable(CUSTOMER_CANNOT_SIGN_IN);
-  const url = await insertMagicLink(db, customer.portalUser.id);
-  log.info("magic link created", { partnerId, customerId: customer.id });
-  return { url };
+  return customer.portalUser.id;
 }
 
 /** Stores a new link of the portal user (only the token's SHA-256) and returns its URL. */

@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "../trpc";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
+import { customersRouter } from "./admin/customers";
 import { mailRouter } from "./admin/mail";
 import { overviewRouter } from "./admin/overview";
 import { partnersRouter } from "./admin/partners";
@@ -17,6 +18,7 @@ export const uiRouter = router({
     me,
     overview: overviewRouter,
     partners: partnersRouter,
+    customers: customersRouter,
     plans: plansRouter,
     billingCodes: billingCodesRouter,
     webhooks: webhooksRouter,
