@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { BillingCodeRecord } from "@/server/distributors/billing-codes";
@@ -106,7 +107,7 @@ export function PartnerForm({ partner, billingCodes }: { partner?: PartnerRecord
       <fieldset>
         <legend>Billing codes</legend>
         <p className="field-hint">
-          One of your <a href="/admin/billing-codes">billing codes</a> for each plan; it sets the price in the billing overview.
+          One of your <Link href="/admin/billing-codes">billing codes</Link> for each plan; it sets the price in the billing overview.
         </p>
         <div className="form-grid">
           {BILLING_CODE_FIELDS.map((field) => (
