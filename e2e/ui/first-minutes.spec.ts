@@ -67,8 +67,7 @@ test("a customer signs in with only an e-mail address: the same answer for any a
   await expect(page.getByRole("status")).toContainText(sent);
   await snap(page, testInfo, "sign-in-sent");
 
-  const mail = await mailTo("it@contoso.example");
-  expect(mail.subject).toBe("Your sign-in link for Contoso");
+  const mail = await mailTo("it@contoso.example", { subject: "Your sign-in link for Contoso" });
   const link = mail.text?.match(/https?:\/\/\S+\/auth\/confirm\?token_hash=[A-Za-z0-9_-]{43}&type=magiclink/)?.[0];
   expect(link).toBeDefined();
   const path = new URL(link!).pathname + new URL(link!).search;
@@ -80,7 +79,8 @@ test("a customer signs in with only an e-mail address: the same answer for any a
   await page.goto("/portal/sign-in");
   await page.getByLabel("E-mail address").fill("not an address");
   await page.getByRole("button", { name: "E-mail me a sign-in link" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Enter a valid e-mail address, like name@example.com.");
+  await expect(page.locator("#sign-in-error")).toHaveText("Enter a valid e-mail address, like name@example.com.");
+  await expect(page.getByLabel("E-mail address")).toHaveAttribute("aria-invalid", "true");
 
   // The expired-link page offers it.
   await page.goto("/auth/error?reason=expired&lang=en-GB");
@@ -137,7 +137,7 @@ test("the breaches page filters, searches and pages; the overview explains the s
     await page.getByLabel("Show").selectOption("all");
     await page.getByLabel("Search by address").fill(address.toUpperCase());
     await page.getByRole("button", { name: "Apply" }).click();
-    await expect(page.getByText(new RegExp(`of ${withAddress.length}$`))).toBeVisible();
+    await expect(page.getByText(new RegExp(`–${Math.min(10, withAddress.length)} of ${withAddress.length}\\b`))).toBeVisible();
     await page.getByLabel("Sort by").selectOption("exposed");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/sort=exposed/);
@@ -284,7 +284,7 @@ test("staff open a customer, hand out an audited sign-in link; billing codes are
   try {
     const created = await request.post("/api/v1/integrations/webhooks", {
       headers: partnerHeaders(),
-      data: { url: receiver.url, eventTypes: ["customer.breach.resolved"], maxAttempts: 10 },
+      data: { url: receiver.url, eventTypes: ["customer.breach.resolved"], maxAttempts: 3 },
     });
     const endpointId: string = (await created.json()).webhook.id;
     await request.post("/api/v1/integrations/breach/status", { headers: partnerHeaders(), data: { breachId: breach.id, resolved: true } });

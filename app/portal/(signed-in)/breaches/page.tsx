@@ -50,7 +50,7 @@ export default async function BreachesPage({ searchParams }: { searchParams: Sea
     <>
       <h1>{t.breaches.title}</h1>
       <p className={styles.lead}>{t.breaches.intro}</p>
-      <form method="get" action="/portal/breaches" className={styles.filters} aria-label={t.breaches.filter}>
+      <form method="get" action="/portal/breaches" className={styles.filters}>
         <div className={styles.filterField}>
           <label htmlFor="breach-filter">{t.breaches.filter}</label>
           <select id="breach-filter" name="filter" defaultValue={choices.filter}>
