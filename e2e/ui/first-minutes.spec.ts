@@ -82,7 +82,8 @@ test("a customer signs in with only an e-mail address: the same answer for any a
   await expect(page.locator("#sign-in-error")).toHaveText("Enter a valid e-mail address, like name@example.com.");
   await expect(page.getByLabel("E-mail address")).toHaveAttribute("aria-invalid", "true");
 
-  // The expired-link page offers it.
+  // The expired-link page offers it (to someone not signed in).
+  await page.context().clearCookies();
   await page.goto("/auth/error?reason=expired&lang=en-GB");
   await page.getByRole("link", { name: "Get a sign-in link" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sign in to the portal" })).toBeVisible();
