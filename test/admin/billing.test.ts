@@ -218,7 +218,12 @@ describe("billing overview of a month", () => {
         amount: null,
       },
     ]);
-    expect(overview.totals).toEqual({ activeCustomers: 9, amount: 14, unpricedCustomers: 4, byCurrency: [{ currency: "EUR", amount: 14 }] });
+    expect(overview.totals).toEqual({
+      activeCustomers: 9,
+      amount: 14,
+      unpricedCustomers: 4,
+      byCurrency: [{ currency: "EUR", amount: 14 }],
+    });
   });
 
   it("is empty for a month without active customers", async () => {

@@ -57,9 +57,12 @@ describe("a customer's page", () => {
     expect(view.events.newest.map((event) => event.type)).toContain("customer.created");
     const welcome = await testDb.db.notification.findMany({ where: { customerId, kind: "welcome" }, select: { id: true } });
     expect(welcome.length).toBeGreaterThan(0);
-    expect(view.emails.newest.filter((email) => email.kind === "welcome").map((email) => email.id).sort()).toEqual(
-      welcome.map((email) => email.id).sort(),
-    );
+    expect(
+      view.emails.newest
+        .filter((email) => email.kind === "welcome")
+        .map((email) => email.id)
+        .sort(),
+    ).toEqual(welcome.map((email) => email.id).sort());
   });
 
   it("hands out a one-time sign-in link that signs in as the customer, audited with who and when", async () => {
