@@ -56,7 +56,9 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
           <dl className="facts">
             <dt>Threat score</dt>
             <dd>
-              <strong>{customer.threatScore}</strong> of 97
+              <span className="nowrap">
+                <strong>{customer.threatScore}</strong> of 97
+              </span>
             </dd>
             <dt>Breaches not fixed</dt>
             <dd>{formatCount(customer.breaches.open)}</dd>
