@@ -191,9 +191,10 @@ test("staff sign in, create a partner, issue and revoke its key, and follow a di
     await expect(page.locator("#field-price-error")).toHaveText("Price can have at most 2 decimals");
     await page.getByRole("textbox", { name: "Price", exact: true }).fill("3.5");
     await page.getByRole("button", { name: "Add billing code" }).click();
-    await expect(page.getByRole("row").filter({ hasText: billingCode })).toContainText("3.50");
+    await expect(page.getByRole("row").filter({ hasText: billingCode })).toContainText("3.50 EUR");
     await page.goto(`/admin/partners/${partnerId}`);
-    await page.getByLabel("Basic plan billing code").fill(billingCode);
+    // chosen from the distributor's codes
+    await page.getByLabel("Basic plan billing code").selectOption(billingCode);
     await page.getByLabel("Monthly churn limit").fill("5");
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
@@ -206,17 +207,17 @@ test("staff sign in, create a partner, issue and revoke its key, and follow a di
     await expect(page.getByRole("row").filter({ hasText: partnerName }).getByRole("cell")).toHaveText([
       "Basic",
       billingCode,
-      "3.50",
+      "3.50 EUR",
       "1",
-      "3.50",
+      "3.50 EUR",
     ]);
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download CSV" }).click();
     const csv = await (await download).path().then((file) => import("node:fs").then((fs) => fs.readFileSync(file, "utf8")));
     expect(csv.split("\r\n")[0]).toBe(
-      "month,partner_id,partner_name,account_reference,plan,billing_code,unit_price,active_customers,amount",
+      "month,partner_id,partner_name,account_reference,plan,billing_code,unit_price,active_customers,amount,currency",
     );
-    expect(csv).toContain(`,${partnerId},${partnerName},E2E-001,basic,${billingCode},3.50,1,3.50\r\n`);
+    expect(csv).toContain(`,${partnerId},${partnerName},E2E-001,basic,${billingCode},3.50,1,3.50,EUR\r\n`);
     await shot("08-billing");
 
     // Revoke the key: the partner API refuses it at once.

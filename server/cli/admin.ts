@@ -137,9 +137,9 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
   },
   "create-billing-code": {
-    usage: "create-billing-code --distributor <uuid> --code CODE --price 9.5",
+    usage: "create-billing-code --distributor <uuid> --code CODE --price 9.5 [--currency EUR]",
     summary: 'Creates a billing code of a distributor: {"id"} (an integer)',
-    options: { distributor: { type: "string" }, code: { type: "string" }, price: { type: "string" } },
+    options: { distributor: { type: "string" }, code: { type: "string" }, price: { type: "string" }, currency: { type: "string" } },
     async run(db, values) {
       const priceText = requireString(values, "price");
       const price = Number(priceText);
@@ -148,6 +148,7 @@ export const adminCommands: Record<string, AdminCommand> = {
         distributorId: requireUuid(values, "distributor", "a distributor"),
         code: requireString(values, "code"),
         price,
+        ...(typeof values.currency === "string" ? { currency: values.currency } : {}),
       });
     },
   },

@@ -24,6 +24,8 @@ export interface BillingLine {
   billingCode: string | null;
   /** The price of that billing code; null when the code is not set or not one of the distributor's codes. */
   unitPrice: number | null;
+  /** The billing code's currency (ISO 4217); null without a unit price. */
+  currency: string | null;
   activeCustomers: number;
   /** activeCustomers x unitPrice; null without a unit price. */
   amount: number | null;
@@ -35,7 +37,8 @@ export interface BillingOverview {
   from: Date;
   to: Date;
   lines: BillingLine[];
-  totals: { activeCustomers: number; amount: number; unpricedCustomers: number };
+  /** `amount` adds up every priced line; `byCurrency` the same per currency (a mix of currencies is never one sum). */
+  totals: { activeCustomers: number; amount: number; unpricedCustomers: number; byCurrency: Array<{ currency: string; amount: number }> };
 }
 
 export function billingMonthRange(month: string): { from: Date; to: Date } {
@@ -68,7 +71,7 @@ export async function getBillingOverview(db: Db, distributorId: string, month: s
       ORDER BY period.customer_id, period.started_at DESC)
     SELECT partner.id::text AS "partnerId", partner.name AS "partnerName", partner.account_reference AS "accountReference",
            plan.plan_type AS "planType", plan.display_name AS "planName", assigned.code AS "billingCode",
-           code.price AS "unitPrice", count(*)::int AS "activeCustomers"
+           code.price AS "unitPrice", code.currency, count(*)::int AS "activeCustomers"
     FROM billed
     JOIN partners partner ON partner.id = billed.partner_id
     JOIN plans plan ON plan.id = billed.plan_id
@@ -77,24 +80,38 @@ export async function getBillingOverview(db: Db, distributorId: string, month: s
                                                    WHEN 'pro' THEN partner.pro_billing_code END AS code) assigned
     LEFT JOIN billing_codes code ON code.distributor_id = ${distributorId}::uuid AND code.code = assigned.code
     GROUP BY partner.id, partner.name, partner.account_reference, plan.plan_type, plan.display_name, plan.sort_order,
-             assigned.code, code.price
+             assigned.code, code.price, code.currency
     ORDER BY partner.name, partner.id, plan.sort_order`;
 
   let amount = new Prisma.Decimal(0);
   let activeCustomers = 0;
   let unpricedCustomers = 0;
+  const byCurrency = new Map<string, Prisma.Decimal>();
   const lines = rows.map((row): BillingLine => {
     const lineAmount = row.unitPrice?.mul(row.activeCustomers) ?? null;
     activeCustomers += row.activeCustomers;
-    if (lineAmount) amount = amount.add(lineAmount);
-    else unpricedCustomers += row.activeCustomers;
+    if (lineAmount) {
+      amount = amount.add(lineAmount);
+      byCurrency.set(row.currency!, (byCurrency.get(row.currency!) ?? new Prisma.Decimal(0)).add(lineAmount));
+    } else unpricedCustomers += row.activeCustomers;
     return {
       ...row,
       unitPrice: row.unitPrice?.toNumber() ?? null,
       amount: lineAmount?.toNumber() ?? null,
     };
   });
-  return { month, from, to, lines, totals: { activeCustomers, amount: amount.toNumber(), unpricedCustomers } };
+  return {
+    month,
+    from,
+    to,
+    lines,
+    totals: {
+      activeCustomers,
+      amount: amount.toNumber(),
+      unpricedCustomers,
+      byCurrency: [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([currency, sum]) => ({ currency, amount: sum.toNumber() })),
+    },
+  };
 }
 
 const CSV_COLUMNS = [
@@ -107,6 +124,7 @@ const CSV_COLUMNS = [
   "unit_price",
   "active_customers",
   "amount",
+  "currency",
 ] as const;
 
 /**
@@ -126,6 +144,7 @@ export function billingOverviewCsv(overview: Pick<BillingOverview, "month" | "li
     money(line.unitPrice),
     String(line.activeCustomers),
     money(line.amount),
+    line.currency ?? "",
   ]);
   return [CSV_COLUMNS.join(","), ...lines.map((fields) => fields.join(","))].map((line) => `${line}\r\n`).join("");
 }

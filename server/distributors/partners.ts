@@ -1,6 +1,7 @@
 import type { Db, Prisma } from "../db/client";
 import { badRequest, notFound } from "../errors";
 import { isUuid } from "../uuid";
+import { checkPartnerBillingCodes } from "./billing-codes";
 
 export const PARTNER_NOT_FOUND = "Partner not found";
 export const INVALID_PARTNER_ID = "Partner ID must be a valid UUID";
@@ -91,6 +92,15 @@ function toColumns(fields: Partial<PartnerFields>) {
   };
 }
 
+/** A partner's three billing codes, as checkPartnerBillingCodes names them. */
+function billingCodesOf(columns: { basicBillingCode?: string | null; plusBillingCode?: string | null; proBillingCode?: string | null }) {
+  return {
+    basic_billing_code: columns.basicBillingCode,
+    plus_billing_code: columns.plusBillingCode,
+    pro_billing_code: columns.proBillingCode,
+  };
+}
+
 /** Creates a partner under a distributor (distributor API, admin CLI's create-partner). */
 export async function createPartner(db: Db, input: PartnerFields & { distributorId: string }): Promise<{ id: string }> {
   const { distributorId, ...fields } = input;
@@ -99,6 +109,7 @@ export async function createPartner(db: Db, input: PartnerFields & { distributor
     ? await db.distributor.findUnique({ where: { id: distributorId }, select: { id: true } })
     : null;
   if (!distributor) throw notFound("Distributor not found");
+  await checkPartnerBillingCodes(db, distributor.id, billingCodesOf(columns));
   return db.partner.create({ data: { ...columns, name: columns.name!, distributorId: distributor.id }, select: { id: true } });
 }
 
@@ -116,9 +127,11 @@ export async function updatePartner(
   partnerId: string,
   changes: Partial<PartnerFields>,
 ): Promise<PartnerRecord> {
-  await requireOwnPartner(db, distributorId, partnerId);
+  const current = await db.partner.findFirst({ where: ownPartnerWhere(distributorId, partnerId), select: partnerSelect });
+  if (!current) throw notFound(PARTNER_NOT_FOUND);
   if (Object.values(changes).every((value) => value === undefined)) throw badRequest(PARTNER_UPDATE_EMPTY);
   const columns = toColumns(changes);
+  await checkPartnerBillingCodes(db, distributorId, billingCodesOf(columns), billingCodesOf(current));
   return toPartnerRecord(await db.partner.update({ where: { id: partnerId }, data: columns, select: partnerSelect }));
 }
 

@@ -6,6 +6,7 @@ import { monthlyReportView } from "./report-view";
 import { BreachAlertEmail } from "./templates/breach-alert";
 import type { FooterProps } from "./templates/layout";
 import { MonthlyReportEmail } from "./templates/monthly-report";
+import { SignInLinkEmail } from "./templates/sign-in-link";
 import { WebhookHealthEmail } from "./templates/webhook-health";
 import { WelcomeEmail } from "./templates/welcome";
 import { notificationSubject } from "./subjects";
@@ -97,6 +98,18 @@ export async function renderOrganizationNotification(
   const email = <WebhookHealthEmail locale={locale} texts={texts} content={content} appUrl={config.appUrl()} footer={footer} />;
   const [html, text] = await Promise.all([render(email), render(email, { plainText: true })]);
   return { subject: notificationSubject(content, locale), html, text, attachments: [] };
+}
+
+/**
+ * A portal sign-in link the recipient asked for (server/portal/email-sign-in.ts): sent at once and
+ * never stored, since the link signs in; no unsubscribe link, as nothing is sent unasked.
+ */
+export async function renderSignInLinkEmail(input: { locale: LocaleCode; companyName: string; partnerName: string; url: string }) {
+  const texts = notificationTexts(input.locale);
+  const footer: FooterProps = { why: texts.signInLink.why(input.partnerName, input.companyName) };
+  const email = <SignInLinkEmail locale={input.locale} texts={texts} companyName={input.companyName} url={input.url} footer={footer} />;
+  const [html, text] = await Promise.all([render(email), render(email, { plainText: true })]);
+  return { subject: texts.signInLink.subject(input.companyName), html, text };
 }
 
 /** A stored message's row, as far as rendering needs it (a customer's message has its customer). */

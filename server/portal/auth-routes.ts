@@ -1,6 +1,9 @@
 import type { Db } from "../db/client";
 import { isSameOrigin } from "../http/cross-site";
 import { portalLocale } from "../i18n/negotiate";
+import { requestClientAddress } from "../client-address";
+import { config } from "../config";
+import { requestEmailSignIn } from "./email-sign-in";
 import { consumeMagicLink } from "./magic-links";
 import { clearedSessionCookie, customerClaims, customerSessionCookie, readSessionToken } from "./session-cookie";
 import { endPortalSession, refreshPortalSession } from "./sessions";
@@ -89,6 +92,34 @@ export async function signOut(db: Db, request: Request): Promise<Response> {
   const claims = customerClaims(await readSessionToken(request));
   if (claims) await endPortalSession(db, claims.sessionId, "sign-out");
   return seeOther(signInErrorPath("signed-out"), clearedSessionCookie());
+}
+
+/** What /portal/sign-in says after a request (its `status` query parameter). */
+export const SIGN_IN_REQUEST_STATUSES = ["sent", "invalid-email", "rate-limited"] as const;
+export type SignInRequestStatus = (typeof SIGN_IN_REQUEST_STATUSES)[number];
+
+/**
+ * POST /auth/sign-in (the form of /portal/sign-in, field `email`, optional `lang`): asks for a
+ * sign-in link by e-mail and answers 303 back to the page with its status. The status is `sent`
+ * whether or not the address is known; the links go out after the answer (`deliver`, which the
+ * route runs once the response is sent), so the answer's timing says nothing either.
+ */
+export async function requestSignInLink(db: Db, request: Request): Promise<{ response: Response; deliver?: () => Promise<number> }> {
+  if (!isSameOrigin(request.headers)) return { response: json(403, { ok: false, reason: "cross-origin" }) };
+  const form = await request.formData().catch(() => undefined);
+  const email = form?.get("email");
+  const lang = form?.get("lang");
+  const back = (status: SignInRequestStatus) => {
+    const query = new URLSearchParams({ status });
+    if (typeof lang === "string" && lang) query.set("lang", portalLocale(lang));
+    return seeOther(`/portal/sign-in?${query}`);
+  };
+  const result = await requestEmailSignIn(db, {
+    email: typeof email === "string" ? email : "",
+    clientAddress: requestClientAddress(request.headers, config.trustProxy()),
+  });
+  if (!result.ok) return { response: back(result.reason) };
+  return { response: back("sent"), deliver: result.deliver };
 }
 
 /** A portal path to return to; anything else (another site, another area) is the overview. */

@@ -25,6 +25,14 @@ export type MagicLinkSignIn =
  * customer in): it is returned to the partner and never logged.
  */
 export async function createMagicLink(db: Db, partnerId: string, customerId: string): Promise<{ url: string }> {
+  const portalUserId = await signInTarget(db, partnerId, customerId);
+  const url = await insertMagicLink(db, portalUserId);
+  log.info("magic link created", { partnerId, customerId });
+  return { url };
+}
+
+/** The portal user a link for the partner's customer signs in; refused as createMagicLink documents. */
+export async function signInTarget(db: Queryable, partnerId: string, customerId: string): Promise<string> {
   const customer = foundOrNotFound(
     await db.customer.findFirst({
       where: ownedCustomerWhere(partnerId, customerId),
@@ -33,12 +41,16 @@ export async function createMagicLink(db: Db, partnerId: string, customerId: str
   );
   if (!customer.portalUser) throw badRequest(NO_PLATFORM_USER);
   if (customer.status === "inactive") throw unprocessable(CUSTOMER_CANNOT_SIGN_IN);
+  return customer.portalUser.id;
+}
+
+/** Stores a new link of the portal user (only the token's SHA-256) and returns its URL. */
+export async function insertMagicLink(db: Queryable, portalUserId: string): Promise<string> {
   const token = newSecretToken();
   await db.$executeRaw`
     INSERT INTO magic_link_tokens (portal_user_id, token_hash, expires_at)
-    VALUES (${customer.portalUser.id}::uuid, ${hashSecretToken(token)}, now() + make_interval(secs => ${MAGIC_LINK_LIFETIME_SECONDS}))`;
-  log.info("magic link created", { partnerId, customerId: customer.id });
-  return { url: magicLinkUrl(token) };
+    VALUES (${portalUserId}::uuid, ${hashSecretToken(token)}, now() + make_interval(secs => ${MAGIC_LINK_LIFETIME_SECONDS}))`;
+  return magicLinkUrl(token);
 }
 
 /** The portal's confirmation address with the token and its type. */

@@ -105,26 +105,81 @@ export function exposureTimeline(breaches: ReadonlyArray<{ year: number; resolve
 }
 
 export type FullBreachEntry = ReturnType<typeof customerBreachEntry>;
-export type RedactedBreachEntry = ReturnType<typeof redactedBreachEntry>;
+/** A prospect's entry, with its number in the order the exposures were found ("Exposure 3"). */
+export type RedactedBreachEntry = ReturnType<typeof redactedBreachEntry> & { number: number };
 
-export type PortalBreachList = { redacted: false; breaches: FullBreachEntry[] } | { redacted: true; breaches: RedactedBreachEntry[] };
+/** The breaches page's choices (docs/portal.md): which, in what order, an address to look for, the page. */
+export const BREACH_FILTERS = ["open", "fixed", "all"] as const;
+export const BREACH_SORTS = ["newest", "exposed"] as const;
+export const BREACH_PAGE_SIZE = 10;
+export interface BreachListQuery {
+  filter?: (typeof BREACH_FILTERS)[number];
+  sort?: (typeof BREACH_SORTS)[number];
+  /** Part of an exposed address, any case. */
+  search?: string;
+  page?: number;
+  pageSize?: number;
+}
 
-export async function portalBreaches(db: Db, customerId: string, locale: LocaleCode): Promise<PortalBreachList> {
+interface BreachListPage {
+  /** Breaches that match, before paging. */
+  total: number;
+  /** The page shown (the last one when `page` was past it). */
+  page: number;
+  pageSize: number;
+}
+
+export type PortalBreachList = BreachListPage &
+  ({ redacted: false; breaches: FullBreachEntry[] } | { redacted: true; breaches: RedactedBreachEntry[] });
+
+/**
+ * The customer's breaches, filtered (not fixed, fixed, all), searched by address and paged.
+ * Full view: newest first, or "exposed" (most kinds of data exposed, then most addresses, then
+ * newest). Prospects: always in the order found, numbered in it (a sort by data would hint at
+ * what is withheld).
+ */
+export async function portalBreaches(
+  db: Db,
+  customerId: string,
+  locale: LocaleCode,
+  query: BreachListQuery = {},
+): Promise<PortalBreachList> {
   const customer = await customerOf(db, customerId);
+  const filter = query.filter ?? "all";
+  const needle = query.search?.trim().toLowerCase() ?? "";
+  const matches = (instance: { resolved: boolean; emails: string[] }) =>
+    (filter === "all" || instance.resolved === (filter === "fixed")) &&
+    (needle === "" || instance.emails.some((email) => email.toLowerCase().includes(needle)));
+  const pageOf = <T>(entries: T[]) => {
+    const pageSize = query.pageSize ?? BREACH_PAGE_SIZE;
+    const page = Math.min(Math.max(1, query.page ?? 1), Math.max(1, Math.ceil(entries.length / pageSize)));
+    return { total: entries.length, page, pageSize, entries: entries.slice((page - 1) * pageSize, page * pageSize) };
+  };
   if (customer.status === "prospect") {
     const instances = await db.customerBreach.findMany({
       where: { customerId },
       select: { id: true, emails: true, resolved: true },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
-    return { redacted: true, breaches: instances.map(redactedBreachEntry) };
+    const numbered = instances.map((instance, index) => ({ ...redactedBreachEntry(instance), number: index + 1 })).filter(matches);
+    const { entries, ...paging } = pageOf(numbered);
+    return { redacted: true, breaches: entries, ...paging };
   }
-  const instances = await db.customerBreach.findMany({
-    where: { customerId },
-    select: { id: true, emails: true, resolved: true, breach: { select: breachFields } },
-  });
-  instances.sort((a, b) => byBreachDateDesc(a.breach, b.breach));
-  return { redacted: false, breaches: instances.map((instance) => customerBreachEntry(instance, instance.breach, locale)) };
+  const instances = (
+    await db.customerBreach.findMany({
+      where: { customerId },
+      select: { id: true, emails: true, resolved: true, breach: { select: breachFields } },
+    })
+  ).filter(matches);
+  const full = instances.map((instance) => ({ instance, entry: customerBreachEntry(instance, instance.breach, locale) }));
+  full.sort(
+    (a, b) =>
+      (query.sort === "exposed"
+        ? b.entry.breachCategories.length - a.entry.breachCategories.length || b.instance.emails.length - a.instance.emails.length
+        : 0) || byBreachDateDesc(a.instance.breach, b.instance.breach),
+  );
+  const { entries, ...paging } = pageOf(full.map(({ entry }) => entry));
+  return { redacted: false, breaches: entries, ...paging };
 }
 
 export type PortalBreachDetail =
@@ -135,10 +190,15 @@ export async function portalBreach(db: Db, customerId: string, breachId: string,
   if (!isUuid(breachId)) throw notFound(PORTAL_BREACH_NOT_FOUND);
   const instance = await db.customerBreach.findFirst({
     where: { id: breachId, customerId },
-    select: { id: true, emails: true, resolved: true, breach: { select: breachFields } },
+    select: { id: true, emails: true, resolved: true, createdAt: true, breach: { select: breachFields } },
   });
   if (!instance) throw notFound(PORTAL_BREACH_NOT_FOUND);
-  if (customer.status === "prospect") return { redacted: true, breach: redactedBreachEntry(instance) };
+  if (customer.status === "prospect") {
+    const earlier = await db.customerBreach.count({
+      where: { customerId, OR: [{ createdAt: { lt: instance.createdAt } }, { createdAt: instance.createdAt, id: { lt: instance.id } }] },
+    });
+    return { redacted: true, breach: { ...redactedBreachEntry(instance), number: earlier + 1 } };
+  }
   return {
     redacted: false,
     breach: { ...customerBreachEntry(instance, instance.breach, locale), description: instance.breach.descriptionText },

@@ -78,7 +78,24 @@ export async function listDeliveries(
   return { deliveries: rows.map(toRecord), totalCount };
 }
 
-/** Queues a finished delivery again with a fresh round of attempts (same body and idempotency token). */
+export const DELIVERY_ALREADY_QUEUED = "Delivery is already queued";
+
+/**
+ * A pending delivery waiting for its next attempt is made due now, its round of attempts kept;
+ * false when it is being attempted at this moment (claimed) or no longer pending.
+ */
+async function retryPendingNow(db: Db, deliveryId: string, endpointId: string): Promise<boolean> {
+  const { count } = await db.webhookDelivery.updateMany({
+    where: { id: deliveryId, endpointId, status: "pending", claimToken: null },
+    data: { nextAttemptAt: new Date(), updatedAt: new Date() },
+  });
+  return count === 1;
+}
+
+/**
+ * Queues a finished delivery again with a fresh round of attempts (same body and idempotency
+ * token); a pending one that waits for its next attempt is attempted now instead.
+ */
 export async function requeueDelivery(
   db: Db,
   owner: WebhookOwner,
@@ -104,7 +121,9 @@ export async function requeueDelivery(
       updatedAt: new Date(),
     },
   });
-  if (count === 0) throw conflict("Delivery is already queued");
+  if (count === 0 && !(delivery.status === "pending" && (await retryPendingNow(db, deliveryId, endpointId)))) {
+    throw conflict(DELIVERY_ALREADY_QUEUED);
+  }
   await wakeJobWorkers();
   return toRecord(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: WITH_ATTEMPTS }));
 }

@@ -120,7 +120,8 @@ describe("billing overview of a month", () => {
     alphaId = (await createPartner(testDb.db, { distributorId, name: 'Alpha, "the first"', account_reference: "=HYPERLINK(1)" })).id;
     betaId = (await createPartner(testDb.db, { distributorId, name: "Beta" })).id;
     await updatePartner(testDb.db, distributorId, alphaId, { basic_billing_code: "B-1", plus_billing_code: "P-1" });
-    await updatePartner(testDb.db, distributorId, betaId, { basic_billing_code: "NOT-A-CODE" });
+    // set before partners' codes were checked against the distributor's (the service refuses it now)
+    await testDb.db.partner.update({ where: { id: betaId }, data: { basicBillingCode: "NOT-A-CODE" } });
     // The partner of createTestOrg ("Billed partner") has customers in the month too, without codes.
     const billedPartner = await testDb.db.partner.findFirstOrThrow({ where: { distributorId, name: "Billed partner" } });
 
@@ -164,6 +165,7 @@ describe("billing overview of a month", () => {
         planName: "Basic",
         billingCode: "B-1",
         unitPrice: 2.5,
+        currency: "EUR",
         activeCustomers: 4,
         amount: 10,
       },
@@ -175,6 +177,7 @@ describe("billing overview of a month", () => {
         planName: "Plus",
         billingCode: "P-1",
         unitPrice: 4,
+        currency: "EUR",
         activeCustomers: 1,
         amount: 4,
       },
@@ -186,6 +189,7 @@ describe("billing overview of a month", () => {
         planName: "Pro",
         billingCode: null,
         unitPrice: null,
+        currency: null,
         activeCustomers: 1,
         amount: null,
       },
@@ -197,6 +201,7 @@ describe("billing overview of a month", () => {
         planName: "Basic",
         billingCode: "NOT-A-CODE",
         unitPrice: null,
+        currency: null,
         activeCustomers: 2,
         amount: null,
       },
@@ -208,17 +213,23 @@ describe("billing overview of a month", () => {
         planName: "Plus",
         billingCode: null,
         unitPrice: null,
+        currency: null,
         activeCustomers: 1,
         amount: null,
       },
     ]);
-    expect(overview.totals).toEqual({ activeCustomers: 9, amount: 14, unpricedCustomers: 4 });
+    expect(overview.totals).toEqual({
+      activeCustomers: 9,
+      amount: 14,
+      unpricedCustomers: 4,
+      byCurrency: [{ currency: "EUR", amount: 14 }],
+    });
   });
 
   it("is empty for a month without active customers", async () => {
     const empty = await getBillingOverview(testDb.db, org.distributor.id, "2020-01");
     expect(empty.lines).toEqual([]);
-    expect(empty.totals).toEqual({ activeCustomers: 0, amount: 0, unpricedCustomers: 0 });
+    expect(empty.totals).toEqual({ activeCustomers: 0, amount: 0, unpricedCustomers: 0, byCurrency: [] });
   });
 
   it("refuses a month that is not YYYY-MM", async () => {
@@ -234,12 +245,12 @@ describe("billing overview of a month", () => {
     const billedPartnerId = overview.lines.at(-1)!.partnerId;
     expect(csv).toBe(
       [
-        "month,partner_id,partner_name,account_reference,plan,billing_code,unit_price,active_customers,amount",
-        `2026-03,${alphaId},"Alpha, ""the first""",'=HYPERLINK(1),basic,B-1,2.50,4,10.00`,
-        `2026-03,${alphaId},"Alpha, ""the first""",'=HYPERLINK(1),plus,P-1,4.00,1,4.00`,
-        `2026-03,${alphaId},"Alpha, ""the first""",'=HYPERLINK(1),pro,,,1,`,
-        `2026-03,${betaId},Beta,,basic,NOT-A-CODE,,2,`,
-        `2026-03,${billedPartnerId},Billed partner,,plus,,,1,`,
+        "month,partner_id,partner_name,account_reference,plan,billing_code,unit_price,active_customers,amount,currency",
+        `2026-03,${alphaId},"Alpha, ""the first""",'=HYPERLINK(1),basic,B-1,2.50,4,10.00,EUR`,
+        `2026-03,${alphaId},"Alpha, ""the first""",'=HYPERLINK(1),plus,P-1,4.00,1,4.00,EUR`,
+        `2026-03,${alphaId},"Alpha, ""the first""",'=HYPERLINK(1),pro,,,1,,`,
+        `2026-03,${betaId},Beta,,basic,NOT-A-CODE,,2,,`,
+        `2026-03,${billedPartnerId},Billed partner,,plus,,,1,,`,
         "",
       ].join("\r\n"),
     );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCommands } from "../../server/cli/admin";
+import { createBillingCode } from "../../server/distributors/billing-codes";
 import { createPartner, getPartner, updatePartner } from "../../server/distributors/partners";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -15,6 +16,8 @@ beforeAll(async () => {
   server = await startRestServer(testDb.db);
   orgX = await createTestOrg(testDb.db, "X");
   orgY = await createTestOrg(testDb.db, "Y");
+  // a partner's billing codes are codes of its distributor
+  for (const code of ["SW-SW1", "SW-SW2"]) await createBillingCode(testDb.db, { distributorId: orgX.distributor.id, code, price: 1 });
 });
 afterAll(async () => {
   await server?.close();

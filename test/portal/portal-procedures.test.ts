@@ -145,7 +145,9 @@ describe("portal procedures for a prospect", () => {
     const list = await portal.listBreaches();
     expect(list.redacted).toBe(true);
     expect(list.breaches).toHaveLength(3);
-    for (const breach of list.breaches) expect(Object.keys(breach).sort()).toEqual(["emails", "id", "resolved"]);
+    // the number is the position in the order found ("Exposure 2"), nothing of the breach itself
+    for (const breach of list.breaches) expect(Object.keys(breach).sort()).toEqual(["emails", "id", "number", "resolved"]);
+    expect(list.breaches.map((breach) => "number" in breach && breach.number)).toEqual([1, 2, 3]);
     const detail = await portal.getBreach({ breachId: list.breaches[0]!.id });
     expect(detail).toEqual({ redacted: true, breach: list.breaches[0] });
 
@@ -171,6 +173,53 @@ describe("portal procedures for a prospect", () => {
     const list = await portal.listBreaches();
     expect(list.redacted).toBe(false);
     expect((await portal.overview()).timeline).not.toBeNull();
+  });
+});
+
+describe("the breaches page's filter, sort, search and pages", () => {
+  it("filters by fixed / not fixed, searches by address in any case, and pages", async () => {
+    const { portal } = await signedInCustomer();
+    const all = await portal.listBreaches();
+    expect(all).toMatchObject({ total: 3, page: 1, pageSize: 10 });
+    const beta = all.breaches.find((breach) => "title" in breach && breach.title === "Beta Shop")!;
+    await portal.setBreachResolved({ breachId: beta.id, resolved: true });
+
+    const titles = async (query: Parameters<typeof portal.listBreaches>[0]) => {
+      const list = await portal.listBreaches(query);
+      if (list.redacted) throw new Error("expected the full view");
+      return { titles: list.breaches.map((breach) => breach.title), total: list.total, page: list.page };
+    };
+    expect(await titles({ filter: "fixed" })).toMatchObject({ titles: ["Beta Shop"], total: 1 });
+    expect(await titles({ filter: "open" })).toMatchObject({ titles: ["Alpha Social", "Gamma Forum"], total: 2 });
+    // ceo@ is in Alpha and Beta, cfo@ in Alpha and Gamma
+    expect(await titles({ search: "CFO@" })).toMatchObject({ titles: ["Alpha Social", "Gamma Forum"] });
+    expect(await titles({ search: "ceo", filter: "open" })).toMatchObject({ titles: ["Alpha Social"] });
+    expect(await titles({ search: "nobody@" })).toMatchObject({ titles: [], total: 0 });
+    // pages of two; a page past the end shows the last one
+    expect(await titles({ pageSize: 2 })).toMatchObject({ titles: ["Alpha Social", "Beta Shop"], total: 3, page: 1 });
+    expect(await titles({ pageSize: 2, page: 2 })).toMatchObject({ titles: ["Gamma Forum"], page: 2 });
+    expect(await titles({ pageSize: 2, page: 9 })).toMatchObject({ titles: ["Gamma Forum"], page: 2 });
+  });
+
+  it("sorts by most data exposed: kinds of data (blacklisted ones never count), then addresses, then newest", async () => {
+    const { portal } = await signedInCustomer();
+    const list = await portal.listBreaches({ sort: "exposed" });
+    if (list.redacted) throw new Error("expected the full view");
+    // Alpha: 2 visible kinds, 2 addresses; Beta: 2 kinds, 1 address; Gamma: 1 kind
+    expect(list.breaches.map((breach) => breach.title)).toEqual(["Alpha Social", "Beta Shop", "Gamma Forum"]);
+    expect(list.breaches.map((breach) => breach.breachCategories.length)).toEqual([2, 2, 1]);
+  });
+
+  it("a prospect's exposures keep their numbers through filters and pages", async () => {
+    const { portal } = await signedInCustomer({ status: "prospect" });
+    const all = await portal.listBreaches();
+    await portal.setBreachResolved({ breachId: all.breaches[1]!.id, resolved: true });
+    const open = await portal.listBreaches({ filter: "open" });
+    expect(open.breaches.map((breach) => "number" in breach && breach.number)).toEqual([1, 3]);
+    const secondPage = await portal.listBreaches({ pageSize: 2, page: 2 });
+    expect(secondPage.breaches.map((breach) => "number" in breach && breach.number)).toEqual([3]);
+    const detail = await portal.getBreach({ breachId: all.breaches[2]!.id });
+    expect(detail.redacted && detail.breach.number).toBe(3);
   });
 });
 

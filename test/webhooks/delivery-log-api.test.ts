@@ -141,10 +141,17 @@ describe("delivery log", () => {
       nextAttemptAt: expect.stringMatching(ISO),
     });
     expect(retried.body.delivery.attempts).toHaveLength(1);
+    // pending again, waiting for its attempt: a retry has it attempted now; being attempted, it is already queued
+    expect(await server.api.post(`${V1}/${id}/deliveries/${failed.id}/retry`, undefined, org.partner.headers)).toMatchObject({
+      status: 200,
+      body: { delivery: { id: failed.id, status: "pending" } },
+    });
+    await testDb.db.webhookDelivery.update({ where: { id: failed.id }, data: { status: "delivering" } });
     expect(await server.api.post(`${V1}/${id}/deliveries/${failed.id}/retry`, undefined, org.partner.headers)).toMatchObject({
       status: 409,
       body: { success: false, error: "Delivery is already queued" },
     });
+    await testDb.db.webhookDelivery.update({ where: { id: failed.id }, data: { status: "pending" } });
     const before = target.requests.length;
     await drainWebhooks(testDb.db);
     expect(target.requests.length).toBe(before + 1);

@@ -11,6 +11,7 @@ const TONES: Record<string, "good" | "warn" | "bad" | "neutral"> = {
   dormant: "warn",
   disabled: "warn",
   revoked: "bad",
+  retired: "warn",
   inactive: "bad",
   failed: "bad",
   failing: "bad",

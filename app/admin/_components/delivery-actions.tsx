@@ -38,8 +38,11 @@ export function SendTestEvent({ endpointId, eventTypes }: { endpointId: string; 
   );
 }
 
-/** Queues a delivered or failed delivery again with a fresh round of attempts. */
-export function RequeueButton({ endpointId, deliveryId }: { endpointId: string; deliveryId: string }) {
+/**
+ * Queues a delivered or failed delivery again with a fresh round of attempts ("Re-queue"), or has a
+ * pending one that waits for its next attempt attempted now ("Retry now").
+ */
+export function RequeueButton({ endpointId, deliveryId, waiting = false }: { endpointId: string; deliveryId: string; waiting?: boolean }) {
   const { run, pending, error } = useAction();
   return (
     <>
@@ -49,7 +52,7 @@ export function RequeueButton({ endpointId, deliveryId }: { endpointId: string; 
         disabled={pending}
         onClick={() => run(() => trpc.admin.webhooks.requeueDelivery.mutate({ id: endpointId, deliveryId }))}
       >
-        Re-queue
+        {waiting ? "Retry now" : "Re-queue"}
       </button>
       {error ? (
         <span className="field-error" role="alert">

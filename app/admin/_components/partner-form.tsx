@@ -1,9 +1,12 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import type { BillingCodeRecord } from "@/server/distributors/billing-codes";
 import type { PartnerRecord } from "@/server/distributors/partners";
 import { trpc, useAction } from "../_lib/client";
+import { formatMoney } from "../_lib/format";
 import { CheckboxField, FormError, TextField } from "./fields";
 
 const TEXT_FIELDS = [
@@ -31,7 +34,7 @@ type OptionalTextField = (typeof TEXT_FIELDS)[number]["name"] | (typeof BILLING_
  * (docs/distributors.md): the server validates with the API's zod schema and its field errors
  * are shown at the fields. An emptied optional field is cleared (null).
  */
-export function PartnerForm({ partner, billingCodes }: { partner?: PartnerRecord; billingCodes: string[] }) {
+export function PartnerForm({ partner, billingCodes }: { partner?: PartnerRecord; billingCodes: BillingCodeRecord[] }) {
   const router = useRouter();
   const { run, pending, error } = useAction();
   const [churnError, setChurnError] = useState<string>();
@@ -103,25 +106,21 @@ export function PartnerForm({ partner, billingCodes }: { partner?: PartnerRecord
       </div>
       <fieldset>
         <legend>Billing codes</legend>
-        <p className="field-hint">The code of one of your billing codes for each plan; it sets the price in the billing overview.</p>
+        <p className="field-hint">
+          One of your <Link href="/admin/billing-codes">billing codes</Link> for each plan; it sets the price in the billing overview.
+        </p>
         <div className="form-grid">
           {BILLING_CODE_FIELDS.map((field) => (
-            <TextField
+            <BillingCodeSelect
               key={field.name}
               name={field.name}
               label={field.label}
-              list="billing-code-options"
-              autoComplete="off"
-              defaultValue={partner?.[field.name] ?? ""}
+              current={partner?.[field.name] ?? null}
+              codes={billingCodes}
               error={fieldError(field.name)}
             />
           ))}
         </div>
-        <datalist id="billing-code-options">
-          {billingCodes.map((code) => (
-            <option key={code} value={code} />
-          ))}
-        </datalist>
       </fieldset>
       <fieldset>
         <legend>E-mails to the partner&apos;s customers</legend>
@@ -145,5 +144,40 @@ export function PartnerForm({ partner, billingCodes }: { partner?: PartnerRecord
         <span role="status">{saved && !pending ? "Saved." : ""}</span>
       </div>
     </form>
+  );
+}
+
+/**
+ * A plan's billing code, chosen from the distributor's codes that are not retired; the partner's
+ * own code stays selectable when it was retired (or is not one of the codes) meanwhile.
+ */
+function BillingCodeSelect(props: { name: string; label: string; current: string | null; codes: BillingCodeRecord[]; error?: string }) {
+  const id = `field-${props.name}`;
+  const offered = props.codes.filter((code) => !code.retired || code.code === props.current);
+  const known = props.codes.some((code) => code.code === props.current);
+  return (
+    <div className={props.error ? "field field-invalid" : "field"}>
+      <label htmlFor={id}>{props.label}</label>
+      <select
+        id={id}
+        name={props.name}
+        defaultValue={props.current ?? ""}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${id}-error` : undefined}
+      >
+        <option value="">None</option>
+        {offered.map((code) => (
+          <option key={code.id} value={code.code}>
+            {code.code} ({formatMoney(code.price, code.currency)}){code.retired ? ", retired" : ""}
+          </option>
+        ))}
+        {props.current && !known ? <option value={props.current}>{props.current} (not one of your codes)</option> : null}
+      </select>
+      {props.error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {props.error}
+        </p>
+      ) : null}
+    </div>
   );
 }

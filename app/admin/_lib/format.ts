@@ -16,8 +16,10 @@ export function formatCount(value: number): string {
   return integer.format(value);
 }
 
-export function formatMoney(value: number | null | undefined): string {
-  return value === null || value === undefined ? "—" : money.format(value);
+/** "2.50", or "2.50 EUR" with a currency. */
+export function formatMoney(value: number | null | undefined, currency?: string | null): string {
+  if (value === null || value === undefined) return "—";
+  return currency ? `${money.format(value)} ${currency}` : money.format(value);
 }
 
 /** "March 2026" for "2026-03". */

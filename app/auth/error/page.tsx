@@ -48,8 +48,15 @@ export default async function SignInErrorPage({ searchParams }: { searchParams: 
               </Link>
             </p>
           </>
-        ) : (
-          <p className={styles.strong}>{t.signIn.newLink}</p>
+        ) : reason === "unavailable" ? null : (
+          <>
+            <p className={styles.strong}>{t.signIn.newLink}</p>
+            <p>
+              <Link href={`/portal/sign-in?lang=${locale}`} className={styles.buttonLink}>
+                {t.signIn.getLink}
+              </Link>
+            </p>
+          </>
         )}
       </div>
     </main>

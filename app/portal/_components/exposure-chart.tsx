@@ -2,10 +2,11 @@ import type { TimelineYear } from "@/server/portal/view";
 import type { PortalMessages } from "@/server/i18n/translations";
 import { format } from "@/server/i18n/format";
 import styles from "../portal.module.css";
+import { yAxisTicks } from "./chart-scale";
 
-const WIDTH = 480;
-const HEIGHT = 200;
-const PLOT = { left: 28, right: 8, top: 10, bottom: 26 };
+const WIDTH = 720;
+const HEIGHT = 240;
+const PLOT = { left: 34, right: 8, top: 12, bottom: 30 };
 
 /**
  * Breaches by the year they happened, not fixed stacked on fixed: an SVG for the eye (each bar
@@ -21,13 +22,13 @@ export function ExposureChart({
   labels: { fixed: string; notFixed: string };
 }) {
   const yearLabel = (bar: TimelineYear) => (bar.includesEarlier ? format(t.timelineEarlier, { year: bar.year }) : String(bar.year));
-  const highest = Math.max(1, ...timeline.map((bar) => bar.unresolved + bar.resolved));
+  const ticks = yAxisTicks(Math.max(...timeline.map((bar) => bar.unresolved + bar.resolved)));
+  const highest = ticks[ticks.length - 1]!;
   const plotWidth = WIDTH - PLOT.left - PLOT.right;
   const plotHeight = HEIGHT - PLOT.top - PLOT.bottom;
   const slot = plotWidth / timeline.length;
-  const barWidth = Math.min(28, slot * 0.7);
+  const barWidth = Math.min(40, slot * 0.7);
   const y = (count: number) => PLOT.top + plotHeight - (count / highest) * plotHeight;
-  const ticks = [...new Set([0, Math.ceil(highest / 2), highest])];
   const labelEvery = Math.ceil(timeline.length / 8);
 
   return (
@@ -58,7 +59,7 @@ export function ExposureChart({
               {index % labelEvery === 0 && (
                 <text
                   x={x + barWidth / 2}
-                  y={HEIGHT - 8}
+                  y={HEIGHT - 10}
                   textAnchor="middle"
                   className={`${styles.chartAxis} ${(index / labelEvery) % 2 === 1 ? styles.chartAxisMinor : ""}`}
                 >

@@ -1,5 +1,4 @@
 import type { PortalMessages } from "@/server/i18n/translations";
-import { format } from "@/server/i18n/format";
 import styles from "../portal.module.css";
 
 type Level = keyof PortalMessages["overview"]["levels"];
@@ -13,15 +12,14 @@ export function threatLevel(score: number, max: number): Level {
   return "critical";
 }
 
-/** The threat score (0 to max) as a half-circle gauge, with its number and level in text. */
+/** The threat score (0 to max) as a half-circle gauge with its number, and its level in words. */
 export function ThreatGauge({ score, max, t }: { score: number; max: number; t: PortalMessages["overview"] }) {
   const level = threatLevel(score, max);
   const share = Math.min(1, Math.max(0, score / max));
-  const valueText = format(t.threatScoreOf, { score, max });
   const arc = "M 20 100 A 80 80 0 0 1 180 100";
   return (
     <figure className={styles.gauge}>
-      <svg viewBox="0 0 200 118" role="img" aria-label={`${t.threatScore}: ${valueText}, ${t.levels[level]}`}>
+      <svg viewBox="0 0 200 108" role="img" aria-label={`${t.threatScore}: ${score}, ${t.levels[level]}`}>
         <path d={arc} pathLength={100} className={styles.gaugeTrack} />
         {share > 0 && (
           <path
@@ -31,14 +29,14 @@ export function ThreatGauge({ score, max, t }: { score: number; max: number; t: 
             className={`${styles.gaugeValue} ${styles[`level-${level}`]}`}
           />
         )}
-        <text x="100" y="90" textAnchor="middle" className={styles.gaugeNumber}>
+        <text x="100" y="96" textAnchor="middle" className={styles.gaugeNumber}>
           {score}
         </text>
-        <text x="100" y="112" textAnchor="middle" className={styles.gaugeScale}>
-          {valueText}
-        </text>
       </svg>
-      <figcaption className={`${styles.levelText} ${styles[`level-${level}`]}`}>{t.levels[level]}</figcaption>
+      <figcaption>
+        <span className={`${styles.levelText} ${styles[`level-${level}`]}`}>{t.levels[level]}</span>
+        <span className={styles.levelExplained}>{t.levelExplained[level]}</span>
+      </figcaption>
     </figure>
   );
 }

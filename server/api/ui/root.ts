@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from "../trpc";
 import { accountRouter } from "./admin/account";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
+import { customersRouter } from "./admin/customers";
 import { domainsRouter } from "./admin/domains";
 import { mailRouter } from "./admin/mail";
 import { overviewRouter } from "./admin/overview";
@@ -20,6 +21,7 @@ export const uiRouter = router({
     me,
     overview: overviewRouter,
     partners: partnersRouter,
+    customers: customersRouter,
     plans: plansRouter,
     billingCodes: billingCodesRouter,
     webhooks: webhooksRouter,

@@ -100,6 +100,12 @@ interface EndpointHealthChange {
   reset: boolean;
   /** Failed deliveries since the last success in this write (or since the write began). */
   add: number;
+  /**
+   * A failed attempt whose delivery will be tried again, since the last success in this write:
+   * the endpoint is failing from that first failed attempt (docs/webhooks.md, "Health and
+   * warnings"), though only finished deliveries count towards disabling it.
+   */
+  retrying: boolean;
   lastError: string;
   /** The receiver answered 410 Gone (to a delivery that is not a test). */
   gone: boolean;
@@ -111,9 +117,10 @@ export const ENDPOINT_HEALTH_JOB = endpointHealthJobType.kind;
 function endpointHealthChanges(outcomes: AttemptOutcome[]): Array<[string, EndpointHealthChange]> {
   const health = new Map<string, EndpointHealthChange>();
   for (const outcome of outcomes) {
-    if (outcome.delivery.isTest || outcome.status === "pending") continue;
-    const entry = health.get(outcome.delivery.endpointId) ?? { reset: false, add: 0, lastError: "", gone: false };
-    if (outcome.status === "delivered") Object.assign(entry, { reset: true, add: 0, gone: false });
+    if (outcome.delivery.isTest) continue;
+    const entry = health.get(outcome.delivery.endpointId) ?? { reset: false, add: 0, retrying: false, lastError: "", gone: false };
+    if (outcome.status === "delivered") Object.assign(entry, { reset: true, add: 0, retrying: false, gone: false });
+    else if (outcome.status === "pending") Object.assign(entry, { retrying: true, lastError: outcome.deliveryError ?? "" });
     else {
       Object.assign(entry, { add: entry.add + 1, lastError: outcome.deliveryError ?? "" });
       if (outcome.exchange.statusCode === GONE) entry.gone = true;
@@ -127,7 +134,7 @@ function endpointHealthChanges(outcomes: AttemptOutcome[]): Array<[string, Endpo
  * Writes a batch of outcomes in one statement: the attempts, the deliveries (only while the
  * worker still holds each claim token) and each endpoint's health. An endpoint whose failures in
  * a row reach AUTO_DISABLE_AFTER_FAILURES, or whose receiver answered 410 Gone, is disabled; one
- * that starts failing (its first failed delivery since a success) or is disabled gets a health
+ * that starts failing (its first failed attempt since a success) or is disabled gets a health
  * notice job for its owner, queued in the same statement, so a crash can neither lose nor repeat it.
  */
 async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
@@ -154,8 +161,8 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
     ), health AS (
       SELECT * FROM unnest(${endpoints.map(([id]) => id)}::uuid[], ${endpoints.map(([, h]) => h.reset)}::boolean[],
                            ${endpoints.map(([, h]) => h.add)}::int[], ${endpoints.map(([, h]) => h.lastError)}::text[],
-                           ${endpoints.map(([, h]) => h.gone)}::boolean[])
-        AS h(endpoint_id, reset, add, last_error, gone)
+                           ${endpoints.map(([, h]) => h.gone)}::boolean[], ${endpoints.map(([, h]) => h.retrying)}::boolean[])
+        AS h(endpoint_id, reset, add, last_error, gone, retrying)
     ), locked AS (
       -- the rows as they are once locked (FOR UPDATE waits for another writer and returns its
       -- version), so concurrent writers of one endpoint add up instead of overwriting each other
@@ -163,7 +170,7 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
       WHERE e.id IN (SELECT endpoint_id FROM health) ORDER BY e.id FOR UPDATE
     ), counted AS (
       SELECT h.*, (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add AS failures,
-             h.add > 0 AND e.enabled AND (h.reset OR e.failing_since IS NULL) AS starts_failing,
+             (h.add > 0 OR h.retrying) AND e.enabled AND (h.reset OR e.failing_since IS NULL) AS starts_failing,
              CASE WHEN NOT e.enabled THEN NULL
                   WHEN h.gone THEN 'gone'
                   WHEN h.add > 0 AND (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add >= ${AUTO_DISABLE_AFTER_FAILURES}::int
@@ -173,7 +180,7 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
       UPDATE webhook_endpoints e
       SET consecutive_failures = c.failures,
           last_success_at = CASE WHEN c.reset THEN now() ELSE e.last_success_at END,
-          failing_since = CASE WHEN c.failures = 0 THEN NULL WHEN c.starts_failing THEN now() ELSE e.failing_since END,
+          failing_since = CASE WHEN c.failures = 0 AND NOT c.retrying THEN NULL WHEN c.starts_failing THEN now() ELSE e.failing_since END,
           enabled = e.enabled AND c.disable IS NULL,
           disabled_kind = coalesce(c.disable::webhook_disabled_kind, e.disabled_kind),
           disabled_reason = CASE WHEN c.disable = 'gone' THEN ${gonePrefix} || c.last_error

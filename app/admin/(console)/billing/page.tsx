@@ -74,9 +74,9 @@ export default async function BillingPage({ searchParams }: { searchParams: Sear
                       <span className="field-error"> Not one of your billing codes</span>
                     ) : null}
                   </td>
-                  <td className="number">{formatMoney(line.unitPrice)}</td>
+                  <td className="number">{formatMoney(line.unitPrice, line.currency)}</td>
                   <td className="number">{formatCount(line.activeCustomers)}</td>
-                  <td className="number">{formatMoney(line.amount)}</td>
+                  <td className="number">{formatMoney(line.amount, line.currency)}</td>
                 </tr>
               ))}
             </tbody>
@@ -86,7 +86,11 @@ export default async function BillingPage({ searchParams }: { searchParams: Sear
                   Total
                 </th>
                 <td className="number">{formatCount(overview.totals.activeCustomers)}</td>
-                <td className="number">{formatMoney(overview.totals.amount)}</td>
+                <td className="number">
+                  {overview.totals.byCurrency.length === 0
+                    ? formatMoney(0)
+                    : overview.totals.byCurrency.map((total) => formatMoney(total.amount, total.currency)).join(" + ")}
+                </td>
               </tr>
             </tfoot>
           </table>

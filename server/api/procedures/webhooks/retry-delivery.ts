@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DELIVERY_NOT_FOUND, requeueDelivery } from "../../../webhooks/delivery-log";
+import { DELIVERY_ALREADY_QUEUED, DELIVERY_NOT_FOUND, requeueDelivery } from "../../../webhooks/delivery-log";
 import { successTrue } from "../../schemas";
 import { deliveryResponse, deliverySchema, endpointIdInput } from "./schemas";
 import type { WebhookSurface } from "./surfaces";
@@ -13,10 +13,11 @@ export function retryDelivery(surface: WebhookSurface) {
         path: `${surface.basePath}/{id}/deliveries/{deliveryId}/retry`,
         tags: surface.tags,
         summary: "Re-queue a delivery",
-        description: "A delivered or failed delivery is queued again with a fresh round of attempts, the same body and idempotency token.",
+        description:
+          "A delivered or failed delivery is queued again with a fresh round of attempts, the same body and idempotency token; a pending delivery waiting for its next attempt is attempted now.",
       },
       errors: { failure: "Failed to retry delivery" },
-      responses: { 404: DELIVERY_NOT_FOUND, 409: "Delivery is already queued", 422: "Delivery cannot be retried: the webhook is disabled" },
+      responses: { 404: DELIVERY_NOT_FOUND, 409: DELIVERY_ALREADY_QUEUED, 422: "Delivery cannot be retried: the webhook is disabled" },
     })
     .input(z.object({ id: endpointIdInput, deliveryId: z.string().meta({ format: "uuid" }) }))
     .output(z.object({ success: successTrue, delivery: deliverySchema }))

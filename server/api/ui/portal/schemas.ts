@@ -4,7 +4,7 @@ import { z } from "zod";
  * The portal procedures' outputs. tRPC parses every answer with them and zod drops unknown keys,
  * so whatever a service returns, a prospect's answer carries only the redacted fields.
  */
-const redactedBreach = z.object({ id: z.string(), emails: z.array(z.string()), resolved: z.boolean() });
+const redactedBreach = z.object({ id: z.string(), emails: z.array(z.string()), resolved: z.boolean(), number: z.number().int() });
 
 const fullBreach = z.object({
   id: z.string(),
@@ -18,9 +18,11 @@ const fullBreach = z.object({
   nextSteps: z.array(z.string()),
 });
 
+const listPage = { total: z.number().int(), page: z.number().int(), pageSize: z.number().int() };
+
 export const breachListOutput = z.discriminatedUnion("redacted", [
-  z.object({ redacted: z.literal(true), breaches: z.array(redactedBreach) }),
-  z.object({ redacted: z.literal(false), breaches: z.array(fullBreach) }),
+  z.object({ redacted: z.literal(true), breaches: z.array(redactedBreach), ...listPage }),
+  z.object({ redacted: z.literal(false), breaches: z.array(fullBreach), ...listPage }),
 ]);
 
 export const breachDetailOutput = z.discriminatedUnion("redacted", [

@@ -46,7 +46,7 @@ export default async function PartnerPage({
 
       <section aria-labelledby="details">
         <h2 id="details">Details</h2>
-        <PartnerForm partner={partner} billingCodes={billingCodes.data.map((code) => code.code)} />
+        <PartnerForm partner={partner} billingCodes={billingCodes.data} />
       </section>
     </>
   );

@@ -14,7 +14,7 @@ export default async function NewPartnerPage() {
       </p>
       <h1>New partner</h1>
       <p className="muted">Only the name is required. Issue the partner&apos;s API key on its page once it is created.</p>
-      <PartnerForm billingCodes={billingCodes.data.map((code) => code.code)} />
+      <PartnerForm billingCodes={billingCodes.data} />
     </>
   );
 }

@@ -192,6 +192,8 @@ export default async function WebhookPage({
                     <td>
                       {delivery.status === "delivered" || delivery.status === "failed" ? (
                         <RequeueButton endpointId={endpoint.id} deliveryId={delivery.id} />
+                      ) : delivery.status === "pending" ? (
+                        <RequeueButton endpointId={endpoint.id} deliveryId={delivery.id} waiting />
                       ) : null}
                     </td>
                   </tr>

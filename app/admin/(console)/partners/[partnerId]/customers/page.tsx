@@ -33,7 +33,10 @@ export default async function PartnerCustomersPage({
         <Link href="/admin/partners">Partners</Link> › <Link href={`/admin/partners/${partner.uuid}`}>{partner.name}</Link>
       </p>
       <h1>Customers of {partner.name}</h1>
-      <p className="muted">Read-only: the partner manages its customers over the partner API.</p>
+      <p className="muted">
+        The partner manages its customers over the partner API; open one for its assets, breaches, what was sent about it, and a support
+        sign-in link.
+      </p>
       <FilterLinks
         label="Filter by status"
         options={CUSTOMER_STATUSES}
@@ -71,7 +74,9 @@ export default async function PartnerCustomersPage({
             <tbody>
               {customers.map((customer) => (
                 <tr key={customer.customerId}>
-                  <th scope="row">{customer.companyName}</th>
+                  <th scope="row">
+                    <Link href={`/admin/customers/${customer.customerId}`}>{customer.companyName}</Link>
+                  </th>
                   <td>{customer.customerRef}</td>
                   <td>
                     <Badge status={customer.customerStatus} />

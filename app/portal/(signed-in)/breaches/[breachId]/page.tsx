@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { formatDate } from "../../_components/format-date";
-import { ResolveButton } from "../../_components/resolve-button";
-import { StatusBadge } from "../../_components/status-badge";
-import { UpgradeCard } from "../../_components/upgrade-card";
+import { formatDate } from "../../../_components/format-date";
+import { ResolveButton } from "../../../_components/resolve-button";
+import { StatusBadge } from "../../../_components/status-badge";
+import { UpgradeCard } from "../../../_components/upgrade-card";
 import { format } from "@/server/i18n/format";
-import { isNotFound, portalPage, portalText } from "../../portal-page";
-import styles from "../../portal.module.css";
+import { isNotFound, portalPage, portalText } from "../../../portal-page";
+import styles from "../../../portal.module.css";
 import { isUuid } from "@/server/uuid";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -23,9 +23,7 @@ export default async function BreachPage({ params }: { params: Promise<{ breachI
     throw error;
   });
   const { breach } = detail;
-  const heading = detail.redacted
-    ? format(t.breaches.exposureNumber, { number: (await portal.listBreaches()).breaches.findIndex((entry) => entry.id === breach.id) + 1 })
-    : detail.breach.title;
+  const heading = detail.redacted ? format(t.breaches.exposureNumber, { number: detail.breach.number }) : detail.breach.title;
 
   return (
     <>

@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ExposureChart } from "./_components/exposure-chart";
-import { formatDate } from "./_components/format-date";
-import { ThreatGauge } from "./_components/threat-gauge";
-import { UpgradeCard } from "./_components/upgrade-card";
+import { ExposureChart } from "../_components/exposure-chart";
+import { formatDate } from "../_components/format-date";
+import { ThreatGauge } from "../_components/threat-gauge";
+import { UpgradeCard } from "../_components/upgrade-card";
 import { format } from "@/server/i18n/format";
-import { portalPage, portalText } from "./portal-page";
-import styles from "./portal.module.css";
+import { portalPage, portalText } from "../portal-page";
+import styles from "../portal.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: await portalText((t) => t.overview.title) };

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { SettingsForm } from "../_components/settings-form";
+import { SettingsForm } from "../../_components/settings-form";
 import { format } from "@/server/i18n/format";
-import { portalPage, portalText } from "../portal-page";
-import styles from "../portal.module.css";
+import { portalPage, portalText } from "../../portal-page";
+import styles from "../../portal.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: await portalText((t) => t.settings.title) };

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { portalPage, portalText } from "../portal-page";
-import styles from "../portal.module.css";
+import { portalPage, portalText } from "../../portal-page";
+import styles from "../../portal.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: await portalText((t) => t.assets.title) };

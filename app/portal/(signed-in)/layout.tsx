@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { isAccessExpired } from "@/server/portal/sessions";
-import { PortalNav } from "./_components/portal-nav";
-import { SessionKeeper } from "./_components/session-keeper";
+import { PortalMenu } from "../_components/portal-menu";
+import { PortalNav } from "../_components/portal-nav";
+import { SessionKeeper } from "../_components/session-keeper";
 import { format } from "@/server/i18n/format";
 import { portalMessages } from "@/server/i18n/translations";
-import { PORTAL_NAVIGATION } from "./navigation";
-import { portalMe, signedInCustomer } from "./portal-page";
-import styles from "./portal.module.css";
+import { PORTAL_NAVIGATION } from "../navigation";
+import { portalMe, signedInCustomer } from "../portal-page";
+import styles from "../portal.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -35,13 +36,15 @@ export default async function PortalLayout({ children }: { children: ReactNode }
             <span className={styles.portalName}>{t.portalName}</span>
             <span className={styles.company}>{me.companyName}</span>
           </p>
-          <PortalNav label={t.navigationLabel} items={PORTAL_NAVIGATION.map((item) => ({ href: item.href, label: t.nav[item.label] }))} />
-          <form action="/auth/sign-out" method="post" className={styles.signOut}>
-            <span className={styles.signedInAs}>{format(t.signedInAs, { email: me.email })}</span>
-            <button type="submit" className={styles.secondaryButton}>
-              {t.signOut}
-            </button>
-          </form>
+          <PortalMenu label={t.menu}>
+            <PortalNav label={t.navigationLabel} items={PORTAL_NAVIGATION.map((item) => ({ href: item.href, label: t.nav[item.label] }))} />
+            <form action="/auth/sign-out" method="post" className={styles.signOut}>
+              <span className={styles.signedInAs}>{format(t.signedInAs, { email: me.email })}</span>
+              <button type="submit" className={styles.secondaryButton}>
+                {t.signOut}
+              </button>
+            </form>
+          </PortalMenu>
         </div>
       </header>
       <main id="main" className={styles.main} tabIndex={-1}>

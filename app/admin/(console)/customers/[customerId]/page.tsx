@@ -1,0 +1,243 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Badge } from "../../../_components/badge";
+import { DateTime } from "../../../_components/date-time";
+import { SupportSignInLink } from "../../../_components/support-sign-in";
+import { formatCount } from "../../../_lib/format";
+import { adminApi, foundOr404 } from "../../../_lib/server";
+
+export const metadata: Metadata = { title: "Customer" };
+
+const AUDIT_ACTIONS: Record<string, string> = { "portal-sign-in-link": "Created a portal sign-in link" };
+
+/** One customer of one of the distributor's partners: what is monitored and found, what was sent, and support sign-in (docs/admin-ui.md). */
+export default async function CustomerPage({ params }: { params: Promise<{ customerId: string }> }) {
+  const { customerId } = await params;
+  const customer = await foundOr404((await adminApi()).admin.customers.get({ customerId }));
+  const domains = customer.assets.filter((asset) => asset.kind === "domain");
+  const emails = customer.assets.filter((asset) => asset.kind === "email");
+  return (
+    <>
+      <p className="breadcrumbs">
+        <Link href="/admin/partners">Partners</Link> › <Link href={`/admin/partners/${customer.partner.id}`}>{customer.partner.name}</Link>{" "}
+        › <Link href={`/admin/partners/${customer.partner.id}/customers`}>Customers</Link>
+      </p>
+      <div className="page-heading">
+        <h1>{customer.companyName}</h1>
+        <Badge status={customer.status} />
+      </div>
+
+      <div className="customer-grid">
+        <section className="card" aria-labelledby="customer-facts">
+          <h2 id="customer-facts">Customer</h2>
+          <dl className="facts">
+            <dt>Reference</dt>
+            <dd className="wrap">{customer.reference}</dd>
+            <dt>Plan</dt>
+            <dd>{customer.planName}</dd>
+            <dt>Contact</dt>
+            <dd className="wrap">{customer.contactEmail}</dd>
+            <dt>Alert recipients</dt>
+            <dd className="wrap">{customer.alertRecipients.join(", ") || "—"}</dd>
+            <dt>Locale</dt>
+            <dd>{customer.localeCode}</dd>
+            <dt>Onboarded</dt>
+            <dd>
+              <DateTime iso={customer.createdAt} />
+            </dd>
+            <dt>Last scan</dt>
+            <dd>
+              <DateTime iso={customer.lastScannedAt} />
+            </dd>
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="customer-score">
+          <h2 id="customer-score">Exposure</h2>
+          <dl className="facts">
+            <dt>Threat score</dt>
+            <dd>
+              <span className="nowrap">
+                <strong>{customer.threatScore}</strong> of 97
+              </span>
+            </dd>
+            <dt>Breaches not fixed</dt>
+            <dd>{formatCount(customer.breaches.open)}</dd>
+            <dt>Breaches in all</dt>
+            <dd>{formatCount(customer.breaches.total)}</dd>
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="customer-support">
+          <h2 id="customer-support">Support sign-in</h2>
+          {customer.canSignIn ? (
+            <>
+              <p className="muted">
+                A one-time link into this customer&apos;s portal, for a support call. Each one is recorded with your name.
+              </p>
+              <SupportSignInLink customerId={customer.id} />
+            </>
+          ) : (
+            <p className="muted">This customer cannot sign in to the portal (offboarded, or without a portal user).</p>
+          )}
+        </section>
+      </div>
+
+      <section aria-labelledby="assets">
+        <h2 id="assets">Monitored assets</h2>
+        {customer.assets.length === 0 ? (
+          <p>None.</p>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Asset</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Verification</th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...domains, ...emails].map((asset) => (
+                  <tr key={`${asset.kind}:${asset.value}`}>
+                    <th scope="row" className="wrap">
+                      {asset.value}
+                    </th>
+                    <td>{asset.kind === "domain" ? "Domain" : "E-mail address"}</td>
+                    <td>{asset.source === "discovered" ? "Found on a domain" : "Partner"}</td>
+                    <td>{asset.verification ? <Badge status={asset.verification} /> : "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="breaches">
+        <h2 id="breaches">Breaches</h2>
+        <p className="muted">
+          {formatCount(customer.breaches.total)} in all, newest breach first
+          {customer.breaches.total > customer.breaches.newest.length ? ` (the ${customer.breaches.newest.length} newest)` : ""}.
+        </p>
+        {customer.breaches.newest.length > 0 ? (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Breach</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Exposed addresses</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {customer.breaches.newest.map((breach) => (
+                  <tr key={breach.id}>
+                    <th scope="row">{breach.title}</th>
+                    <td className="nowrap">{breach.breachDate}</td>
+                    <td className="wrap">{breach.emails.join(", ")}</td>
+                    <td>{breach.resolved ? <Badge status="delivered">fixed</Badge> : <Badge status="failing">not fixed</Badge>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="events">
+        <h2 id="events">Events sent</h2>
+        <p className="muted">
+          Webhook events about this customer ({formatCount(customer.events.total)} in all, newest first) and their deliveries to the
+          endpoints.
+        </p>
+        {customer.events.newest.length > 0 ? (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Deliveries</th>
+                </tr>
+              </thead>
+              <tbody>
+                {customer.events.newest.map((event) => (
+                  <tr key={event.id}>
+                    <th scope="row">{event.type}</th>
+                    <td>
+                      <DateTime iso={event.createdAt} />
+                    </td>
+                    <td>
+                      {event.deliveries.length === 0
+                        ? "none (no endpoint takes it, or not routed yet)"
+                        : event.deliveries.map((delivery, index) => (
+                            <span key={index} className="delivery-chip">
+                              <Link href={`/admin/webhooks/${delivery.endpointId}`}>
+                                <Badge status={delivery.status} />
+                              </Link>{" "}
+                              {delivery.attempts} attempt{delivery.attempts === 1 ? "" : "s"}
+                            </span>
+                          ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="emails">
+        <h2 id="emails">E-mails sent</h2>
+        <p className="muted">{formatCount(customer.emails.total)} in all, newest first.</p>
+        {customer.emails.newest.length > 0 ? (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Kind</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {customer.emails.newest.map((email) => (
+                  <tr key={email.id}>
+                    <th scope="row">
+                      <Link href={`/admin/mail/${email.id}`}>{email.kind.replace("_", " ")}</Link>
+                    </th>
+                    <td className="wrap">{email.recipient}</td>
+                    <td>
+                      <Badge status={email.status === "sent" ? "delivered" : email.status}>{email.status}</Badge>
+                    </td>
+                    <td>
+                      <DateTime iso={email.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="audit">
+        <h2 id="audit">Audit</h2>
+        {customer.audit.length === 0 ? (
+          <p className="muted">No staff actions recorded for this customer.</p>
+        ) : (
+          <ul className="audit-list">
+            {customer.audit.map((entry) => (
+              <li key={entry.id}>
+                <DateTime iso={entry.createdAt} />: {AUDIT_ACTIONS[entry.action] ?? entry.action}, by{" "}
+                <span className="wrap">{entry.staffEmail}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

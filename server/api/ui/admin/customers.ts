@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { createSupportSignInLink, staffCustomerView } from "../../../customers/staff-view";
+import { router, staffProcedure } from "../../trpc";
+import { iso } from "./inputs";
+
+const customerInput = z.object({ customerId: z.string().max(100) });
+
+/** One customer of the distributor's partners (docs/admin-ui.md, "A customer"); another distributor's is not found. */
+export const customersRouter = router({
+  get: staffProcedure.input(customerInput).query(async ({ ctx, input }) => {
+    const view = await staffCustomerView(ctx.db, ctx.staff.distributorId, input.customerId);
+    return {
+      ...view,
+      createdAt: iso(view.createdAt),
+      firstScannedAt: iso(view.firstScannedAt),
+      lastScannedAt: iso(view.lastScannedAt),
+      breaches: {
+        ...view.breaches,
+        newest: view.breaches.newest.map((breach) => ({ ...breach, breachDate: iso(breach.breachDate).slice(0, 10) })),
+      },
+      events: { ...view.events, newest: view.events.newest.map((event) => ({ ...event, createdAt: iso(event.createdAt) })) },
+      emails: {
+        ...view.emails,
+        newest: view.emails.newest.map((email) => ({ ...email, createdAt: iso(email.createdAt), sentAt: iso(email.sentAt) })),
+      },
+      audit: view.audit.map((entry) => ({ ...entry, createdAt: iso(entry.createdAt) })),
+    };
+  }),
+
+  /** A one-time portal sign-in link to hand over for support; audited (who, when, which customer). */
+  signInLink: staffProcedure
+    .input(customerInput)
+    .mutation(({ ctx, input }) => createSupportSignInLink(ctx.db, ctx.staff, input.customerId)),
+});

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../db/client";
+import { normalizeEmail } from "../email-address";
+import { portalLocale } from "../i18n/negotiate";
+import { log } from "../log";
+import { renderSignInLinkEmail } from "../notifications/render";
+import { configuredTransport, type MailTransport } from "../notifications/transport";
+import { consumeRateLimit } from "../rate-limit";
+import { insertMagicLink } from "./magic-links";
+
+/**
+ * Sign-in without a partner (docs/portal.md, "Sign in by e-mail"): a person enters an e-mail
+ * address at /portal/sign-in; when it is the contact or an alert recipient of a customer that
+ * can sign in (not offboarded, with a portal user), a one-time link is e-mailed for each such
+ * customer, in that customer's locale. The answer never says whether the address is known: it is
+ * decided before anything is looked up, and the look-up and the e-mails run after it (`deliver`).
+ */
+
+/** Requests per address and per client address in a window. */
+export const SIGN_IN_REQUESTS_PER_ADDRESS = 5;
+export const SIGN_IN_REQUESTS_PER_CLIENT = 30;
+export const SIGN_IN_REQUEST_WINDOW_SECONDS = 60 * 60;
+/** One address with this many customers gets this many e-mails at most. */
+const MAX_CUSTOMERS_PER_REQUEST = 10;
+
+export type SignInRequest =
+  | { ok: true; /** Looks the address up and e-mails the links; resolves with the number sent. */ deliver: () => Promise<number> }
+  | { ok: false; reason: "invalid-email" }
+  | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
+
+export async function requestEmailSignIn(
+  db: Db,
+  input: { email: string; clientAddress?: string },
+  { transport = configuredTransport() }: { transport?: MailTransport } = {},
+): Promise<SignInRequest> {
+  const email = normalizeEmail(input.email);
+  if (!email) return { ok: false, reason: "invalid-email" };
+  const limits = await Promise.all([
+    consumeRateLimit(db, `portal-sign-in:email:${email}`, SIGN_IN_REQUESTS_PER_ADDRESS, SIGN_IN_REQUEST_WINDOW_SECONDS),
+    consumeRateLimit(
+      db,
+      `portal-sign-in:client:${input.clientAddress ?? "unknown"}`,
+      SIGN_IN_REQUESTS_PER_CLIENT,
+      SIGN_IN_REQUEST_WINDOW_SECONDS,
+    ),
+  ]);
+  const blocked = limits.find((decision) => !decision.allowed);
+  if (blocked) return { ok: false, reason: "rate-limited", retryAfterSeconds: blocked.retryAfterSeconds };
+  return { ok: true, deliver: () => emailSignInLinks(db, email, transport) };
+}
+
+async function emailSignInLinks(db: Db, email: string, transport: MailTransport): Promise<number> {
+  const customers = await db.$queryRaw<
+    Array<{ customerId: string; portalUserId: string; companyName: string; localeCode: string; partnerName: string }>
+  >`
+    SELECT c.id::text AS "customerId", u.id::text AS "portalUserId", c.company_name AS "companyName",
+           c.locale_code AS "localeCode", p.name AS "partnerName"
+    FROM customers c
+    JOIN portal_users u ON u.customer_id = c.id
+    JOIN partners p ON p.id = c.partner_id
+    WHERE c.status <> 'inactive' AND (u.email = ${email} OR c.alert_recipients @> ARRAY[${email}]::text[])
+    ORDER BY c.created_at, c.id
+    LIMIT ${MAX_CUSTOMERS_PER_REQUEST}`;
+  let sent = 0;
+  for (const customer of customers) {
+    const locale = portalLocale(customer.localeCode);
+    const url = await insertMagicLink(db, customer.portalUserId);
+    const mail = await renderSignInLinkEmail({ locale, companyName: customer.companyName, partnerName: customer.partnerName, url });
+    await transport.send({ notificationId: randomUUID(), to: email, replyTo: null, ...mail, attachments: [] });
+    log.info("portal sign-in link e-mailed", { customerId: customer.customerId, transport: transport.name });
+    sent++;
+  }
+  return sent;
+}

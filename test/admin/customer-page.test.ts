@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { UiSession } from "../../server/auth/ui-session";
+import { transitionCustomer } from "../../server/customers/lifecycle";
+import { consumeMagicLink } from "../../server/portal/magic-links";
+import { addCustomerBreach, createTestBreach, createTestCustomer } from "../helpers/customers";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createTestOrg, type TestOrg } from "../helpers/fixtures";
+import { clientError, createStaffSession, startUiServer, uiCallerAs } from "../helpers/ui";
+
+/** The admin UI's customer page (issue 27 item 5): what staff see of a customer, and the audited support sign-in link. */
+let testDb: TestDatabase;
+let ui: Awaited<ReturnType<typeof startUiServer>>;
+let orgX: TestOrg;
+let orgY: TestOrg;
+let staffX: UiSession;
+let staffY: UiSession;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  ui = await startUiServer(testDb.db);
+  orgX = await createTestOrg(testDb.db, "X");
+  orgY = await createTestOrg(testDb.db, "Y");
+  staffX = await createStaffSession(testDb.db, orgX.distributor.id);
+  staffY = await createStaffSession(testDb.db, orgY.distributor.id);
+});
+afterAll(async () => {
+  await ui?.close();
+  await testDb?.close();
+});
+
+const asX = () => uiCallerAs(testDb.db, staffX).admin.customers;
+
+describe("a customer's page", () => {
+  it("shows its assets (with a verification field), breaches, score, events and e-mails sent", async () => {
+    const customerId = await createTestCustomer(testDb.db, orgX.partner.id, { companyName: "Seen Ltd" });
+    const breach = await createTestBreach(testDb.db);
+    await addCustomerBreach(testDb.db, customerId, breach.id, { emails: ["ceo@acme.example"] });
+    const view = await asX().get({ customerId });
+    expect(view).toMatchObject({
+      id: customerId,
+      companyName: "Seen Ltd",
+      partner: { id: orgX.partner.id },
+      status: "active",
+      canSignIn: true,
+      breaches: {
+        total: 1,
+        open: 1,
+        newest: [{ title: breach.name, breachDate: "2020-01-01", resolved: false, emails: ["ceo@acme.example"] }],
+      },
+      audit: [],
+    });
+    expect(view.assets).toEqual([
+      { kind: "domain", value: "acme.example", source: "partner", verification: null },
+      { kind: "email", value: "ceo@acme.example", source: "partner", verification: null },
+    ]);
+    // onboarding wrote a customer.created event and a welcome e-mail to each recipient
+    expect(view.events.newest.map((event) => event.type)).toContain("customer.created");
+    const welcome = await testDb.db.notification.findMany({ where: { customerId, kind: "welcome" }, select: { id: true } });
+    expect(welcome.length).toBeGreaterThan(0);
+    expect(
+      view.emails.newest
+        .filter((email) => email.kind === "welcome")
+        .map((email) => email.id)
+        .sort(),
+    ).toEqual(welcome.map((email) => email.id).sort());
+  });
+
+  it("hands out a one-time sign-in link that signs in as the customer, audited with who and when", async () => {
+    const customerId = await createTestCustomer(testDb.db, orgX.partner.id);
+    const before = Date.now();
+    // over HTTP, as the browser calls it
+    const { url } = await ui.clientAs(staffX).admin.customers.signInLink.mutate({ customerId });
+    expect(url).toMatch(/\/auth\/confirm\?token_hash=[A-Za-z0-9_-]{43}&type=magiclink$/);
+    const signIn = await consumeMagicLink(testDb.db, new URL(url).searchParams.get("token_hash")!);
+    expect(signIn.ok && signIn.signIn.customerId).toBe(customerId);
+
+    const entries = await testDb.db.staffAuditEntry.findMany({ where: { customerId } });
+    expect(entries).toEqual([
+      expect.objectContaining({
+        distributorId: orgX.distributor.id,
+        staffUserId: staffX.kind === "staff" ? staffX.staffId : "",
+        staffEmail: staffX.email,
+        action: "portal-sign-in-link",
+      }),
+    ]);
+    expect(entries[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    const view = await asX().get({ customerId });
+    expect(view.audit).toEqual([
+      { id: entries[0]!.id, action: "portal-sign-in-link", staffEmail: staffX.email, createdAt: entries[0]!.createdAt.toISOString() },
+    ]);
+  });
+
+  it("refuses a link for an offboarded customer, and records nothing", async () => {
+    const customerId = await createTestCustomer(testDb.db, orgX.partner.id);
+    await transitionCustomer(testDb.db, orgX.partner.id, customerId, "offboard");
+    expect((await asX().get({ customerId })).canSignIn).toBe(false);
+    await expect(asX().signInLink({ customerId })).rejects.toThrow("Customer cannot sign in: customer is inactive");
+    expect(await testDb.db.staffAuditEntry.count({ where: { customerId } })).toBe(0);
+  });
+
+  it("another distributor's staff find neither the customer nor a link to it (404, nothing recorded)", async () => {
+    const customerId = await createTestCustomer(testDb.db, orgX.partner.id);
+    for (const call of [
+      () => ui.clientAs(staffY).admin.customers.get.query({ customerId }),
+      () => ui.clientAs(staffY).admin.customers.signInLink.mutate({ customerId }),
+      () => ui.clientAs(staffX).admin.customers.get.query({ customerId: "not-a-uuid" }),
+    ]) {
+      const error = await clientError(call());
+      expect(error.message).toBe("Customer not found");
+      expect(error.data?.httpStatus).toBe(404);
+    }
+    const anonymous = await clientError(ui.clientAs().admin.customers.signInLink.mutate({ customerId }));
+    expect(anonymous.data?.httpStatus).toBe(401);
+    expect(await testDb.db.staffAuditEntry.count({ where: { customerId } })).toBe(0);
+    expect(await testDb.db.magicLinkToken.count({ where: { portalUser: { customerId } } })).toBe(0);
+  });
+});
