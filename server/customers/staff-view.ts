@@ -22,10 +22,7 @@ export interface StaffCustomerAsset {
   kind: "domain" | "email";
   value: string;
   source: "partner" | "discovered";
-  /**
-   * A domain's ownership verification state; null while the service does not verify domains (the
-   * admin page shows the column, so domain verification only has to fill this field).
-   */
+  /** A domain's ownership state (`verified`, `unverified`: docs/domains.md), filled by the admin procedure; null for addresses. */
   verification: string | null;
 }
 

@@ -50,9 +50,11 @@ describe("a customer's page", () => {
       audit: [],
     });
     expect(view.assets).toEqual([
-      { kind: "domain", value: "acme.example", source: "partner", verification: null },
+      { kind: "domain", value: "acme.example", source: "partner", verification: "unverified" },
       { kind: "email", value: "ceo@acme.example", source: "partner", verification: null },
     ]);
+    await uiCallerAs(testDb.db, staffX).admin.domains.attest({ customerId, domain: "acme.example", note: "Known by contract" });
+    expect((await asX().get({ customerId })).assets[0]).toMatchObject({ kind: "domain", verification: "verified" });
     // onboarding wrote a customer.created event and a welcome e-mail to each recipient
     expect(view.events.newest.map((event) => event.type)).toContain("customer.created");
     const welcome = await testDb.db.notification.findMany({ where: { customerId, kind: "welcome" }, select: { id: true } });

@@ -4,6 +4,8 @@ const TONES: Record<string, "good" | "warn" | "bad" | "neutral"> = {
   delivered: "good",
   enabled: "good",
   healthy: "good",
+  verified: "good",
+  unverified: "warn",
   prospect: "neutral",
   pending: "neutral",
   delivering: "neutral",

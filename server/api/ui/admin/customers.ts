@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createSupportSignInLink, staffCustomerView } from "../../../customers/staff-view";
+import { customerDomainListing } from "../../../domains/domains";
 import { router, staffProcedure } from "../../trpc";
 import { iso } from "./inputs";
 
@@ -9,8 +10,12 @@ const customerInput = z.object({ customerId: z.string().max(100) });
 export const customersRouter = router({
   get: staffProcedure.input(customerInput).query(async ({ ctx, input }) => {
     const view = await staffCustomerView(ctx.db, ctx.staff.distributorId, input.customerId);
+    const domainStatus = new Map((await customerDomainListing(ctx.db, view.id)).map((domain) => [domain.domain, domain.status]));
     return {
       ...view,
+      assets: view.assets.map((asset) =>
+        asset.kind === "domain" ? { ...asset, verification: domainStatus.get(asset.value) ?? null } : asset,
+      ),
       createdAt: iso(view.createdAt),
       firstScannedAt: iso(view.firstScannedAt),
       lastScannedAt: iso(view.lastScannedAt),
