@@ -10,7 +10,6 @@ import { consumeRateLimit, countEvent, eventsInWindow } from "../rate-limit";
 import { hashNewPassword } from "./staff-passwords";
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /** A staff account for the admin UI; the password follows the new-password rule and is stored only as an argon2id hash. */

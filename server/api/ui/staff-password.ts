@@ -14,7 +14,10 @@ export const staffPasswordRouter = {
   requestReset: publicProcedure
     .input(z.object({ email: z.string().trim().max(320).pipe(z.email("Enter a valid e-mail address")) }))
     .mutation(async ({ ctx, input }) => {
-      const { message } = await requestStaffPasswordReset(ctx.db, { email: input.email, clientAddress: requestClientAddress(ctx.headers, config.trustProxy()) });
+      const { message } = await requestStaffPasswordReset(ctx.db, {
+        email: input.email,
+        clientAddress: requestClientAddress(ctx.headers, config.trustProxy()),
+      });
       return { message };
     }),
   /** Whether the link's token can still be used (the reset page shows its form only then); consumes nothing. */
