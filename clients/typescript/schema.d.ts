@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * List a customer's domains with their verification state
-         * @description Every monitored domain of the customer, sorted, with its verification state, the TXT record that verifies it and how many exposed addresses and breaches were found at it. Under the distributor's `verified` domain policy, what was found at an unverified domain is counted here and revealed nowhere until the domain is verified (docs/domains.md).
+         * @description Every monitored domain of the customer, sorted, with its verification state, the TXT record that verifies it and how many exposed addresses and breaches were found at it. Under the distributor's `verified` domain policy, what was found at an unverified domain is counted here and revealed nowhere until the domain is verified ([domain verification](http://localhost:3000/docs/domains)).
          *
          *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
          */
@@ -273,7 +273,7 @@ export interface paths {
         put?: never;
         /**
          * Verify that a customer controls one of its domains
-         * @description `{"method": "dns"}` looks up the TXT record of GET .../domains at once (unverified domains are also re-checked hourly for 7 days); while it is missing the status stays `unverified` with a `reason`. `{"method": "email", "mailbox": "security"}` e-mails a one-time link (24 hours) to that mailbox at the domain (security, postmaster, hostmaster, webmaster or admin); following it verifies the domain. Verifying emits customer.domain.verified, then reveals what was withheld at the domain with the usual customer.asset.added and customer.breach.found events (docs/domains.md).
+         * @description `{"method": "dns"}` looks up the TXT record of GET .../domains at once (unverified domains are also re-checked hourly for 7 days); while it is missing the status stays `unverified` with a `reason`. `{"method": "email", "mailbox": "security"}` e-mails a one-time link (24 hours) to that mailbox at the domain (security, postmaster, hostmaster, webmaster or admin); following it verifies the domain. Verifying emits customer.domain.verified, then reveals what was withheld at the domain with the usual customer.asset.added and customer.breach.found events ([domain verification](http://localhost:3000/docs/domains)).
          *
          *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
          */
@@ -1864,7 +1864,7 @@ export interface components {
             /** @description The verified domain (lower case, internationalized names in punycode) */
             domain: string;
             /**
-             * @description How it was verified (docs/domains.md)
+             * @description How it was verified ([domain verification](http://localhost:3000/docs/domains))
              * @enum {string}
              */
             method: "dns" | "email" | "staff";
