@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { buildOpenApiDocument } from "../../server/api/openapi";
 import { buildRouteTable } from "../../server/api/rest/dispatcher";
 import { appRouter } from "../../server/api/root";
 import { LEGACY_EVENT_TYPES } from "../../server/events/legacy";
 import { EVENT_TYPES } from "../../server/events/outbox";
+import { CURRENT_BODY_SCHEMAS, LEGACY_BODY_SCHEMAS } from "../../server/webhooks/bodies";
 
 const document = buildOpenApiDocument("http://localhost:3000");
 type Op = {
@@ -68,6 +70,32 @@ describe("the OpenAPI document", () => {
       expect(pattern.test("550E8400-E29B-41D4-A716-446655440000"), schema.pattern as string).toBe(true);
       expect(pattern.test("550e8400-e29b-41d4-a716-44665544000g"), schema.pattern as string).toBe(false);
     }
+  });
+
+  it("is given no regular expression with flags: its pattern would lose them (a case-insensitive one turns case-sensitive)", () => {
+    const flagged: string[] = [];
+    const checkSchema = (name: string, schema: z.ZodType, io: "input" | "output") =>
+      z.toJSONSchema(schema, {
+        io,
+        unrepresentable: "any",
+        override: ({ zodSchema }) => {
+          for (const check of (zodSchema as unknown as { _zod: { def: { checks?: Array<{ _zod: { def: { pattern?: RegExp } } }> } } })._zod
+            .def.checks ?? []) {
+            const pattern = check._zod.def.pattern;
+            if (pattern && pattern.flags.replace(/[gu]/g, "") !== "") flagged.push(`${name}: /${pattern.source}/${pattern.flags}`);
+          }
+        },
+      });
+    let checked = 0;
+    for (const [name, procedure] of Object.entries(appRouter._def.procedures)) {
+      const def = (procedure as unknown as { _def: { inputs: z.ZodType[]; output?: z.ZodType } })._def;
+      for (const input of def.inputs) checkSchema(name, input, "input");
+      if (def.output) checkSchema(name, def.output, "output");
+      checked++;
+    }
+    for (const [event, schema] of Object.entries({ ...CURRENT_BODY_SCHEMAS, ...LEGACY_BODY_SCHEMAS })) checkSchema(event, schema, "output");
+    expect(checked).toBeGreaterThan(40);
+    expect(flagged).toEqual([]);
   });
 
   it("writes integers without zod's safe-integer bounds, keeping the real ones", () => {
