@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import type { z } from "zod";
 import { GET as getOpenApiDocument } from "../../app/api/openapi.json/route";
 import { LEGACY_EVENT_TYPES } from "../../server/events/legacy";
 import { EVENT_TYPES } from "../../server/events/outbox";
