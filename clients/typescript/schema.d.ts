@@ -3920,8 +3920,8 @@ export interface operations {
     "distributor-listBillingCodes": {
         parameters: {
             query?: {
-                page?: number | string;
-                per_page?: number | string;
+                page?: number;
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -4099,8 +4099,8 @@ export interface operations {
     "partner-listCustomers": {
         parameters: {
             query?: {
-                page?: number | string;
-                pageSize?: number | string;
+                page?: number;
+                pageSize?: number;
                 status?: "active" | "inactive" | "dormant" | "prospect";
             };
             header?: never;
@@ -4868,8 +4868,8 @@ export interface operations {
     "webhooks-partner-listDeliveries": {
         parameters: {
             query?: {
-                page?: number | string;
-                pageSize?: number | string;
+                page?: number;
+                pageSize?: number;
                 status?: "pending" | "delivering" | "delivered" | "failed";
             };
             header?: never;
@@ -5858,8 +5858,8 @@ export interface operations {
     "webhooks-distributor-listDeliveries": {
         parameters: {
             query?: {
-                page?: number | string;
-                pageSize?: number | string;
+                page?: number;
+                pageSize?: number;
                 status?: "pending" | "delivering" | "delivered" | "failed";
             };
             header?: never;
@@ -6572,8 +6572,8 @@ export interface operations {
     "webhooks-legacy-listDeliveries": {
         parameters: {
             query?: {
-                page?: number | string;
-                pageSize?: number | string;
+                page?: number;
+                pageSize?: number;
                 status?: "pending" | "delivering" | "delivered" | "failed";
             };
             header?: never;

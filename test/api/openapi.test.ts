@@ -109,6 +109,15 @@ describe("the OpenAPI document", () => {
       "application/json"
     ]!.schema as { properties: Record<string, unknown> };
     expect(threatScore.properties.threatScore).toMatchObject({ type: "integer", minimum: 0 });
+    // query parameters arrive as text and are read as integers: the document says integer, with the default
+    const parameters = (
+      document.paths!["/api/v1/integrations/partner/customers"]!.get as { parameters: Array<{ name: string; schema: object }> }
+    ).parameters;
+    expect(parameters.find((parameter) => parameter.name === "pageSize")!.schema).toEqual({
+      type: "integer",
+      default: 20,
+      description: "1 to 100, default 20",
+    });
   });
 
   it("declares the answers' headers: X-Request-Id on every answer, the rate limit's on breach/check and breach/retrieve", () => {
