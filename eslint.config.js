@@ -10,6 +10,8 @@ export default defineConfig([
     "dist/**",
     "node_modules/**",
     "server/db/generated/**",
+    "clients/typescript/schema.d.ts",
+    ".openapi/**",
     ".data/**",
     ".data-*/**",
     "next-env.d.ts",

@@ -70,8 +70,11 @@ const RETRIES =
 
 function currentOperation(type: EventType): ZodOpenApiOperationObject {
   return {
+    operationId: `event-${type.replaceAll(".", "-")}`,
     tags: [CURRENT_EVENTS_TAG],
     summary: EVENT_SUMMARIES[type],
+    // The service calls the receiver: none of the API's credentials; the signature headers authenticate it.
+    security: [],
     description:
       "Sent to the URL of each enabled endpoint of the partner, or of its distributor, subscribed to this type. Signed by the " +
       "endpoint's `signatureScheme`: `x-signature` (X-Signature, X-Token) or `standard-webhooks` (webhook-id, webhook-timestamp, webhook-signature)." +
@@ -97,8 +100,10 @@ function currentOperation(type: EventType): ZodOpenApiOperationObject {
 function legacyOperation(event: LegacyEventType): ZodOpenApiOperationObject {
   const prefix = config.webhookLegacyHeaderPrefix().toLowerCase();
   return {
+    operationId: `legacy-event-${event.replaceAll(".", "-")}`,
     tags: [LEGACY_EVENTS_TAG],
     summary: LEGACY_EVENT_SUMMARIES[event],
+    security: [],
     description: "Sent to each enabled earlier-protocol endpoint (/api/integrations/webhooks) of the partner subscribed to this event.",
     requestParams: {
       header: z.object({

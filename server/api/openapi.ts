@@ -76,13 +76,32 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       properties: { success: { type: "boolean", const: false }, error: { type: "string" } },
     },
   };
-  document.components.headers = { ...document.components.headers, ...RATE_LIMIT_HEADERS };
+  document.components.headers = { ...document.components.headers, ...RESPONSE_HEADERS };
   for (const route of buildRouteTable(appRouter)) {
     const operation = document.paths?.[route.pathTemplate]?.[route.method.toLowerCase() as "get"] as Operation | undefined;
     if (!operation) continue;
     correctOperation(operation, route);
   }
-  return linkGuides(document, baseUrl);
+  return linkGuides(withoutSafeIntegerBounds(document), baseUrl);
+}
+
+/**
+ * zod writes every `.int()` as `minimum: -9007199254740991, maximum: 9007199254740991` (the safe
+ * integers); they say nothing a reader needs and hide the real bounds, so they are dropped.
+ */
+function withoutSafeIntegerBounds<T>(document: T): T {
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (typeof node !== "object" || node === null) return;
+    const record = node as Record<string, unknown>;
+    if (record.type === "integer") {
+      if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum;
+      if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum;
+    }
+    Object.values(record).forEach(visit);
+  };
+  visit(document);
+  return document;
 }
 
 /**
@@ -94,8 +113,16 @@ function linkGuides<T>(document: T, baseUrl: string): T {
   return JSON.parse(JSON.stringify(document).replaceAll("](/docs/", `](${origin}/docs/`)) as T;
 }
 
-/** The headers of a rate-limited path's answers (AppMeta.rateLimited; docs/api.md, "Rate limits"). */
-const RATE_LIMIT_HEADERS = {
+/**
+ * The headers the dispatcher answers with: X-Request-Id on every answer (docs/api.md, "Answers"),
+ * the others on a rate-limited path's answers (AppMeta.rateLimited; docs/api.md, "Rate limits").
+ */
+const RESPONSE_HEADERS = {
+  "X-Request-Id": {
+    description: "The request's id, on every answer; the server's log lines for the request carry it too.",
+    required: true,
+    schema: { type: "string" as const, format: "uuid", example: "0b5f0c1e-3a52-4a8e-9c1d-2f6f3f0d9a10" },
+  },
   "RateLimit-Policy": {
     description:
       'The quota policy (draft-ietf-httpapi-ratelimit-headers): the policy\'s name, q the calls allowed per window, w the window in seconds, e.g. `"breach-check";q=60;w=60`.',
@@ -111,7 +138,7 @@ const RATE_LIMIT_HEADERS = {
     schema: { type: "integer" as const, minimum: 1, example: 30 },
   },
 };
-const headerRef = (name: keyof typeof RATE_LIMIT_HEADERS) => ({ $ref: `#/components/headers/${name}` });
+const headerRef = (name: keyof typeof RESPONSE_HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 function correctOperation(operation: Operation, route: Route) {
   const auth: AuthKind = route.meta.auth ?? "none";
@@ -155,11 +182,13 @@ function correctOperation(operation: Operation, route: Route) {
       },
     };
   }
-  if (route.meta.rateLimited) {
-    const limitHeaders = { "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") };
-    operation.responses[successStatus] = { ...(success as object), headers: limitHeaders };
-    const refused = operation.responses["429"] as Record<string, unknown> | undefined;
-    if (refused) refused.headers = { ...limitHeaders, "Retry-After": headerRef("Retry-After") };
+  for (const [status, response] of Object.entries(operation.responses) as Array<[string, { headers?: Record<string, unknown> }]>) {
+    response.headers = { ...response.headers, "X-Request-Id": headerRef("X-Request-Id") };
+    // Every answer once the call is counted, i.e. after the credentials: not a 401.
+    if (route.meta.rateLimited && status !== "401") {
+      response.headers = { ...response.headers, "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") };
+      if (status === "429") response.headers["Retry-After"] = headerRef("Retry-After");
+    }
   }
 }
 

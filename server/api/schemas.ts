@@ -11,7 +11,10 @@ export function uuidInput(message: string) {
     .meta({ format: "uuid", example: "550e8400-e29b-41d4-a716-446655440000" });
 }
 
-/** An integer query parameter: query strings arrive as text; "" and "abc" fail like a wrong type. */
+/**
+ * An integer query parameter: query strings arrive as text; "" and "abc" fail like a wrong type.
+ * The OpenAPI document shows it as what it is read as, an integer with its default.
+ */
 export function queryInteger(defaultValue: number) {
   return z
     .union([z.number(), z.string()])
@@ -25,7 +28,13 @@ export function queryInteger(defaultValue: number) {
     })
     .pipe(z.number().int({ error: "Invalid input: expected int, received number" }))
     .optional()
-    .transform((value) => value ?? defaultValue);
+    .transform((value) => value ?? defaultValue)
+    .meta({
+      override: ({ jsonSchema }) => {
+        for (const key of Object.keys(jsonSchema)) if (key !== "description") delete jsonSchema[key as keyof typeof jsonSchema];
+        Object.assign(jsonSchema, { type: "integer", default: defaultValue });
+      },
+    });
 }
 
 export const successTrue = z.literal(true).meta({ example: true });

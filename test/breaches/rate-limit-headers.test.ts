@@ -99,6 +99,7 @@ describe("the OpenAPI document", () => {
     const limitHeaders = {
       "RateLimit-Policy": { $ref: "#/components/headers/RateLimit-Policy" },
       RateLimit: { $ref: "#/components/headers/RateLimit" },
+      "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
     };
     for (const path of [RETRIEVE, CHECK]) {
       const responses = document.paths[path].post.responses;
@@ -108,7 +109,9 @@ describe("the OpenAPI document", () => {
     }
     expect(Object.keys(document.components.headers)).toEqual(expect.arrayContaining(["RateLimit-Policy", "RateLimit", "Retry-After"]));
     expect(document.components.headers["Retry-After"].schema).toMatchObject({ type: "integer" });
-    // other paths declare none
-    expect(document.paths["/api/v1/integrations/breach/status"].post.responses["200"].headers).toBeUndefined();
+    // other paths declare only the request id every answer carries
+    expect(document.paths["/api/v1/integrations/breach/status"].post.responses["200"].headers).toEqual({
+      "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+    });
   });
 });

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import type { z } from "zod";
 import { GET as getOpenApiDocument } from "../../app/api/openapi.json/route";
 import { LEGACY_EVENT_TYPES } from "../../server/events/legacy";
 import { EVENT_TYPES } from "../../server/events/outbox";
 import { createEndpoint } from "../../server/webhooks/endpoints";
 import { createTestOrg } from "../helpers/fixtures";
+import { schemaValidator } from "../helpers/openapi-schema";
 import { breach, createTestCustomer, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
 import type { ReceivedRequest } from "../helpers/webhook-receiver";
 import { webhookTestBed } from "../helpers/webhook-test-bed";
@@ -37,11 +38,7 @@ beforeAll(async () => {
   document = (await getOpenApiDocument().json()) as Document;
 });
 
-/** A validator for a schema of the document, its component references resolved. */
-function compile(schema: object): z.ZodType {
-  const local = (value: object) => JSON.parse(JSON.stringify(value).replaceAll('"#/components/schemas/', '"#/$defs/'));
-  return z.fromJSONSchema({ ...local(schema), $defs: local(document.components.schemas) });
-}
+const compile = (schema: object) => schemaValidator(document, schema);
 
 function bodyValidator(name: string): z.ZodType {
   const operation = document.webhooks[name]?.post;

@@ -88,7 +88,8 @@ export function unknownFieldMessage(key: string, known: ReadonlySet<string>): st
 export function checkBodyFields(input: Record<string, unknown>, fields: BodyFields, refuseUnknown: boolean): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
-    if (fields.known.has(key)) kept[key] = value;
+    // A key with a NUL goes on to the procedure, whose NUL check names it (docs/api.md, "Text fields").
+    if (fields.known.has(key) || key.includes("\u0000")) kept[key] = value;
     else if (fields.ignored.has(key) || !refuseUnknown) continue;
     else throw badRequest(unknownFieldMessage(key, fields.known));
   }

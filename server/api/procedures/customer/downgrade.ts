@@ -2,6 +2,8 @@ import { transitionCustomer } from "../../../customers/lifecycle";
 import { partnerOrDistributorProcedure } from "../../trpc";
 import { CUSTOMER_ID_REQUIRED, customerIdBodyInput, statusChangeOutput } from "./fields";
 
+const DOWNGRADED = "Customer downgraded successfully";
+
 export const downgrade = partnerOrDistributorProcedure
   .meta({
     openapi: {
@@ -21,8 +23,8 @@ export const downgrade = partnerOrDistributorProcedure
     },
   })
   .input(customerIdBodyInput)
-  .output(statusChangeOutput("prospect"))
+  .output(statusChangeOutput("prospect", DOWNGRADED))
   .mutation(async ({ ctx, input }) => {
     const { customerId } = await transitionCustomer(ctx.db, ctx.caller.partnerId, input.customerId, "downgrade");
-    return { success: true as const, message: "Customer downgraded successfully", customerId, status: "prospect" as const };
+    return { success: true as const, message: DOWNGRADED, customerId, status: "prospect" as const };
   });

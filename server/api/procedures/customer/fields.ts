@@ -75,15 +75,18 @@ export const planTypeField = z
   .min(1, { error: "Plan type must not be empty" })
   .meta({ description: "A plan's planType, e.g. basic, plus or pro", example: "basic" });
 
-export const messageSchema = z.string().meta({ example: "Customer onboarded successfully" });
+/** A success answer's message: the operation's own text is its example in the OpenAPI document. */
+export function successMessage(text: string) {
+  return z.string().meta({ example: text });
+}
 
 export const customerIdBodyInput = z.object({ customerId: customerIdBody });
 
 /** The answer of reactivate, upgrade and downgrade. */
-export function statusChangeOutput(status: "active" | "prospect") {
+export function statusChangeOutput(status: "active" | "prospect", message: string) {
   return z.object({
     success: successTrue,
-    message: messageSchema,
+    message: successMessage(message),
     customerId: z.string().meta({ format: "uuid" }),
     status: z.literal(status),
   });

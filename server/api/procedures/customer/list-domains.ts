@@ -32,7 +32,7 @@ export const listDomains = partnerOrDistributorProcedure
       description:
         "Every monitored domain of the customer, sorted, with its verification state, the TXT record that verifies it and how many " +
         "exposed addresses and breaches were found at it. Under the distributor's `verified` domain policy, what was found at an " +
-        "unverified domain is counted here and revealed nowhere until the domain is verified ([domain ownership](/docs/domains)).",
+        "unverified domain is counted here and revealed nowhere until the domain is verified ([domain verification](/docs/domains)).",
     },
     errors: { failure: "Failed to retrieve customer domains" },
     responses: { 400: "Validation failed: customerId: Customer ID must be a valid UUID", 404: CUSTOMER_NOT_FOUND },

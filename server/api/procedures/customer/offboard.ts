@@ -2,7 +2,9 @@ import { z } from "zod";
 import { transitionCustomer } from "../../../customers/lifecycle";
 import { successTrue } from "../../schemas";
 import { partnerOrDistributorProcedure } from "../../trpc";
-import { customerIdBodyInput, messageSchema } from "./fields";
+import { customerIdBodyInput, successMessage } from "./fields";
+
+const OFFBOARDED = "Customer offboarded successfully";
 
 export const offboard = partnerOrDistributorProcedure
   .meta({
@@ -19,8 +21,8 @@ export const offboard = partnerOrDistributorProcedure
     responses: { 404: "Customer not found or does not belong to partner", 409: "Customer is already inactive" },
   })
   .input(customerIdBodyInput)
-  .output(z.object({ success: successTrue, message: messageSchema }))
+  .output(z.object({ success: successTrue, message: successMessage(OFFBOARDED) }))
   .mutation(async ({ ctx, input }) => {
     await transitionCustomer(ctx.db, ctx.caller.partnerId, input.customerId, "offboard");
-    return { success: true as const, message: "Customer offboarded successfully" };
+    return { success: true as const, message: OFFBOARDED };
   });

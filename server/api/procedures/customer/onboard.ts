@@ -6,7 +6,7 @@ import { partnerProcedure } from "../../trpc";
 import {
   currencyCodeField,
   localeCodeField,
-  messageSchema,
+  successMessage,
   planIdField,
   planIdOf,
   planTypeField,
@@ -14,6 +14,8 @@ import {
   priceField,
   valueList,
 } from "./fields";
+
+const ONBOARDED = "Customer onboarded successfully";
 
 export const onboard = partnerProcedure
   .meta({
@@ -68,12 +70,12 @@ export const onboard = partnerProcedure
   .output(
     z.object({
       success: successTrue,
-      message: messageSchema,
+      message: successMessage(ONBOARDED),
       customerId: z.string().meta({ format: "uuid" }),
     }),
   )
   .mutation(async ({ ctx, input }) => {
     const { planUuid: _planUuid, ...fields } = input;
     const { customerId } = await onboardCustomer(ctx.db, ctx.caller.partnerId, { ...fields, planId: planIdOf(input) });
-    return { success: true as const, message: "Customer onboarded successfully", customerId };
+    return { success: true as const, message: ONBOARDED, customerId };
   });

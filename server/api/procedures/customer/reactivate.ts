@@ -2,6 +2,8 @@ import { transitionCustomer } from "../../../customers/lifecycle";
 import { partnerProcedure } from "../../trpc";
 import { customerIdBodyInput, statusChangeOutput } from "./fields";
 
+const REACTIVATED = "Customer reactivated successfully";
+
 export const reactivate = partnerProcedure
   .meta({
     openapi: {
@@ -19,8 +21,8 @@ export const reactivate = partnerProcedure
     },
   })
   .input(customerIdBodyInput)
-  .output(statusChangeOutput("active"))
+  .output(statusChangeOutput("active", REACTIVATED))
   .mutation(async ({ ctx, input }) => {
     const { customerId } = await transitionCustomer(ctx.db, ctx.caller.partnerId, input.customerId, "reactivate");
-    return { success: true as const, message: "Customer reactivated successfully", customerId, status: "active" as const };
+    return { success: true as const, message: REACTIVATED, customerId, status: "active" as const };
   });

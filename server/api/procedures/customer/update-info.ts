@@ -6,13 +6,15 @@ import { emailField, requiredText } from "../../schemas";
 import {
   currencyCodeField,
   customerIdPath,
-  messageSchema,
+  successMessage,
   planIdField,
   planIdOf,
   planTypeField,
   planUuidField,
   priceField,
 } from "./fields";
+
+const UPDATED = "Customer info updated successfully";
 
 export const updateInfo = partnerProcedure
   .meta({
@@ -41,9 +43,9 @@ export const updateInfo = partnerProcedure
       planUuid: planUuidField.optional(),
     }),
   )
-  .output(z.object({ success: successTrue, message: messageSchema }))
+  .output(z.object({ success: successTrue, message: successMessage(UPDATED) }))
   .mutation(async ({ ctx, input }) => {
     const { customerId, planUuid: _planUuid, ...update } = input;
     await updateCustomerInfo(ctx.db, ctx.caller.partnerId, customerId, { ...update, planId: planIdOf(input) });
-    return { success: true as const, message: "Customer info updated successfully" };
+    return { success: true as const, message: UPDATED };
   });

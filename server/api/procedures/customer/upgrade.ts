@@ -2,6 +2,8 @@ import { transitionCustomer } from "../../../customers/lifecycle";
 import { partnerOrDistributorProcedure } from "../../trpc";
 import { CUSTOMER_ID_REQUIRED, customerIdBodyInput, statusChangeOutput } from "./fields";
 
+const UPGRADED = "Customer upgraded successfully";
+
 export const upgrade = partnerOrDistributorProcedure
   .meta({
     openapi: {
@@ -21,8 +23,8 @@ export const upgrade = partnerOrDistributorProcedure
     },
   })
   .input(customerIdBodyInput)
-  .output(statusChangeOutput("active"))
+  .output(statusChangeOutput("active", UPGRADED))
   .mutation(async ({ ctx, input }) => {
     const { customerId } = await transitionCustomer(ctx.db, ctx.caller.partnerId, input.customerId, "upgrade");
-    return { success: true as const, message: "Customer upgraded successfully", customerId, status: "active" as const };
+    return { success: true as const, message: UPGRADED, customerId, status: "active" as const };
   });

@@ -19,7 +19,7 @@ export const verifyDomain = partnerOrDistributorProcedure
         'for 7 days); while it is missing the status stays `unverified` with a `reason`. `{"method": "email", "mailbox": "security"}`',
         "e-mails a one-time link (24 hours) to that mailbox at the domain (security, postmaster, hostmaster, webmaster or admin);",
         "following it verifies the domain. Verifying emits customer.domain.verified, then reveals what was withheld at the domain",
-        "with the usual customer.asset.added and customer.breach.found events ([domain ownership](/docs/domains)).",
+        "with the usual customer.asset.added and customer.breach.found events ([domain verification](/docs/domains)).",
       ].join(" "),
     },
     errors: { failure: "Failed to verify domain", invalidJson: "Request body must be valid JSON" },
