@@ -654,7 +654,7 @@ export interface paths {
         put?: never;
         /**
          * Re-queue a delivery
-         * @description A delivered or failed delivery is queued again with a fresh round of attempts, the same body and idempotency token.
+         * @description A delivered or failed delivery is queued again with a fresh round of attempts, the same body and idempotency token; a pending delivery waiting for its next attempt is attempted now.
          */
         post: operations["webhooks-partner-retryDelivery"];
         delete?: never;
@@ -849,7 +849,7 @@ export interface paths {
         put?: never;
         /**
          * Re-queue a delivery
-         * @description A delivered or failed delivery is queued again with a fresh round of attempts, the same body and idempotency token.
+         * @description A delivered or failed delivery is queued again with a fresh round of attempts, the same body and idempotency token; a pending delivery waiting for its next attempt is attempted now.
          */
         post: operations["webhooks-distributor-retryDelivery"];
         delete?: never;
@@ -978,7 +978,7 @@ export interface paths {
         put?: never;
         /**
          * Re-queue a delivery
-         * @description A delivered or failed delivery is queued again with a fresh round of attempts, the same body and idempotency token.
+         * @description A delivered or failed delivery is queued again with a fresh round of attempts, the same body and idempotency token; a pending delivery waiting for its next attempt is attempted now.
          */
         post: operations["webhooks-legacy-retryDelivery"];
         delete?: never;
@@ -1500,6 +1500,13 @@ export interface components {
             code: string;
             /** @example 2.5 */
             price: number;
+            /**
+             * @description ISO 4217 code of the price
+             * @example EUR
+             */
+            currency: string;
+            /** @description A retired code stays with the partners that have it but cannot be given to another */
+            retired: boolean;
         };
         CustomerListItem: {
             /** Format: uuid */
@@ -3308,6 +3315,7 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -187,8 +187,8 @@ function correctOperation(operation: Operation, route: Route) {
     // Every answer once the call is counted, i.e. after the credentials: not a 401.
     if (route.meta.rateLimited && status !== "401") {
       response.headers = { ...response.headers, "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") };
-      if (status === "429") response.headers["Retry-After"] = headerRef("Retry-After");
     }
+    if (status === "429") response.headers["Retry-After"] = headerRef("Retry-After");
   }
 }
 

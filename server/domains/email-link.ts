@@ -42,10 +42,14 @@ export async function sendVerificationLink(
     where: { id: row.customerId },
     select: { companyName: true, localeCode: true, partner: { select: { replyToEmail: true } } },
   });
-  const [sent] = await db.$queryRaw<Array<{ count: number }>>`
-    SELECT count(*)::int AS count FROM domain_verification_links
+  const [sent] = await db.$queryRaw<Array<{ count: number; seconds_to_next: number }>>`
+    SELECT count(*)::int AS count,
+      coalesce(ceil(extract(epoch FROM min(created_at) + interval '24 hours' - now())), 0)::int AS seconds_to_next
+    FROM domain_verification_links
     WHERE customer_domain_id = ${row.id}::uuid AND created_at > now() - interval '24 hours'`;
-  if ((sent?.count ?? 0) >= LINKS_PER_DAY) throw new AppError("RATE_LIMITED", TOO_MANY_LINKS);
+  if ((sent?.count ?? 0) >= LINKS_PER_DAY) {
+    throw new AppError("RATE_LIMITED", TOO_MANY_LINKS, { "Retry-After": String(Math.max(1, sent!.seconds_to_next)) });
+  }
   const email = `${mailbox}@${row.domain}`;
   const token = newSecretToken();
   const [link] = await db.$queryRaw<Array<{ id: string }>>`

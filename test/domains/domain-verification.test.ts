@@ -238,6 +238,9 @@ describe("under the verified domain policy", () => {
     const refused = await verify(verifiedOrg, customer, "later.example", { method: "email", mailbox: "admin" });
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ success: false, error: "At most 5 verification e-mails per domain in 24 hours; try again later" });
+    // The first of the five counted links leaves the 24-hour window within a day.
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(23 * 3600);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(24 * 3600);
     expect(smtp.to("admin@later.example")).toHaveLength(4);
   });
 
