@@ -4,6 +4,7 @@ import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { queueNotification, type NotificationAddressee } from "../notifications/messages";
 import type { OrganizationNotificationContent, WebhookHealthEndpoint } from "../notifications/types";
+import { endpointApiPath } from "./api-paths";
 import { AUTO_DISABLE_AFTER_FAILURES } from "./delivery-engine/limits";
 import { endpointHealthJobType, type EndpointHealthChange } from "./endpoint-health-job";
 
@@ -26,12 +27,6 @@ async function recipientsOf(
     orderBy: { email: "asc" },
   });
   return staff.map((member) => member.email.trim().toLowerCase());
-}
-
-/** The endpoint's REST path on its surface (server/api/procedures/webhooks/surfaces.ts). */
-export function endpointApiPath(endpoint: { id: string; protocol: "current" | "legacy"; partnerId: string | null }): string {
-  if (endpoint.protocol === "legacy") return `/api/integrations/webhooks/${endpoint.id}`;
-  return endpoint.partnerId ? `/api/v1/integrations/webhooks/${endpoint.id}` : `/api/v1/distributors/webhooks/${endpoint.id}`;
 }
 
 /** Times in the payload are the endpoint's own columns (milliseconds); a payload written with microseconds still matches. */
@@ -86,7 +81,7 @@ export async function queueEndpointHealthNotice(db: Db, change: EndpointHealthCh
     id: endpoint.id,
     url: endpoint.url,
     protocol: endpoint.protocol,
-    apiPath: endpointApiPath(endpoint),
+    apiPath: endpointApiPath({ ...endpoint, owner: endpoint.partnerId ? "partner" : "distributor" }),
     adminPath: endpoint.partnerId ? null : `/admin/webhooks/${endpoint.id}`,
   };
   const organizationName = endpoint.partner?.name ?? endpoint.distributor?.name ?? "";

@@ -8,7 +8,8 @@ import { createStaffUser } from "../../server/auth/staff";
 import { closeMailTransports, mailDirectory } from "../../server/notifications/transport";
 import { createEndpoint, type Protocol } from "../../server/webhooks/endpoints";
 import { ENDPOINT_HEALTH_JOB } from "../../server/webhooks/delivery-engine/outcomes";
-import { endpointApiPath, queueEndpointHealthNotice } from "../../server/webhooks/health-notices";
+import { endpointApiPath } from "../../server/webhooks/api-paths";
+import { queueEndpointHealthNotice } from "../../server/webhooks/health-notices";
 import type { WebhookOwner } from "../../server/webhooks/owner";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -342,7 +343,7 @@ describe("the staff mail preview", () => {
 
 it("the paths in the messages are the REST surfaces' own", () => {
   const id = "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b";
-  expect(endpointApiPath({ id, protocol: "current", partnerId: id })).toBe(`${partnerSurface.basePath}/${id}`);
-  expect(endpointApiPath({ id, protocol: "current", partnerId: null })).toBe(`${distributorSurface.basePath}/${id}`);
-  expect(endpointApiPath({ id, protocol: "legacy", partnerId: id })).toBe(`${legacySurface.basePath}/${id}`);
+  expect(endpointApiPath({ id, protocol: "current", owner: "partner" })).toBe(`${partnerSurface.basePath}/${id}`);
+  expect(endpointApiPath({ id, protocol: "current", owner: "distributor" })).toBe(`${distributorSurface.basePath}/${id}`);
+  expect(endpointApiPath({ id, protocol: "legacy", owner: "partner" })).toBe(`${legacySurface.basePath}/${id}`);
 });
