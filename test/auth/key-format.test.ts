@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey, issueApiKey } from "../../server/auth/api-keys";
 import { apiKeyKind, keyChecksum, newApiKey, storedKeyPrefix } from "../../server/auth/key-format";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { documentedPattern, withRandomCharChanged } from "../helpers/key-format";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
 /**
  * Keys of our own (docs/security.md, "Key format"): issued keys carried Stripe's `sk_live_`, so
  * secret scanners reported a leaked key to Stripe. New keys carry this service's prefix per kind
  * and a CRC32 checksum; keys issued before keep working. The offline format check: test/unit/key-format.test.ts.
  */
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Keys");
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 const PARTNER_PATH = "/api/v1/integrations/partner/plans";

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createBillingCode, getBillingCode, listBillingCodes } from "../../server/distributors/billing-codes";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let orgX: TestOrg;
 let orgY: TestOrg;
 let empty: TestOrg;
@@ -15,8 +13,6 @@ const LIST = "/api/v1/distributors/billing-codes";
 const COUNT = 23;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   orgX = await createTestOrg(testDb.db, "X");
   orgY = await createTestOrg(testDb.db, "Y");
   empty = await createTestOrg(testDb.db, "Empty");
@@ -27,10 +23,6 @@ beforeAll(async () => {
     codes.push({ id, code: `SW-${i}`, price });
   }
   await createBillingCode(testDb.db, { distributorId: orgY.distributor.id, code: "Y-ONLY", price: 1 });
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 describe("GET /api/v1/distributors/billing-codes", () => {

@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 import { ACCEPTED, REFUSED } from "../helpers/url-samples";
 
 /**
@@ -10,18 +9,11 @@ import { ACCEPTED, REFUSED } from "../helpers/url-samples";
  * as a webhook URL, and NAT64, 6to4 and Teredo forms of public addresses were refused. The
  * checks themselves, without HTTP: test/unit/url-safety.test.ts.
  */
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Urls");
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 afterEach(() => {
   vi.unstubAllEnvs();
