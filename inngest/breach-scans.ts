@@ -1,8 +1,12 @@
+import { NonRetriableError } from "inngest";
+import type { z } from "zod";
 import { claimDailyScanSlot, DAILY_SCAN_PAGE, dailyScanSchedule } from "../server/breaches/jobs";
-import type { ScanReason } from "../server/breaches/scan-requests";
+import { scanCustomerJobType, type ScanReason } from "../server/breaches/scan-requests";
 import { activeCustomerIds, scanCustomer } from "../server/breaches/scanner";
 import type { Db } from "../server/db/client";
+import { MalformedJobPayloadError, parseJobPayload } from "../server/jobs/definition";
 import { cronOf } from "../server/jobs/schedules";
+import { log } from "../server/log";
 import { inngest } from "./client";
 
 /** One customer's scan, requested by the daily fan-out. */
@@ -48,10 +52,24 @@ export function createBreachScanFunctions(getDb: () => Promise<Db>) {
       concurrency: { limit: SCAN_CONCURRENCY },
     },
     async ({ event, step }) => {
-      const { customerId, reason } = event.data as { customerId: string; reason: ScanReason };
+      const { customerId, reason } = parseEventPayload(scanCustomerJobType, event.data);
       return step.run("scan", async () => scanCustomer(await getDb(), customerId, reason));
     },
   );
 
   return [dailyScan, scanOneCustomer] as const;
+}
+
+/**
+ * An event's data checked by the job type's schema, as the worker checks a job row's payload: a
+ * malformed one is logged and fails the run without retries (NonRetriableError), the handler unrun.
+ */
+function parseEventPayload<P>(type: { readonly kind: string; readonly payload: z.ZodType<P> }, data: unknown): P {
+  try {
+    return parseJobPayload(type, data);
+  } catch (error) {
+    if (!(error instanceof MalformedJobPayloadError)) throw error;
+    log.error("job attempt failed", { kind: type.kind, outcome: "failed", error });
+    throw new NonRetriableError(error.message, { cause: error });
+  }
 }

@@ -1,7 +1,7 @@
 import { config } from "../config";
 import type { Db } from "../db/client";
 import { defineJob } from "../jobs/definition";
-import { scheduleJob } from "../jobs/schedules";
+import { scheduleJob, slotPayload } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { mergeCatalogue } from "./catalogue";
@@ -57,8 +57,9 @@ export async function syncCatalogueFromHibp(db: Db): Promise<CatalogueSyncResult
   return syncCatalogue(db, source);
 }
 
-export const catalogueSyncJob = defineJob<{ slot: string }>({
+export const catalogueSyncJob = defineJob({
   kind: "breaches.sync-catalogue",
+  payload: slotPayload,
   async run(db) {
     const source = configuredCatalogueSource();
     if (!source) return;

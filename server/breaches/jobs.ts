@@ -1,8 +1,8 @@
 import { Prisma, type Queryable } from "../db/client";
 import { defineJob } from "../jobs/definition";
-import { claimSlot, scheduleJob, slotOf, type Schedule } from "../jobs/schedules";
+import { claimSlot, type Schedule, scheduleJob, slotOf, slotPayload } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
-import { MATCH_NEW_EXPOSURES_JOB, matchNewExposuresJobType } from "./match-requests";
+import { matchNewExposuresJobType } from "./match-requests";
 import { matchBreachesForActiveCustomers, matchImportForActiveCustomers } from "./new-exposures";
 import { SCAN_DEDUPE_PREFIX, scanCustomerJobType } from "./scan-requests";
 import { scanCustomer } from "./scanner";
@@ -23,9 +23,8 @@ export const scanCustomerJob = defineJob(scanCustomerJobType, {
  */
 export const matchNewExposuresJob = defineJob(matchNewExposuresJobType, {
   async run(db, payload) {
-    if ("importId" in payload && Number.isSafeInteger(payload.importId)) await matchImportForActiveCustomers(db, payload.importId);
-    else if ("breachIds" in payload && Array.isArray(payload.breachIds)) await matchBreachesForActiveCustomers(db, payload.breachIds);
-    else throw new Error(`${MATCH_NEW_EXPOSURES_JOB} needs {"importId": n} or {"breachIds": [...]}, got ${JSON.stringify(payload)}`);
+    if ("importId" in payload) await matchImportForActiveCustomers(db, payload.importId);
+    else await matchBreachesForActiveCustomers(db, payload.breachIds);
   },
 });
 
@@ -53,8 +52,9 @@ export async function enqueueDailyScans(db: Queryable): Promise<number> {
 }
 
 /** Fans the daily scan out to one job per active customer (driven by the in-process runner). */
-export const dailyScanJob = defineJob<{ slot: string }>({
+export const dailyScanJob = defineJob({
   kind: "breaches.daily-scan",
+  payload: slotPayload,
   async run(db) {
     await enqueueDailyScans(db);
     await wakeJobWorkers();

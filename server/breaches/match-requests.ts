@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { BulkTransaction } from "../db/bulk-write";
 import type { Queryable } from "../db/client";
 import { jobType } from "../jobs/queue";
@@ -10,10 +11,11 @@ import { jobType } from "../jobs/queue";
  */
 export const MATCH_NEW_EXPOSURES_JOB = "breaches.match-new-exposures";
 
-export type MatchRequest = { importId: number } | { breachIds: string[] };
+const matchRequest = z.union([z.object({ importId: z.number().int().positive() }), z.object({ breachIds: z.array(z.string().min(1)) })]);
+export type MatchRequest = z.infer<typeof matchRequest>;
 
 /** Run by matchNewExposuresJob (server/breaches/jobs.ts). */
-export const matchNewExposuresJobType = jobType<MatchRequest>(MATCH_NEW_EXPOSURES_JOB);
+export const matchNewExposuresJobType = jobType(MATCH_NEW_EXPOSURES_JOB, matchRequest);
 
 /**
  * Asks for the exposures of these catalogue breaches to be matched against active customers.

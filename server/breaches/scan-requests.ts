@@ -1,14 +1,23 @@
+import { z } from "zod";
 import type { Queryable } from "../db/client";
 import { jobType } from "../jobs/queue";
+import { UUID_PATTERN } from "../uuid";
 
 export const SCAN_CUSTOMER_JOB = "breaches.scan-customer";
 /** A customer's queued scan job has the dedupe key `<prefix><customer id>`: one at a time per customer. */
 export const SCAN_DEDUPE_PREFIX = "scan:";
 
-export type ScanReason = "onboard" | "upgrade" | "assets" | "reactivate" | "daily" | "manual";
+const scanReason = z.enum(["onboard", "upgrade", "assets", "reactivate", "daily", "manual"]);
+export type ScanReason = z.infer<typeof scanReason>;
 
-/** One customer's scan, run by scanCustomerJob (server/breaches/jobs.ts). */
-export const scanCustomerJobType = jobType<{ customerId: string; reason: ScanReason }>(SCAN_CUSTOMER_JOB);
+/**
+ * One customer's scan, run by scanCustomerJob (server/breaches/jobs.ts); also the data of the
+ * Inngest event that asks for one (inngest/breach-scans.ts).
+ */
+export const scanCustomerJobType = jobType(
+  SCAN_CUSTOMER_JOB,
+  z.object({ customerId: z.string().regex(UUID_PATTERN, "a uuid"), reason: scanReason }),
+);
 
 /**
  * Asks for a scan of one customer's monitored assets. Call it inside the transaction of the

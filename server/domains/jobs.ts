@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { defineJob } from "../jobs/definition";
-import { scheduleJob, type Schedule } from "../jobs/schedules";
+import { type Schedule, scheduleJob, slotPayload } from "../jobs/schedules";
 import { log } from "../log";
 import { checkDnsVerification } from "./dns";
 import type { CustomerDomainRow } from "./domains";
@@ -30,8 +30,9 @@ export async function recheckDnsVerifications(db: Db): Promise<{ checked: number
   return { checked: rows.length, verified };
 }
 
-export const dnsRecheckJob = defineJob<{ slot: string }>({
+export const dnsRecheckJob = defineJob({
   kind: "domains.recheck-dns",
+  payload: slotPayload,
   async run(db) {
     await recheckDnsVerifications(db);
   },

@@ -1,8 +1,9 @@
+import type { z } from "zod";
 import type { JobDefinition } from "./definition";
 import type { Schedule } from "./schedules";
 
-/** A definition of any payload, as the catalogue holds it (the worker hands it the stored payload). */
-export type AnyJobDefinition = JobDefinition<never>;
+/** A definition of any payload, as the catalogue holds it (the worker hands it what its schema parsed). */
+export type AnyJobDefinition = Omit<JobDefinition<never>, "payload"> & { readonly payload: z.ZodType };
 
 /**
  * The jobs and schedules one process runs: the in-process runner and the Inngest functions take

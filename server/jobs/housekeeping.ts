@@ -1,6 +1,6 @@
 import { deleteSpentStaffSignInRecords } from "../auth/staff-sessions";
 import { defineJob } from "./definition";
-import { scheduleJob } from "./schedules";
+import { scheduleJob, slotPayload } from "./schedules";
 
 const FINISHED_JOB_RETENTION_DAYS = 7;
 const SCHEDULE_SLOT_RETENTION_DAYS = 400;
@@ -8,8 +8,9 @@ const SCHEDULE_SLOT_RETENTION_DAYS = 400;
 const RATE_LIMIT_COUNTER_RETENTION_HOURS = 24;
 
 /** Deletes finished jobs, old schedule slots, ended rate-limit counters and spent staff sessions and reset links so those tables stay small. */
-export const housekeepingJob = defineJob<{ slot: string }>({
+export const housekeepingJob = defineJob({
   kind: "housekeeping",
+  payload: slotPayload,
   async run(db) {
     await db.$executeRaw`
       DELETE FROM jobs WHERE status IN ('succeeded', 'failed')

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { Prisma, type Db, type Queryable } from "../db/client";
 
 export interface ClaimedJob {
@@ -22,7 +23,7 @@ export interface JobEntry<P> extends EnqueueOptions {
 
 /**
  * A kind of job as the code that asks for it sees it: the kind stored in the row, the payload's
- * type, the attempts. Every job row is written through one of these: this module holds all the
+ * schema (checked by the worker before any handler runs: worker.ts), the attempts. Every job row is written through one of these: this module holds all the
  * SQL that inserts into jobs. Declared with `jobType` next to the code that requests the work
  * (so requesting it does not import the code that does it), or by `defineJob` (definition.ts).
  * Call the enqueue methods inside the transaction of the change that calls for the work, so the
@@ -30,6 +31,8 @@ export interface JobEntry<P> extends EnqueueOptions {
  */
 export interface JobType<P extends Prisma.InputJsonValue> {
   readonly kind: string;
+  /** The one schema of this kind's payload; a stored payload it refuses fails the job without running it. */
+  readonly payload: z.ZodType<P>;
   readonly maxAttempts: number;
   /** Queues one job. Returns its id, or undefined when a job with the same dedupeKey is already queued. */
   enqueue(db: Queryable, payload: P, options?: EnqueueOptions): Promise<string | undefined>;
@@ -52,7 +55,11 @@ export interface JobType<P extends Prisma.InputJsonValue> {
   insertSelected(rows: Prisma.Sql): Prisma.Sql;
 }
 
-export function jobType<P extends Prisma.InputJsonValue>(kind: string, { maxAttempts = DEFAULT_MAX_ATTEMPTS } = {}): JobType<P> {
+export function jobType<P extends Prisma.InputJsonValue>(
+  kind: string,
+  payload: z.ZodType<P>,
+  { maxAttempts = DEFAULT_MAX_ATTEMPTS } = {},
+): JobType<P> {
   const insertStatement = (payload: P, options: EnqueueOptions = {}) => ({
     sql: `INSERT INTO jobs (kind, payload, run_at, dedupe_key, max_attempts, updated_at)
           VALUES ($1, $2::jsonb, $3::timestamptz, $4, $5, now())
@@ -61,6 +68,7 @@ export function jobType<P extends Prisma.InputJsonValue>(kind: string, { maxAtte
   });
   return {
     kind,
+    payload,
     maxAttempts,
     insertStatement,
     async enqueue(db, payload, options) {
@@ -127,10 +135,19 @@ export async function releaseJobs(db: Db, jobs: readonly ClaimedJob[]): Promise<
     WHERE id = ANY(${jobs.map((job) => job.id)}::uuid[]) AND status = 'running'`;
 }
 
-/** Records a failed attempt: retried after `retryDelayMs`, or failed for good after maxAttempts. */
-export async function failJob(db: Db, job: ClaimedJob, error: unknown, retryDelayMs: number): Promise<"retrying" | "failed"> {
+/**
+ * Records a failed attempt: retried after `retryDelayMs`, or failed for good after maxAttempts
+ * (or at once when `final`: a malformed payload, which no retry would mend).
+ */
+export async function failJob(
+  db: Db,
+  job: ClaimedJob,
+  error: unknown,
+  retryDelayMs: number,
+  { final = false } = {},
+): Promise<"retrying" | "failed"> {
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
-  if (job.attempts >= job.maxAttempts) {
+  if (final || job.attempts >= job.maxAttempts) {
     await db.$executeRaw`
       UPDATE jobs SET status = 'failed', finished_at = now(), lease_until = NULL, dedupe_key = NULL,
                       last_error = ${message}, updated_at = now()

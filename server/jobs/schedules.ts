@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Db, Queryable } from "../db/client";
 import type { JobType } from "./queue";
 
@@ -17,6 +18,9 @@ export interface Schedule {
   jobKind?: string;
   enqueue(db: Queryable, slot: string): Promise<unknown>;
 }
+
+/** The payload of a schedule's job: its slot ("2026-11-21T13", "2026-11-21", "2026-11"; slotOf). */
+export const slotPayload = z.object({ slot: z.string().regex(/^\d{4}-\d{2}(-\d{2}(T\d{2})?)?$/, "a schedule slot") });
 
 /**
  * The usual schedule: each slot queues one job of `job` with the slot as its payload, deduplicated

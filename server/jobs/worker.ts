@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { log } from "../log";
 import { claimDueJobs, completeJob, failJob, releaseJobs, type ClaimedJob } from "./queue";
 import type { JobCatalogue } from "./catalogue";
-import { defaultRetryDelayMs } from "./definition";
+import { defaultRetryDelayMs, MalformedJobPayloadError, parseJobPayload } from "./definition";
 
 export const JOB_LEASE_MS = 5 * 60_000;
 
@@ -38,11 +38,11 @@ async function runJob(db: Db, catalogue: JobCatalogue, job: ClaimedJob): Promise
   const definition = catalogue.definition(job.kind);
   try {
     if (!definition) throw new Error(`no job definition for kind "${job.kind}"`);
-    await definition.run(db, job.payload as never, job);
+    await definition.run(db, parseJobPayload(definition, job.payload) as never, job);
     await completeJob(db, job.id);
   } catch (error) {
     const delay = (definition?.retryDelayMs ?? defaultRetryDelayMs)(job.attempts);
-    const outcome = await failJob(db, job, error, delay);
+    const outcome = await failJob(db, job, error, delay, { final: error instanceof MalformedJobPayloadError });
     log[outcome === "failed" ? "error" : "warn"]("job attempt failed", {
       jobId: job.id,
       kind: job.kind,

@@ -1,5 +1,5 @@
 import { defineJob } from "../jobs/definition";
-import { scheduleJob } from "../jobs/schedules";
+import { scheduleJob, slotPayload } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { deliverNotification } from "./delivery";
 import { sendNotificationJobType } from "./messages";
@@ -24,8 +24,9 @@ export const monthlyReportJob = defineJob(monthlyReportJobType, {
 });
 
 /** The fan-out of a month's reports, and the pruning of old messages. */
-export const monthlyReportsJob = defineJob<{ slot: string }>({
+export const monthlyReportsJob = defineJob({
   kind: "notifications.monthly-reports",
+  payload: slotPayload,
   async run(db, payload) {
     await enqueueMonthlyReports(db, reportedPeriod(payload.slot));
     await wakeJobWorkers();

@@ -1,6 +1,8 @@
+import { z } from "zod";
 import { Prisma, type Queryable } from "../db/client";
 import { portalLocale } from "../i18n/negotiate";
 import { jobType } from "../jobs/queue";
+import { UUID_PATTERN } from "../uuid";
 import { notificationSubject } from "./subjects";
 import type { CustomerNotificationContent, OrganizationNotificationContent } from "./types";
 
@@ -9,7 +11,11 @@ export const SEND_NOTIFICATION_JOB = "notifications.send";
 /** Attempts per message: with the backoff of jobs.ts, the last is about two hours after the first. */
 export const SEND_ATTEMPTS = 8;
 /** Run by sendNotificationJob (jobs.ts). */
-export const sendNotificationJobType = jobType<{ notificationId: string }>(SEND_NOTIFICATION_JOB, { maxAttempts: SEND_ATTEMPTS });
+export const sendNotificationJobType = jobType(
+  SEND_NOTIFICATION_JOB,
+  z.object({ notificationId: z.string().regex(UUID_PATTERN, "a uuid") }),
+  { maxAttempts: SEND_ATTEMPTS },
+);
 
 /**
  * Whom a message concerns: a customer (the e-mails to its recipients), or the partner or

@@ -1,12 +1,20 @@
+import { z } from "zod";
 import type { Db, Queryable } from "../db/client";
 import { jobType } from "../jobs/queue";
+import { UUID_PATTERN } from "../uuid";
 import { queueNotification } from "./messages";
 import type { MonthlyReportData } from "./types";
 import { recipientsWanting } from "./unsubscribe";
 
 export const MONTHLY_REPORT_JOB = "notifications.monthly-report";
 /** One customer's report of a month, run by monthlyReportJob (jobs.ts). */
-export const monthlyReportJobType = jobType<{ customerId: string; period: string }>(MONTHLY_REPORT_JOB);
+export const monthlyReportJobType = jobType(
+  MONTHLY_REPORT_JOB,
+  z.object({
+    customerId: z.string().regex(UUID_PATTERN, "a uuid"),
+    period: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "a month (YYYY-MM)"),
+  }),
+);
 /** New breaches listed by name in a report; the count covers all. */
 export const LISTED_NEW_BREACHES = 20;
 /** Customers per page of the monthly fan-out. */

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/client";
 import { defineJob } from "../jobs/definition";
-import { scheduleJob } from "../jobs/schedules";
+import { scheduleJob, slotPayload } from "../jobs/schedules";
 
 /** Spent links and finished sessions are kept this long (for support questions), then deleted. */
 export const SIGN_IN_RECORD_RETENTION_DAYS = 30;
@@ -22,8 +22,9 @@ export async function deleteSpentSignInRecords(db: Queryable): Promise<{ links: 
   return { links, sessions };
 }
 
-export const portalCleanupJob = defineJob<{ slot: string }>({
+export const portalCleanupJob = defineJob({
   kind: "portal.cleanup",
+  payload: slotPayload,
   async run(db) {
     await deleteSpentSignInRecords(db);
   },

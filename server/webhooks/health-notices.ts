@@ -1,12 +1,12 @@
-import { z } from "zod";
 import { Prisma, type Db } from "../db/client";
 import { defineJob } from "../jobs/definition";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { queueNotification, type NotificationAddressee } from "../notifications/messages";
 import type { OrganizationNotificationContent, WebhookHealthEndpoint } from "../notifications/types";
+import { endpointApiPath } from "./api-paths";
 import { AUTO_DISABLE_AFTER_FAILURES } from "./delivery-engine/limits";
-import { endpointHealthJobType } from "./endpoint-health-job";
+import { endpointHealthJobType, type EndpointHealthChange } from "./endpoint-health-job";
 
 /**
  * Telling an endpoint's owner that the endpoint started failing or was disabled by the service
@@ -14,14 +14,6 @@ import { endpointHealthJobType } from "./endpoint-health-job";
  * change, in the statement that records the outcome; this job writes the e-mail through the
  * notifications pipeline, at most once per endpoint, state change and recipient.
  */
-
-/** The job's payload, as the engine writes it (`at`: the endpoint's failing_since or disabled_at). */
-const healthChangeSchema = z.object({
-  endpointId: z.uuid(),
-  change: z.enum(["failing", "disabled"]),
-  at: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
-});
-export type EndpointHealthChange = z.infer<typeof healthChangeSchema>;
 
 /** Who is told; docs/webhooks.md says why a distributor's staff (it has no contact address). */
 async function recipientsOf(
@@ -35,12 +27,6 @@ async function recipientsOf(
     orderBy: { email: "asc" },
   });
   return staff.map((member) => member.email.trim().toLowerCase());
-}
-
-/** The endpoint's REST path on its surface (server/api/procedures/webhooks/surfaces.ts). */
-export function endpointApiPath(endpoint: { id: string; protocol: "current" | "legacy"; partnerId: string | null }): string {
-  if (endpoint.protocol === "legacy") return `/api/integrations/webhooks/${endpoint.id}`;
-  return endpoint.partnerId ? `/api/v1/integrations/webhooks/${endpoint.id}` : `/api/v1/distributors/webhooks/${endpoint.id}`;
 }
 
 /** Times in the payload are the endpoint's own columns (milliseconds); a payload written with microseconds still matches. */
@@ -95,7 +81,7 @@ export async function queueEndpointHealthNotice(db: Db, change: EndpointHealthCh
     id: endpoint.id,
     url: endpoint.url,
     protocol: endpoint.protocol,
-    apiPath: endpointApiPath(endpoint),
+    apiPath: endpointApiPath({ ...endpoint, owner: endpoint.partnerId ? "partner" : "distributor" }),
     adminPath: endpoint.partnerId ? null : `/admin/webhooks/${endpoint.id}`,
   };
   const organizationName = endpoint.partner?.name ?? endpoint.distributor?.name ?? "";
@@ -151,14 +137,9 @@ export async function queueEndpointHealthNotice(db: Db, change: EndpointHealthCh
   return ids;
 }
 
-/** The engine's job per state change (contract in docs/webhooks.md). A malformed payload is logged, not retried. */
+/** The engine's job per state change (contract in docs/webhooks.md). */
 export const endpointHealthJob = defineJob(endpointHealthJobType, {
   async run(db, payload) {
-    const parsed = healthChangeSchema.safeParse(payload);
-    if (!parsed.success) {
-      log.warn("webhook health job with a malformed payload", { payload });
-      return;
-    }
-    if ((await queueEndpointHealthNotice(db, parsed.data)).length > 0) await wakeJobWorkers();
+    if ((await queueEndpointHealthNotice(db, payload)).length > 0) await wakeJobWorkers();
   },
 });

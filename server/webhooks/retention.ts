@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { defineJob } from "../jobs/definition";
-import { scheduleJob } from "../jobs/schedules";
+import { scheduleJob, slotPayload } from "../jobs/schedules";
 
 /** How long finished deliveries (with their attempts) and routed outbox events are kept. */
 export const WEBHOOK_LOG_RETENTION_DAYS = 30;
@@ -35,8 +35,9 @@ export async function purgeOldWebhookRecords(db: Db, now = new Date()): Promise<
   return { deliveries, events };
 }
 
-export const webhookRetentionJob = defineJob<{ slot: string }>({
+export const webhookRetentionJob = defineJob({
   kind: "webhooks.retention",
+  payload: slotPayload,
   async run(db) {
     await purgeOldWebhookRecords(db);
   },

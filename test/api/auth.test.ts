@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { issueApiKey, revokeApiKey } from "../../server/auth/api-keys";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 let otherOrg: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Alpha");
   otherOrg = await createTestOrg(testDb.db, "Beta");
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 const PARTNER_PATH = "/api/v1/integrations/partner/plans";

@@ -1,29 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { appRouter } from "../../server/api/root";
 import { createRestDispatcher } from "../../server/api/rest/dispatcher";
 import { openDatabase } from "../../server/db/client";
 import { PendingMigrationsError } from "../../server/db/instance";
 import { migrationDirectoryNames } from "../../server/db/migration-status";
 import { SYSTEM_PLANS } from "../../server/distributors/system-plans";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createTestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { apiClient, serveRestOnLoopback } from "../helpers/http";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed, startRestServer } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db);
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 describe("GET /api/v1/health (readiness)", () => {

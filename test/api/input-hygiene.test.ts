@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UiSession } from "../../server/auth/ui-session";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 import { clientError, createStaffSession, startUiServer } from "../helpers/ui";
 
 /**
@@ -10,23 +9,18 @@ import { clientError, createStaffSession, startUiServer } from "../helpers/ui";
  * control character in a single-line field, answer 400 naming the field and store nothing.
  * Before, a NUL reached PostgreSQL and answered 500, and CR/LF were stored in names.
  */
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let ui: Awaited<ReturnType<typeof startUiServer>>;
 let org: TestOrg;
 let staff: UiSession;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   ui = await startUiServer(testDb.db);
   org = await createTestOrg(testDb.db, "Hygiene");
   staff = await createStaffSession(testDb.db, org.distributor.id);
 });
 afterAll(async () => {
   await ui?.close();
-  await server?.close();
-  await testDb?.close();
 });
 
 const ONBOARD = "/api/v1/integrations/customer/onboard";

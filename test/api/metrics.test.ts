@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { issueApiKey } from "../../server/auth/api-keys";
 import { scanCustomer } from "../../server/breaches/scanner";
 import { openDatabase } from "../../server/db/client";
@@ -351,11 +352,11 @@ describe("queue gauges, read at scrape time", () => {
   it("shows jobs pending and running by kind", async () => {
     const kind = `metrics-test.${randomUUID().slice(0, 8)}`;
     const otherKind = `${kind}-other`;
-    const job = jobType(kind);
+    const job = jobType(kind, z.object({}));
     await job.enqueue(testDb.db, {});
     await job.enqueue(testDb.db, {}, { runAt: new Date(Date.now() + 3_600_000) });
     const running = await job.enqueue(testDb.db, {});
-    await jobType(otherKind).enqueue(testDb.db, {});
+    await jobType(otherKind, z.object({})).enqueue(testDb.db, {});
     await testDb.db.job.update({ where: { id: running! }, data: { status: "running", leaseUntil: new Date(Date.now() + 60_000) } });
 
     const result = await scrape();

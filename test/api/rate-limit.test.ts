@@ -17,18 +17,6 @@ afterAll(async () => {
 const newKey = () => `test:${++keyNumber}:${Date.now()}`;
 const countedInDatabase = async (key: string) => (await testDb.db.rateLimitCounter.findUniqueOrThrow({ where: { key } })).count;
 
-describe("rateLimitLeaseSize", () => {
-  it.each([
-    [1, 1],
-    [60, 1],
-    [199, 1],
-    [200, 2],
-    [1_000, 10],
-    [10_000, 100],
-    [1_000_000, 100],
-  ])("limit %i -> %i calls per lease", (limit, lease) => expect(rateLimitLeaseSize(limit)).toBe(lease));
-});
-
 describe("consumeRateLimit", () => {
   it("below 200 per window counts every call in the database and refuses past the limit", async () => {
     const key = newKey();

@@ -1,25 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { appRouter } from "../../server/api/root";
 import { buildRouteTable } from "../../server/api/rest/dispatcher";
 import { checkConfig } from "../../server/config";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { onboardBody } from "../helpers/customers";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
 /** Unknown body keys on every write (docs/api.md, "Request bodies"), and API_UNKNOWN_FIELDS=ignore. */
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db);
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -1,47 +1,24 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey, issueApiKey } from "../../server/auth/api-keys";
 import { apiKeyKind, keyChecksum, newApiKey, storedKeyPrefix } from "../../server/auth/key-format";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { documentedPattern, withRandomCharChanged } from "../helpers/key-format";
+import { restTestBed } from "../helpers/rest";
 
 /**
  * Keys of our own (docs/security.md, "Key format"): issued keys carried Stripe's `sk_live_`, so
  * secret scanners reported a leaked key to Stripe. New keys carry this service's prefix per kind
- * and a CRC32 checksum; keys issued before keep working.
+ * and a CRC32 checksum; keys issued before keep working. The offline format check: test/unit/key-format.test.ts.
  */
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Keys");
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 const PARTNER_PATH = "/api/v1/integrations/partner/plans";
 const DISTRIBUTOR_PATH = "/api/v1/distributors/plans";
-
-/** The pattern docs/security.md gives secret-scanning programmes. */
-function documentedPattern(): RegExp {
-  const doc = readFileSync(path.resolve(import.meta.dirname, "../../docs/security.md"), "utf8");
-  const pattern = /```regex\n(.+)\n```/.exec(doc)?.[1];
-  expect(pattern, "docs/security.md has a ```regex block").toBeDefined();
-  return new RegExp(`^(?:${pattern!})$`);
-}
-
-/** The same key with one character of its random part changed (the checksum no longer matches). */
-function withRandomCharChanged(key: string, index: number): string {
-  const at = key.indexOf("_", 7) + 1 + index;
-  return key.slice(0, at) + (key[at] === "A" ? "B" : "A") + key.slice(at + 1);
-}
 
 describe("issued keys", () => {
   it("carry the service's prefix for their kind and a valid checksum, matching the documented pattern", async () => {
@@ -61,35 +38,6 @@ describe("issued keys", () => {
     expect((await server.api.get(PARTNER_PATH, org.partner.headers)).status).toBe(200);
     expect((await server.api.get(DISTRIBUTOR_PATH, org.distributor.headers)).status).toBe(200);
     expect((await server.api.get("/api/v1/integrations/partner/customers", org.onBehalfHeaders)).status).toBe(200);
-  });
-});
-
-describe("apiKeyKind (offline format check)", () => {
-  it("knows the kinds and refuses anything else", () => {
-    const key = newApiKey("partner");
-    expect(apiKeyKind(key)).toBe("partner");
-    expect(apiKeyKind(newApiKey("distributor"))).toBe("distributor");
-    expect(apiKeyKind("sk_live_" + "x".repeat(40))).toBe("legacy");
-    for (const bad of [
-      withRandomCharChanged(key, 0),
-      withRandomCharChanged(key, 39),
-      key.slice(0, -1) + (key.endsWith("0") ? "1" : "0"),
-      key.slice(0, -1),
-      key + "0",
-      key.replace("expmon_p_", "expmon_x_"),
-      key.slice(0, 20) + "-" + key.slice(21),
-      "sk_live_" + "x".repeat(39),
-      "sk_test_" + "x".repeat(40),
-      "",
-    ]) {
-      expect({ bad, kind: apiKeyKind(bad) }).toEqual({ bad, kind: undefined });
-    }
-  });
-
-  it("checksums are CRC32 in base62, six characters", () => {
-    expect(keyChecksum("")).toBe("000000");
-    // crc32("a") = 0xe8b7be43 = 3904355907
-    expect(keyChecksum("a")).toBe("4GEHKN");
   });
 });
 

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { scanCustomer } from "../../server/breaches/scanner";
 import { customerDomain } from "../../server/domains/domains";
 import { markDomainVerified } from "../../server/domains/verify";
 import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
 const ADULT = hibpBreach("AdultSite", { Title: "Adult Site", BreachDate: "2024-06-01", IsSensitive: true });
 const SHOP = hibpBreach("Shop", { Title: "Shop", BreachDate: "2020-02-01" });
@@ -17,8 +16,7 @@ const SPAM_LIST = hibpBreach("SpamList", { BreachDate: LAST_MONTH, DataClasses: 
 const FABRICATED = hibpBreach("Fabricated", { BreachDate: LAST_MONTH, DataClasses: PASSWORDS, IsFabricated: true });
 const REAL = hibpBreach("Real", { BreachDate: LAST_MONTH, DataClasses: PASSWORDS });
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 let otherOrg: TestOrg;
 let watcher: { id: string };
@@ -31,8 +29,6 @@ async function verifyDomain(customerId: string, domain: string) {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Sensitive");
   otherOrg = await createTestOrg(testDb.db, "Elsewhere");
   await seedExposures(testDb.db, [ADULT, SHOP, OLD_ADULT, SPAM_LIST, FABRICATED, REAL], {
@@ -64,10 +60,6 @@ beforeAll(async () => {
   });
   await verifyDomain(theirs.id, "other.example");
   await scanCustomer(testDb.db, watcher.id, "onboard");
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 async function retrievedTitles(email: string, headers = org.partner.headers): Promise<string[]> {

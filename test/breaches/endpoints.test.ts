@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { issueApiKey } from "../../server/auth/api-keys";
 import { scanCustomer } from "../../server/breaches/scanner";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 let otherOrg: TestOrg;
 let breachIds: Map<string, string>;
@@ -26,8 +24,6 @@ const ALPHA = hibpBreach("Alpha", {
 const BETA = hibpBreach("Beta", { Title: "Beta Shop", BreachDate: "2015-06-01", DataClasses: ["Email addresses", "Usernames"] });
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Alpha");
   otherOrg = await createTestOrg(testDb.db, "Beta");
   breachIds = await seedExposures(testDb.db, [ALPHA, BETA], {
@@ -38,10 +34,6 @@ beforeAll(async () => {
   prospect = await createBreachTestCustomer(testDb.db, org.partner.id, { status: "prospect", emails: ["ceo@acme.example"] });
   foreign = await createBreachTestCustomer(testDb.db, otherOrg.partner.id, { emails: ["ceo@acme.example"] });
   for (const customer of [active, prospect, foreign]) await scanCustomer(testDb.db, customer.id, "onboard");
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 async function instanceId(customerId: string, breachName: string): Promise<string> {

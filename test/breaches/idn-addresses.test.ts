@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { importAccounts } from "../../server/breaches/accounts-import";
 import { importCatalogue } from "../../server/breaches/catalogue";
 import { scanCustomer } from "../../server/breaches/scanner";
 import { normalizeEmail } from "../../server/email-address";
 import { onboardBody } from "../helpers/customers";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 import { hibpBreach, writeTempFile } from "../helpers/breach-fixtures";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Idn");
   await importCatalogue(testDb.db, [hibpBreach("Umlaut"), hibpBreach("Accent"), hibpBreach("Cyrillic")]);
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 describe("normalizeEmail", () => {

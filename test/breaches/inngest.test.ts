@@ -1,11 +1,12 @@
 import { InngestTestEngine } from "@inngest/test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createBreachScanFunctions, SCAN_REQUESTED_EVENT } from "../../inngest/breach-scans";
 import { createInngestFunctions } from "../../inngest/functions";
 import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg } from "../helpers/fixtures";
 import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";
+import { quietly } from "../helpers/jobs";
 
 let testDb: TestDatabase;
 let functions: ReturnType<typeof createBreachScanFunctions>;
@@ -68,5 +69,24 @@ describe("Inngest breach scan functions", () => {
     expect(await testDb.db.customerBreach.count({ where: { customerId: customers.exposed } })).toBe(1);
     const prospect = await run(customers.prospect);
     expect(prospect.result).toEqual({ customerId: customers.prospect, scanned: false, skipped: "prospect-already-scanned" });
+  });
+
+  it("refuses an event whose data the scan job type's schema refuses, without retries and without scanning", async () => {
+    const before = await testDb.db.customer.findUniqueOrThrow({ where: { id: customers.exposed }, select: { lastScannedAt: true } });
+    // Inngest's own logger reports the failed run on the console.
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    for (const data of [{ customerId: customers.exposed, reason: "whenever" }, { customerId: "nope", reason: "daily" }, {}]) {
+      const { error, ctx } = await quietly(() =>
+        new InngestTestEngine({ function: functions[1] }).execute({ events: [{ name: SCAN_REQUESTED_EVENT, data }] }),
+      );
+      expect(error).toMatchObject({
+        name: "NonRetriableError",
+        message: expect.stringMatching(/^malformed breaches\.scan-customer payload/),
+      });
+      expect(ctx.step.run).not.toHaveBeenCalled();
+    }
+    consoleError.mockRestore();
+    const after = await testDb.db.customer.findUniqueOrThrow({ where: { id: customers.exposed }, select: { lastScannedAt: true } });
+    expect(after).toEqual(before);
   });
 });

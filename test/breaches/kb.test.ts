@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { breachCategoryPage, kbLocale, KB_PREFIX } from "../../server/breaches/kb";
 import { LOCALE_CODES } from "../../server/i18n/locales";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
 /** Every category link the API gives (/kb/breach-categories/<slug>) has its page, in the six locales. */
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db);
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 describe("breach category pages", () => {

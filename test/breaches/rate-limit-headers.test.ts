@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildOpenApiDocument } from "../../server/api/openapi";
 import { issueApiKey } from "../../server/auth/api-keys";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 import { hibpBreach, seedExposures } from "../helpers/breach-fixtures";
 
 /**
@@ -11,22 +10,15 @@ import { hibpBreach, seedExposures } from "../helpers/breach-fixtures";
  * breach/check gave no sign of its limit until the 429. Both now count per API key and every
  * counted answer carries RateLimit-Policy and RateLimit; a 429 carries Retry-After too.
  */
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 
 const RETRIEVE = "/api/v1/integrations/breach/retrieve";
 const CHECK = "/api/v1/integrations/breach/check";
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Limits");
   await seedExposures(testDb.db, [hibpBreach("Gamma")], { "ceo@acme.example": ["Gamma"] });
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { issueApiKey } from "../../server/auth/api-keys";
 import type { CustomerStatus } from "../../server/db/generated/enums";
 import { createPartner } from "../../server/distributors/partners";
 import { createTestCustomer } from "../helpers/customers";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let orgA: TestOrg;
 let orgB: TestOrg;
 /** Another partner of A's own distributor. */
@@ -16,8 +14,6 @@ let siblingHeaders: Record<string, string>;
 const customersOfA = new Map<CustomerStatus, string>();
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   orgA = await createTestOrg(testDb.db, "A");
   orgB = await createTestOrg(testDb.db, "B");
   const sibling = await createPartner(testDb.db, { distributorId: orgA.distributor.id, name: "A sibling" });
@@ -28,10 +24,6 @@ beforeAll(async () => {
     await testDb.db.customer.update({ where: { id }, data: { status } });
     customersOfA.set(status, id);
   }
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 const NOT_OWNED = "Customer not found or does not belong to partner";

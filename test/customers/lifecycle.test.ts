@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { SCAN_CUSTOMER_JOB } from "../../server/breaches/scan-requests";
 import type { CustomerStatus } from "../../server/db/generated/enums";
 import { TRANSITIONS, transitionCustomer, type TransitionName } from "../../server/customers/lifecycle";
 import { addCustomerBreach, createTestBreach, createTestCustomer } from "../helpers/customers";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { failInsertsInto } from "../helpers/failures";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db);
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 beforeEach(async () => {
   // as if the worker had run every queued scan: a new request queues a new job

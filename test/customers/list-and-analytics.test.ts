@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getPartnerAnalytics } from "../../server/customers/analytics";
 import { listPartnerCustomers } from "../../server/customers/list";
 import { addCustomerBreach, createTestBreach, createTestCustomer } from "../helpers/customers";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 /** 105 customers made directly (for the pagination edges). */
 let many: TestOrg;
 /** A handful of onboarded customers with assets, breaches and statuses. */
@@ -20,8 +18,6 @@ const ANALYTICS = "/api/v1/integrations/partner/analytics";
 const MANY = 105;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   many = await createTestOrg(testDb.db, "Many");
   org = await createTestOrg(testDb.db, "Alpha");
   otherOrg = await createTestOrg(testDb.db, "Beta");
@@ -42,10 +38,6 @@ beforeAll(async () => {
   });
   const rows = await testDb.db.customer.findMany({ where: { partnerId: many.partner.id }, select: { id: true, createdAt: true } });
   manyIdsNewestFirst = rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((row) => row.id);
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 describe("GET /api/v1/integrations/partner/customers: pagination", () => {

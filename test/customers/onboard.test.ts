@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { SCAN_CUSTOMER_JOB } from "../../server/breaches/scan-requests";
 import { onboardCustomer } from "../../server/customers/onboard";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestCustomer, onboardBody } from "../helpers/customers";
 import { failInsertsInto } from "../helpers/failures";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 let otherOrg: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Alpha");
   otherOrg = await createTestOrg(testDb.db, "Beta");
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 const ONBOARD = "/api/v1/integrations/customer/onboard";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createStaffUser } from "../../server/auth/staff";
 import { inBulkTransaction } from "../../server/db/bulk-write";
 import { readRows } from "../../server/db/direct-read";
@@ -6,22 +6,14 @@ import { isUniqueViolation } from "../../server/db/errors";
 import { createBillingCode } from "../../server/distributors/billing-codes";
 import { badRequest } from "../../server/errors";
 import { onboardBody } from "../helpers/customers";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Unique");
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 const AT_ONCE = 4;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   createBillingCode,
   deleteBillingCode,
@@ -7,12 +7,10 @@ import {
   setBillingCodeRetired,
   updateBillingCode,
 } from "../../server/distributors/billing-codes";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let orgX: TestOrg;
 let orgY: TestOrg;
 let empty: TestOrg;
@@ -22,8 +20,6 @@ const LIST = "/api/v1/distributors/billing-codes";
 const COUNT = 23;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   orgX = await createTestOrg(testDb.db, "X");
   orgY = await createTestOrg(testDb.db, "Y");
   empty = await createTestOrg(testDb.db, "Empty");
@@ -34,10 +30,6 @@ beforeAll(async () => {
     codes.push({ id, code: `SW-${i}`, price, currency: "EUR", retired: false });
   }
   await createBillingCode(testDb.db, { distributorId: orgY.distributor.id, code: "Y-ONLY", price: 1 });
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 describe("GET /api/v1/distributors/billing-codes", () => {

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../server/auth/api-keys";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let orgX: TestOrg;
 let orgY: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   orgX = await createTestOrg(testDb.db, "X");
   orgY = await createTestOrg(testDb.db, "Y");
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 const keysPath = (partnerId: string) => `/api/v1/distributors/partners/${partnerId}/api-keys`;

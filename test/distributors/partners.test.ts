@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminCommands } from "../../server/cli/admin";
 import { createBillingCode } from "../../server/distributors/billing-codes";
 import { createPartner, getPartner, updatePartner } from "../../server/distributors/partners";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let orgX: TestOrg;
 let orgY: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   orgX = await createTestOrg(testDb.db, "X");
   orgY = await createTestOrg(testDb.db, "Y");
   // a partner's billing codes are codes of its distributor
   for (const code of ["SW-SW1", "SW-SW2"]) await createBillingCode(testDb.db, { distributorId: orgX.distributor.id, code, price: 1 });
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 
 const PARTNERS = "/api/v1/distributors/partners";

@@ -9,19 +9,17 @@ import { recheckDnsVerifications } from "../../server/domains/jobs";
 import { markDomainVerified } from "../../server/domains/verify";
 import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";
 import { onboardBody } from "../helpers/customers";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { startDnsServer } from "../helpers/dns-server";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { runJobsUntilIdle } from "../helpers/jobs";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 const SHOP = hibpBreach("Shop", { Title: "Shop", BreachDate: "2020-02-01" });
 const FORUM = hibpBreach("Forum", { Title: "Forum", BreachDate: "2019-05-01" });
 const ADULT = hibpBreach("AdultSite", { Title: "Adult Site", BreachDate: "2024-06-01", IsSensitive: true });
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
 let smtp: TestSmtpServer;
 let verifiedOrg: TestOrg;
@@ -29,8 +27,6 @@ let trustedOrg: TestOrg;
 let otherOrg: TestOrg;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   dns = await startDnsServer();
   smtp = await startSmtpServer();
   vi.stubEnv("DNS_SERVERS", dns.address);
@@ -51,10 +47,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await server?.close();
   await smtp?.close();
   await dns?.close();
-  await testDb?.close();
 });
 
 async function onboard(org: TestOrg, domain: string, overrides: Record<string, unknown> = {}): Promise<string> {

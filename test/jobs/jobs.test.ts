@@ -1,5 +1,6 @@
 import { InngestTestEngine } from "@inngest/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { createInngestFunctions } from "../../inngest/functions";
 import { createJobCatalogue } from "../../server/jobs/catalogue";
 import { defineJob } from "../../server/jobs/definition";
@@ -14,14 +15,18 @@ let testDb: TestDatabase;
 const ran: Array<{ kind: string; payload: unknown }> = [];
 let flakyFailuresLeft = 0;
 
-const recordJob = defineJob<{ n: number }>({
+const numbered = z.object({ n: z.number().int() });
+
+const recordJob = defineJob({
   kind: "test.record",
+  payload: numbered,
   async run(_db, payload) {
     ran.push({ kind: "test.record", payload });
   },
 });
-const flakyJob = defineJob<{ n: number }>({
+const flakyJob = defineJob({
   kind: "test.flaky",
+  payload: numbered,
   maxAttempts: 3,
   retryDelayMs: () => 0,
   async run(_db, payload) {
@@ -36,8 +41,9 @@ function closeGate() {
   gate.started = 0;
   gate.opened = new Promise<void>((resolve) => (gate.open = resolve));
 }
-const gatedJob = defineJob<{ n: number }>({
+const gatedJob = defineJob({
   kind: "test.gated",
+  payload: numbered,
   async run(_db, payload) {
     gate.started++;
     await gate.opened;
@@ -98,7 +104,7 @@ describe("the job queue", () => {
 
   it("leaves jobs alone until they are due, and jobs of kinds this process does not know", async () => {
     await recordJob.enqueue(testDb.db, { n: 1 }, { runAt: new Date(Date.now() + 60_000) });
-    await jobType("test.unknown-kind").enqueue(testDb.db, {});
+    await jobType("test.unknown-kind", z.object({})).enqueue(testDb.db, {});
     expect(await runDueJobs(testDb.db, catalogue)).toBe(0);
     expect(await testDb.db.job.count({ where: { status: "pending" } })).toBe(2);
   });
@@ -120,6 +126,30 @@ describe("the job queue", () => {
     for (let i = 0; i < 3; i++) await quietly(() => runDueJobs(testDb.db, catalogue));
     expect(await testDb.db.job.findUniqueOrThrow({ where: { id: doomed! } })).toMatchObject({ status: "failed", attempts: 3 });
     expect(await quietly(() => runDueJobs(testDb.db, catalogue))).toBe(0);
+  });
+
+  it("fails a job whose stored payload its schema refuses at once, logged, without running it", async () => {
+    const rows = await testDb.db.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO jobs (kind, payload, max_attempts, updated_at)
+      VALUES ('test.flaky', '{"n": "one"}'::jsonb, 3, now()), ('test.record', '{}'::jsonb, 5, now())
+      RETURNING id::text`;
+    const logged: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => logged.push(String(chunk)) > 0);
+    try {
+      expect(await runDueJobs(testDb.db, catalogue)).toBe(2);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(ran).toEqual([]);
+    const jobs = await testDb.db.job.findMany({ where: { id: { in: rows.map((row) => row.id) } }, orderBy: { kind: "asc" } });
+    expect(jobs.map(({ kind, status, attempts }) => ({ kind, status, attempts }))).toEqual([
+      { kind: "test.flaky", status: "failed", attempts: 1 },
+      { kind: "test.record", status: "failed", attempts: 1 },
+    ]);
+    expect(jobs[0]!.lastError).toMatch(/^malformed test\.flaky payload: .*n/);
+    expect(jobs[1]!.lastError).toMatch(/^malformed test\.record payload: .*n/);
+    expect(logged.filter((line) => line.includes("job attempt failed") && line.includes("malformed"))).toHaveLength(2);
+    expect(await runDueJobs(testDb.db, catalogue)).toBe(0);
   });
 
   it("never gives one job to two claimers, and takes a job back whose lease ran out", async () => {
@@ -207,6 +237,17 @@ describe("drivers", () => {
     expect(result).toEqual({ ran: 3 });
     expect(ran.map((entry) => entry.payload)).toEqual(expect.arrayContaining([{ n: 0 }, { n: 1 }, { n: 2 }]));
     expect(await testDb.db.job.count({ where: { status: "succeeded" } })).toBe(3);
+  });
+
+  it("the Inngest drain function fails a job with a malformed payload without running it", async () => {
+    await recordJob.enqueue(testDb.db, { n: 1 });
+    await testDb.db.$executeRaw`INSERT INTO jobs (kind, payload, updated_at) VALUES ('test.record', '{"n": 1.5}'::jsonb, now())`;
+    const [drainJobs] = createInngestFunctions(async () => testDb.db, catalogue);
+    const { result } = await quietly(() => new InngestTestEngine({ function: drainJobs! }).execute());
+    expect(result).toEqual({ ran: 2 });
+    expect(ran).toEqual([{ kind: "test.record", payload: { n: 1 } }]);
+    const failed = await testDb.db.job.findMany({ where: { status: "failed" }, select: { payload: true, lastError: true } });
+    expect(failed).toEqual([{ payload: { n: 1.5 }, lastError: expect.stringMatching(/^malformed test\.record payload/) }]);
   });
 });
 

@@ -4,13 +4,11 @@ import { transitionCustomer } from "../../server/customers/lifecycle";
 import { consumeMagicLink, createMagicLink } from "../../server/portal/magic-links";
 import { createBreachTestCustomer } from "../helpers/breach-fixtures";
 import { createTestCustomer } from "../helpers/customers";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { failInsertsInto } from "../helpers/failures";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 let otherOrg: TestOrg;
 const APP_URL = "https://portal.example.test";
@@ -18,16 +16,12 @@ const previousAppUrl = process.env.APP_URL;
 
 beforeAll(async () => {
   process.env.APP_URL = APP_URL;
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Linked");
   otherOrg = await createTestOrg(testDb.db, "Other");
 });
 afterAll(async () => {
   if (previousAppUrl === undefined) delete process.env.APP_URL;
   else process.env.APP_URL = previousAppUrl;
-  await server?.close();
-  await testDb?.close();
 });
 
 const LINK_PATTERN = /^https:\/\/portal\.example\.test\/auth\/confirm\?token_hash=([A-Za-z0-9_-]{43})&type=magiclink$/;

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { routePendingEvents } from "../../server/webhooks/routing";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 import { createTestCustomer, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
 import { hmacHex, startReceiver, type TestReceiver } from "../helpers/webhook-receiver";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let target: TestReceiver;
 let org: TestOrg;
 let customer: TestCustomer;
@@ -20,14 +18,10 @@ const DISTRIBUTOR = "/api/v1/distributors/webhooks";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   target = await startReceiver(() => (answer === "ok" ? { status: 200, signWith: token } : { status: 500 }));
 });
 afterAll(async () => {
   await target?.close();
-  await server?.close();
-  await testDb?.close();
 });
 beforeEach(async () => {
   vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");

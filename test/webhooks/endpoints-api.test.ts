@@ -1,10 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let org: TestOrg;
 let otherOrg: TestOrg;
 
@@ -17,14 +15,8 @@ const PUBLIC_URL = "https://93.184.216.34/hooks/exposure";
 const SCHEME_ERROR = 'signatureScheme must be one of "x-signature", "standard-webhooks"';
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   org = await createTestOrg(testDb.db, "Alpha");
   otherOrg = await createTestOrg(testDb.db, "Beta");
-});
-afterAll(async () => {
-  await server?.close();
-  await testDb?.close();
 });
 afterEach(() => {
   vi.unstubAllEnvs();

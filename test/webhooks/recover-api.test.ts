@@ -2,16 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { GET as getOpenApiDocument } from "../../app/api/openapi.json/route";
 import { deliverDueBatch } from "../../server/webhooks/delivery-engine/batch";
 import { routePendingEvents } from "../../server/webhooks/routing";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { serveOnLoopback } from "../helpers/http";
-import { startRestServer } from "../helpers/rest";
+import { restTestBed } from "../helpers/rest";
 import { breach, createTestCustomer, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
 import { hmacHex, startReceiver, type TestReceiver } from "../helpers/webhook-receiver";
 
 /** POST /{id}/recover on the three webhook surfaces (docs/webhooks.md, "Recovering failed deliveries"). */
-let testDb: TestDatabase;
-let server: Awaited<ReturnType<typeof startRestServer>>;
+const { testDb, server } = restTestBed();
 let target: TestReceiver;
 let org: TestOrg;
 let customer: TestCustomer;
@@ -23,14 +21,10 @@ const LEGACY = "/api/integrations/webhooks";
 const DISTRIBUTOR = "/api/v1/distributors/webhooks";
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  server = await startRestServer(testDb.db);
   target = await startReceiver(() => (answer === "ok" ? { status: 200, signWith: token } : { status: 503 }));
 });
 afterAll(async () => {
   await target?.close();
-  await server?.close();
-  await testDb?.close();
 });
 beforeEach(async () => {
   vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");

@@ -7,59 +7,12 @@ import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
 import { ENDPOINT_HEALTH_JOB, ResultWriter } from "../../server/webhooks/delivery-engine/outcomes";
 import { createEndpoint, type EndpointInput, type Protocol } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
-import { MAX_RETRY_AFTER_MS, RETRY_SCHEDULES, retryAfterDelayMs, scheduledRetryDelayMs } from "../../server/webhooks/retry-schedule";
 import { createTestOrg } from "../helpers/fixtures";
 import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
 import { type TestReceiver } from "../helpers/webhook-receiver";
 import { webhookTestBed } from "../helpers/webhook-test-bed";
 
 const testDb = webhookTestBed();
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-
-describe("the retry schedule", () => {
-  it("puts a round's last attempt at least an hour after its first, for every number of attempts", () => {
-    vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "30000");
-    for (const maxAttempts of [2, 3, 4]) {
-      let earliestLast = 0;
-      for (let failed = 1; failed < maxAttempts; failed++) earliestLast += scheduledRetryDelayMs(failed, maxAttempts, () => 0);
-      expect(earliestLast, `maxAttempts ${maxAttempts}`).toBeGreaterThanOrEqual(HOUR);
-    }
-    expect(RETRY_SCHEDULES[3]).toEqual([5 * MINUTE, HOUR]);
-  });
-
-  it("stretches each delay by up to 20 %, never shortens it", () => {
-    vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "30000");
-    expect(scheduledRetryDelayMs(1, 3, () => 0)).toBe(5 * MINUTE);
-    expect(scheduledRetryDelayMs(1, 3, () => 0.5)).toBe(5.5 * MINUTE);
-    expect(scheduledRetryDelayMs(1, 3, () => 0.999999)).toBeCloseTo(6 * MINUTE, -2);
-    expect(scheduledRetryDelayMs(2, 3, () => 0)).toBe(HOUR);
-    expect(scheduledRetryDelayMs(3, 4, () => 0)).toBe(2 * HOUR);
-    expect(scheduledRetryDelayMs(1, 2, () => 0)).toBe(HOUR);
-  });
-
-  it("scales every delay with WEBHOOK_RETRY_BASE_MS", () => {
-    vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "300");
-    expect(scheduledRetryDelayMs(1, 3, () => 0)).toBe(3_000);
-    expect(scheduledRetryDelayMs(2, 3, () => 0)).toBe(36_000);
-    vi.stubEnv("WEBHOOK_RETRY_BASE_MS", "0");
-    expect(scheduledRetryDelayMs(2, 3, () => 0.5)).toBe(0);
-  });
-
-  it("reads Retry-After as seconds or an HTTP date, at most 24 hours, never negative", () => {
-    const now = Date.parse("2026-11-25T12:00:00Z");
-    expect(retryAfterDelayMs("120", now)).toBe(120_000);
-    expect(retryAfterDelayMs(" 0 ", now)).toBe(0);
-    expect(retryAfterDelayMs("Wed, 25 Nov 2026 12:05:00 GMT", now)).toBe(5 * MINUTE);
-    expect(retryAfterDelayMs("Wed, 25 Nov 2026 11:00:00 GMT", now)).toBe(0);
-    expect(retryAfterDelayMs("999999999", now)).toBe(MAX_RETRY_AFTER_MS);
-    expect(retryAfterDelayMs("soon", now)).toBeUndefined();
-    expect(retryAfterDelayMs("-5", now)).toBeUndefined();
-    expect(retryAfterDelayMs("2026", now)).toBe(2_026_000);
-    expect(retryAfterDelayMs(undefined, now)).toBeUndefined();
-  });
-});
 
 const receiver = (...args: Parameters<typeof testDb.receiver>) => testDb.receiver(...args);
 

@@ -1,12 +1,12 @@
 import { authenticateDistributor, authenticatePartner } from "../../../auth/api-keys";
+import { WEBHOOK_BASE_PATHS } from "../../../webhooks/api-paths";
 import type { Protocol } from "../../../webhooks/endpoints";
 import type { WebhookOwner } from "../../../webhooks/owner";
 import { publicProcedure } from "../../trpc";
 
 /**
- * The three webhook surfaces: the partner's current one (/api/v1/integrations/webhooks), the
- * distributor's (/api/v1/distributors/webhooks, same shapes) and the partner's earlier one
- * (/api/integrations/webhooks). An operation that works the same on several surfaces is one
+ * The three webhook surfaces (their paths: server/webhooks/api-paths.ts): the partner's current
+ * one, the distributor's (same shapes) and the partner's earlier one. An operation that works the same on several surfaces is one
  * procedure file exporting a factory that takes the surface, so the paths share their code.
  * Each surface's builder authenticates its caller and puts the owner of the webhooks in ctx.
  */
@@ -29,21 +29,21 @@ export interface WebhookSurface {
 
 export const partnerSurface: WebhookSurface = {
   protocol: "current",
-  basePath: "/api/v1/integrations/webhooks",
+  basePath: WEBHOOK_BASE_PATHS.partner,
   tags: ["Partner: webhooks"],
   procedure: ownerProcedure("partner"),
 };
 
 export const distributorSurface: WebhookSurface = {
   protocol: "current",
-  basePath: "/api/v1/distributors/webhooks",
+  basePath: WEBHOOK_BASE_PATHS.distributor,
   tags: ["Distributor: webhooks"],
   procedure: ownerProcedure("distributor"),
 };
 
 export const legacySurface: WebhookSurface = {
   protocol: "legacy",
-  basePath: "/api/integrations/webhooks",
+  basePath: WEBHOOK_BASE_PATHS.legacy,
   tags: ["Partner: webhooks (earlier protocol)"],
   procedure: ownerProcedure("partner"),
 };

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EVENT_TYPES } from "@/server/events/outbox";
+import { endpointApiPath } from "@/server/webhooks/api-paths";
 import { Badge } from "../../../_components/badge";
 import { FilterLinks } from "../../../_components/filter-links";
 import { RecoverForm, RefreshButton, RequeueButton, SendTestEvent } from "../../../_components/delivery-actions";
@@ -33,10 +34,7 @@ export default async function WebhookPage({
   const { deliveries, pagination } = await api.admin.webhooks.deliveries({ id: endpoint.id, status, page: pageParam(query.page) });
   const basePath = `/admin/webhooks/${endpoint.id}`;
   const { health } = endpoint;
-  const apiPath =
-    endpoint.protocol === "legacy"
-      ? `/api/integrations/webhooks/${endpoint.id}`
-      : `${endpoint.owner.kind === "partner" ? "/api/v1/integrations/webhooks" : "/api/v1/distributors/webhooks"}/${endpoint.id}`;
+  const apiPath = endpointApiPath({ id: endpoint.id, protocol: endpoint.protocol, owner: endpoint.owner.kind });
   return (
     <>
       <p className="breadcrumbs">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LOCALE_CODES } from "../../server/i18n/locales";
 import { descriptionToText, generatedSummary, nextStepsFor } from "../../server/breaches/texts";
-import { breachSeverity, threatScore } from "../../server/breaches/threat-score";
+import { breachSeverity, countFactor, recencyFactor, threatScore } from "../../server/breaches/threat-score";
 
 describe("next steps", () => {
   it("derives the steps from the data classes, most severe first, in each of the six locales", () => {
@@ -130,5 +130,16 @@ describe("threat score (the examples of docs/threat-score.md)", () => {
   it("takes the most severe scored class of a breach", () => {
     expect(breachSeverity(["Email addresses", "Credit cards", "Names"])).toBe(10);
     expect(breachSeverity(["HIV statuses"])).toBe(0);
+  });
+
+  it("weighs a breach by its age in steps: up to 1, 3 and 5 years, then older", () => {
+    const yearsAgo = (years: number) => new Date(now.getTime() - years * 365.25 * 86_400_000);
+    expect([0, 1, 1.01, 3, 3.01, 5, 5.01, 20].map((years) => recencyFactor(yearsAgo(years), now))).toEqual([
+      1, 1, 0.75, 0.75, 0.5, 0.5, 0.3, 0.3,
+    ]);
+  });
+
+  it("raises a breach's weight with its exposed addresses, with diminishing returns", () => {
+    expect([0, 1, 2, 4, 1024].map(countFactor)).toEqual([1, 1, 2, 3, 11]);
   });
 });
