@@ -36,12 +36,13 @@ const SCHEDULED_JOB_KINDS: Record<string, string> = {
   "portal-cleanup": "portal.cleanup",
   "monthly-report": "notifications.monthly-reports",
   "catalogue-sync": "breaches.sync-catalogue",
+  "domain-dns-recheck": "domains.recheck-dns",
 };
 
 /** The schedules whose current slot is open now (their hours in UTC, as defined with each schedule). */
 function schedulesDueNow(now = new Date()): string[] {
   const hour = now.getUTCHours();
-  const due = [];
+  const due = ["domain-dns-recheck"]; // every hour
   if (hour >= 1) due.push("catalogue-sync");
   if (hour >= 2) due.push("daily-scan");
   if (hour >= 3) due.push("housekeeping", "webhook-retention", "portal-cleanup");
