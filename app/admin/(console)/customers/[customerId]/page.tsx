@@ -57,7 +57,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
             <dt>Threat score</dt>
             <dd>
               <span className="nowrap">
-                <strong>{customer.threatScore}</strong> of 97
+                <strong>{customer.threatScore}</strong>/97
               </span>
             </dd>
             <dt>Breaches not fixed</dt>
