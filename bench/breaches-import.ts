@@ -12,7 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { runImportBreaches } from "../server/cli/import-breaches";
 import type { Db } from "../server/db/client";
-import { BUNDLED_CATALOGUE } from "../server/breaches/demo";
+import { BUNDLED_CATALOGUE } from "../server/breaches/exposure-index/demo";
 import {
   createBenchDatabase,
   machineCpuShare,
@@ -22,7 +22,7 @@ import {
   mib,
   rssSampler,
 } from "./support/bench-kit";
-import { seededRandom } from "../server/breaches/demo";
+import { seededRandom } from "../server/breaches/exposure-index/demo";
 
 const { values } = parseArgs({
   options: {

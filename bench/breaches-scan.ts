@@ -7,15 +7,15 @@
  *   npx tsx bench/breaches-scan.ts [--customers 1000] [--addresses 100] [--concurrency 4]
  */
 import { parseArgs } from "node:util";
-import { BUNDLED_CATALOGUE } from "../server/breaches/demo";
-import { insertExposures, type Exposure } from "../server/breaches/exposures";
-import { importCatalogue } from "../server/breaches/catalogue";
-import { scanAllActiveCustomers } from "../server/breaches/scanner";
+import { BUNDLED_CATALOGUE } from "../server/breaches/exposure-index/demo";
+import { insertExposures, type Exposure } from "../server/breaches/exposure-index/exposures";
+import { importCatalogue } from "../server/breaches/catalogue/catalogue";
+import { scanAllActiveCustomers } from "../server/findings/scanner";
 import { createDistributor } from "../server/distributors/distributors";
 import { createPartner } from "../server/distributors/partners";
 import { readFile } from "node:fs/promises";
 import { createBenchDatabase, reportResult, mib, rssSampler } from "./support/bench-kit";
-import { seededRandom } from "../server/breaches/demo";
+import { seededRandom } from "../server/breaches/exposure-index/demo";
 
 const { values } = parseArgs({
   options: {

@@ -1,8 +1,8 @@
 import { NonRetriableError } from "inngest";
 import type { z } from "zod";
-import { claimDailyScanSlot, DAILY_SCAN_PAGE, dailyScanSchedule } from "../server/breaches/jobs";
-import { scanCustomerJobType, type ScanReason } from "../server/breaches/scan-requests";
-import { activeCustomerIds, scanCustomer } from "../server/breaches/scanner";
+import { claimDailyScanSlot, DAILY_SCAN_PAGE, dailyScanSchedule } from "../server/findings/jobs";
+import { scanCustomerJobType, type ScanReason } from "../server/customers/scan-requests";
+import { activeCustomerIds, scanCustomer } from "../server/findings/scanner";
 import type { Db } from "../server/db/client";
 import { MalformedJobPayloadError, parseJobPayload } from "../server/jobs/definition";
 import { cronOf } from "../server/jobs/schedules";

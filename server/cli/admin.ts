@@ -6,8 +6,8 @@ import type { Db } from "../db/client";
 import { createBillingCode } from "../distributors/billing-codes";
 import { createDistributor } from "../distributors/distributors";
 import { createPartner } from "../distributors/partners";
-import { syncCatalogueFromHibp } from "../breaches/catalogue-sync";
-import { scanAllActiveCustomers } from "../breaches/scanner";
+import { syncCatalogueFromHibp } from "../breaches/exposure-index/catalogue-sync";
+import { scanAllActiveCustomers } from "../findings/scanner";
 import { DOMAIN_POLICIES, setDomainPolicy, type DomainPolicy } from "../domains/policy";
 import { runImportBreaches } from "./import-breaches";
 

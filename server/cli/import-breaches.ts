@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Db } from "../db/client";
-import { importAccounts, type AccountsProgress } from "../breaches/accounts-import";
-import { importCatalogue } from "../breaches/catalogue";
+import { importAccounts, type AccountsProgress } from "../breaches/exposure-index/accounts-import";
+import { importCatalogue } from "../breaches/catalogue/catalogue";
 
 /** Where the import reports to people: stderr (stdout carries only the JSON result). */
 export interface ReportStream {

@@ -1,4 +1,4 @@
-import { requestCustomerScan } from "../breaches/scan-requests";
+import { requestCustomerScan } from "./scan-requests";
 import type { Db, Queryable } from "../db/client";
 import type { AssetKind } from "../db/generated/enums";
 import { normalizeEmail } from "../email-address";

@@ -1,4 +1,4 @@
-import { requestCustomerScan, type ScanReason } from "../breaches/scan-requests";
+import { requestCustomerScan, type ScanReason } from "./scan-requests";
 import type { Db } from "../db/client";
 import type { CustomerStatus } from "../db/generated/enums";
 import { conflict, unprocessable, type AppError } from "../errors";

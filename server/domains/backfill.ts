@@ -1,4 +1,4 @@
-import { refreshThreatScore } from "../breaches/threat-score";
+import { refreshThreatScore } from "../customers/threat-score";
 import { recountCustomerFigures } from "../customers/figures";
 import type { Db } from "../db/client";
 import { log } from "../log";

@@ -1,10 +1,10 @@
-import { recordFindings } from "../breaches/scanner";
+import { recordFindings } from "../findings/scanner";
 import type { Db, Queryable } from "../db/client";
 import type { DomainVerificationMethod } from "../db/generated/enums";
 import { customerRef, recordEvent } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
-import { withheldAtDomain } from "./disclosure";
+import { withheldAtDomain } from "../findings/disclosure";
 
 export interface Verification {
   method: DomainVerificationMethod;

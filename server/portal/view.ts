@@ -1,6 +1,6 @@
-import { setBreachResolved } from "../breaches/instances";
-import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "../breaches/records";
-import { MAX_THREAT_SCORE } from "../breaches/threat-score";
+import { setBreachResolved } from "../findings/instances";
+import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "../breaches/catalogue/records";
+import { MAX_THREAT_SCORE } from "../customers/threat-score";
 import type { Db } from "../db/client";
 import type { CustomerStatus } from "../db/generated/enums";
 import { notFound } from "../errors";

@@ -1,4 +1,4 @@
-import { seedBreachCategories } from "../breaches/categories";
+import { seedBreachCategories } from "../breaches/catalogue/categories";
 import { openMissingBillingPeriods } from "../customers/billing-periods";
 import { CUSTOMER_FIGURES_MIGRATION, recountCustomerFigures } from "../customers/figures";
 import type { Database } from "../db/client";

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { issueApiKey } from "../auth/api-keys";
 import { createStaffUser } from "../auth/staff";
-import { DEMO_DOMAINS, importDemoBreachData } from "../breaches/demo";
-import { scanCustomer } from "../breaches/scanner";
-import { localBreachSource } from "../breaches/sources/local";
+import { DEMO_DOMAINS, importDemoBreachData } from "../breaches/exposure-index/demo";
+import { scanCustomer } from "../findings/scanner";
+import { localBreachSource } from "../breaches/exposure-index/sources/local";
 import { syncBillingPeriod } from "../customers/billing-periods";
 import { recountCustomerFigures } from "../customers/figures";
 import { config } from "../config";

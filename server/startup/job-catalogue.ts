@@ -1,5 +1,5 @@
-import { catalogueSyncJob, catalogueSyncSchedule } from "../breaches/catalogue-sync";
-import { dailyScanJob, dailyScanSchedule, matchNewExposuresJob, scanCustomerJob } from "../breaches/jobs";
+import { catalogueSyncJob, catalogueSyncSchedule } from "../breaches/exposure-index/catalogue-sync";
+import { dailyScanJob, dailyScanSchedule, matchNewExposuresJob, scanCustomerJob } from "../findings/jobs";
 import { dnsRecheckJob, dnsRecheckSchedule } from "../domains/jobs";
 import { createJobCatalogue } from "../jobs/catalogue";
 import { housekeepingJob, housekeepingSchedule } from "../jobs/housekeeping";

@@ -3,7 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { issueApiKey } from "../../server/auth/api-keys";
-import { scanCustomer } from "../../server/breaches/scanner";
+import { scanCustomer } from "../../server/findings/scanner";
 import { openDatabase } from "../../server/db/client";
 import { jobType } from "../../server/jobs/queue";
 import { metricsHandler } from "../../server/metrics/endpoint";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { scanCustomer } from "../../server/breaches/scanner";
+import { scanCustomer } from "../../server/findings/scanner";
 import { customerDomain } from "../../server/domains/domains";
 import { markDomainVerified } from "../../server/domains/verify";
 import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";

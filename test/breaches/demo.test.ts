@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateDemoExposures } from "../../server/breaches/demo";
+import { generateDemoExposures } from "../../server/breaches/exposure-index/demo";
 import { authenticateStaff } from "../../server/auth/staff";
 import { describeDemoCredentials, seedDemoIfEmpty } from "../../server/startup/demo";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueApiKey } from "../../server/auth/api-keys";
-import { scanCustomer } from "../../server/breaches/scanner";
+import { scanCustomer } from "../../server/findings/scanner";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { restTestBed } from "../helpers/rest";
 import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkBreach, retrieveBreaches } from "../../server/breaches/lookups";
-import { scanCustomer } from "../../server/breaches/scanner";
-import { configuredBreachSource } from "../../server/breaches/sources/source";
-import { HibpBreachSource } from "../../server/breaches/sources/hibp";
+import { checkBreach, retrieveBreaches } from "../../server/breaches/exposure-index/lookups";
+import { scanCustomer } from "../../server/findings/scanner";
+import { configuredBreachSource } from "../../server/breaches/exposure-index/sources/configured";
+import { HibpBreachSource } from "../../server/breaches/exposure-index/sources/hibp";
 import { customerDomain } from "../../server/domains/domains";
 import { markDomainVerified } from "../../server/domains/verify";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { importAccounts } from "../../server/breaches/accounts-import";
-import { importCatalogue } from "../../server/breaches/catalogue";
-import { scanCustomer } from "../../server/breaches/scanner";
+import { importAccounts } from "../../server/breaches/exposure-index/accounts-import";
+import { importCatalogue } from "../../server/breaches/catalogue/catalogue";
+import { scanCustomer } from "../../server/findings/scanner";
 import { normalizeEmail } from "../../server/email-address";
 import { onboardBody } from "../helpers/customers";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";

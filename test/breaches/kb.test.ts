@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { breachCategoryPage, kbLocale, KB_PREFIX } from "../../server/breaches/kb";
+import { breachCategoryPage, kbLocale, KB_PREFIX } from "../../server/breaches/catalogue/kb";
 import { LOCALE_CODES } from "../../server/i18n/locales";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { restTestBed } from "../helpers/rest";

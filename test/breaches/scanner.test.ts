@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enqueueDailyScans } from "../../server/breaches/jobs";
-import { requestCustomerScan } from "../../server/breaches/scan-requests";
-import { scanAllActiveCustomers, scanCustomer } from "../../server/breaches/scanner";
-import { insertExposures } from "../../server/breaches/exposures";
+import { enqueueDailyScans } from "../../server/findings/jobs";
+import { requestCustomerScan } from "../../server/customers/scan-requests";
+import { scanAllActiveCustomers, scanCustomer } from "../../server/findings/scanner";
+import { insertExposures } from "../../server/breaches/exposure-index/exposures";
 import { runDueJobs } from "../../server/jobs/worker";
 import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
@@ -201,7 +201,7 @@ describe("scan jobs", () => {
 
 describe("daily scan slot", () => {
   it("is claimed once per day", async () => {
-    const { claimDailyScanSlot } = await import("../../server/breaches/jobs");
+    const { claimDailyScanSlot } = await import("../../server/findings/jobs");
     const day = new Date("2031-05-04T02:00:00Z");
     expect(await claimDailyScanSlot(testDb.db, day)).toBe("2031-05-04");
     expect(await claimDailyScanSlot(testDb.db, day)).toBeUndefined();

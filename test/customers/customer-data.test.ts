@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { SCAN_CUSTOMER_JOB } from "../../server/breaches/scan-requests";
+import { SCAN_CUSTOMER_JOB } from "../../server/customers/scan-requests";
 import { getCustomerAssets, updateCustomerAssets } from "../../server/customers/assets";
 import { getCustomerInfo, getThreatScore, updateCustomerInfo } from "../../server/customers/info";
 import { createTestCustomer } from "../helpers/customers";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scanCustomer } from "../../server/breaches/scanner";
+import { scanCustomer } from "../../server/findings/scanner";
 import { updateCustomerAssets } from "../../server/customers/assets";
 import { CUSTOMER_FIGURES_MIGRATION, recountCustomerFigures } from "../../server/customers/figures";
 import { getPartnerAnalytics } from "../../server/customers/analytics";

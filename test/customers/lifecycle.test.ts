@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { SCAN_CUSTOMER_JOB } from "../../server/breaches/scan-requests";
+import { SCAN_CUSTOMER_JOB } from "../../server/customers/scan-requests";
 import type { CustomerStatus } from "../../server/db/generated/enums";
 import { TRANSITIONS, transitionCustomer, type TransitionName } from "../../server/customers/lifecycle";
 import { addCustomerBreach, createTestBreach, createTestCustomer } from "../helpers/customers";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { SCAN_CUSTOMER_JOB } from "../../server/breaches/scan-requests";
+import { SCAN_CUSTOMER_JOB } from "../../server/customers/scan-requests";
 import { onboardCustomer } from "../../server/customers/onboard";
 import { createTestCustomer, onboardBody } from "../helpers/customers";
 import { failInsertsInto } from "../helpers/failures";

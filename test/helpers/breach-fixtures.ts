@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { importCatalogue, type HibpBreach } from "../../server/breaches/catalogue";
-import { insertExposures } from "../../server/breaches/exposures";
+import { importCatalogue, type HibpBreach } from "../../server/breaches/catalogue/catalogue";
+import { insertExposures } from "../../server/breaches/exposure-index/exposures";
 import { recountCustomerFigures } from "../../server/customers/figures";
 import type { Db } from "../../server/db/client";
 

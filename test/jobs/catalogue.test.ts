@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createInngestFunctions } from "../../inngest/functions";
 import type { Db } from "../../server/db/client";
 import type { JobType } from "../../server/jobs/queue";
-import { scanCustomerJobType } from "../../server/breaches/scan-requests";
+import { scanCustomerJobType } from "../../server/customers/scan-requests";
 import { sendNotificationJobType } from "../../server/notifications/messages";
 import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { ENDPOINT_HEALTH_JOB } from "../../server/webhooks/delivery-engine/outcomes";

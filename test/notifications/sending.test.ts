@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { scanCustomer } from "../../server/breaches/scanner";
-import { insertExposures } from "../../server/breaches/exposures";
+import { scanCustomer } from "../../server/findings/scanner";
+import { insertExposures } from "../../server/breaches/exposure-index/exposures";
 import { queueBreachAlert } from "../../server/notifications/breach-alerts";
 import { sendNotificationJob } from "../../server/notifications/jobs";
 import { SEND_ATTEMPTS } from "../../server/notifications/messages";

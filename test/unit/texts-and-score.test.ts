@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LOCALE_CODES } from "../../server/i18n/locales";
-import { descriptionToText, generatedSummary, nextStepsFor } from "../../server/breaches/texts";
-import { breachSeverity, countFactor, recencyFactor, threatScore } from "../../server/breaches/threat-score";
+import { descriptionToText, generatedSummary, nextStepsFor } from "../../server/breaches/catalogue/texts";
+import { breachSeverity, countFactor, recencyFactor, threatScore } from "../../server/customers/threat-score";
 
 describe("next steps", () => {
   it("derives the steps from the data classes, most severe first, in each of the six locales", () => {

@@ -1,9 +1,9 @@
 import { Heading } from "@react-email/heading";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
-import { visibleDataClasses } from "../../breaches/categories";
+import { visibleDataClasses } from "../../breaches/catalogue/categories";
 import type { LocaleCode } from "../../i18n/locales";
-import { generatedSummary, nextStepsFor } from "../../breaches/texts";
+import { generatedSummary, nextStepsFor } from "../../breaches/catalogue/texts";
 import type { NotificationTexts } from "../../i18n/translations";
 import type { AlertBreach, BreachAlertData } from "../types";
 import { EmailLayout, List, styles, type FooterProps } from "./layout";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { breachCategoryPage, kbLocale, LANGUAGE_NAMES } from "@/server/breaches/kb";
+import { breachCategoryPage, kbLocale, LANGUAGE_NAMES } from "@/server/breaches/catalogue/kb";
 import { getAppDb } from "@/server/db/instance";
 import { LOCALE_CODES } from "@/server/i18n/locales";
 import { negotiateLocale } from "@/server/i18n/negotiate";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listBreachCategories } from "../../../breaches/categories";
+import { listBreachCategories } from "../../../breaches/catalogue/categories";
 import { emptyInput, successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import { breachCategorySchema } from "./schemas";

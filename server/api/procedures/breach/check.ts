@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { config } from "../../../config";
-import { BREACH_CHECK_POLICY, checkBreach, TOO_MANY_REQUESTS } from "../../../breaches/lookups";
+import { BREACH_CHECK_POLICY, checkBreach, TOO_MANY_REQUESTS } from "../../../breaches/exposure-index/lookups";
 import { rateLimitHeaders } from "../../../rate-limit";
 import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BREACH_NOT_FOUND, getCatalogueBreach } from "../../../breaches/lookups";
+import { BREACH_NOT_FOUND, getCatalogueBreach } from "../../../breaches/exposure-index/lookups";
 import { UUID_PATTERN } from "../../../uuid";
 import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BREACH_RETRIEVE_POLICY, retrieveBreaches, TOO_MANY_REQUESTS } from "../../../breaches/lookups";
+import { BREACH_RETRIEVE_POLICY, retrieveBreaches, TOO_MANY_REQUESTS } from "../../../breaches/exposure-index/lookups";
 import { config } from "../../../config";
 import { rateLimitHeaders } from "../../../rate-limit";
 import { successTrue } from "../../schemas";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BREACH_INSTANCE_NOT_FOUND, setBreachResolved } from "../../../breaches/instances";
+import { BREACH_INSTANCE_NOT_FOUND, setBreachResolved } from "../../../findings/instances";
 import { successTrue, uuidInput } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 

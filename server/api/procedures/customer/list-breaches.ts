@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CUSTOMER_NOT_FOUND, listCustomerBreaches } from "../../../breaches/instances";
+import { CUSTOMER_NOT_FOUND, listCustomerBreaches } from "../../../findings/instances";
 import { UUID_PATTERN } from "../../../uuid";
 import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";

@@ -1,8 +1,8 @@
 import { breach as fetchBreach, breachedAccount, breachedDomain, RateLimitError } from "hibp";
-import type { Queryable } from "../../db/client";
-import { log } from "../../log";
-import { importCatalogue } from "../catalogue";
-import { normalizeEmail } from "../../email-address";
+import type { Queryable } from "../../../db/client";
+import { log } from "../../../log";
+import { importCatalogue } from "../../catalogue/catalogue";
+import { normalizeEmail } from "../../../email-address";
 import type { FoundExposure } from "../exposures";
 import type { BreachSource } from "./source";
 

@@ -1,6 +1,6 @@
-import { readRows } from "../db/direct-read";
-import type { Queryable } from "../db/client";
-import { domainOfEmail } from "../email-address";
+import { readRows } from "../../db/direct-read";
+import type { Queryable } from "../../db/client";
+import { domainOfEmail } from "../../email-address";
 
 /** Addresses or domains per lookup statement: bounded batches, never one round trip per address. */
 export const LOOKUP_BATCH = 2_000;

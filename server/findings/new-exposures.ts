@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
-import type { Exposure } from "./exposures";
+import type { Exposure } from "../breaches/exposure-index/exposures";
 import { recordFindings } from "./scanner";
 
 /** Customers written per transaction: a large import never holds one giant transaction. */

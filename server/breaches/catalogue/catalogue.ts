@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Queryable } from "../db/client";
+import type { Queryable } from "../../db/client";
 import { ensureBreachCategories } from "./categories";
 import { descriptionToText } from "./texts";
 

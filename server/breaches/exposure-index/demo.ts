@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Db } from "../db/client";
-import { importCatalogue } from "./catalogue";
+import type { Db } from "../../db/client";
+import { importCatalogue } from "../catalogue/catalogue";
 import { insertExposures, type Exposure } from "./exposures";
 
 /** The bundled catalogue (data/README.md: HIBP, CC BY 4.0). */

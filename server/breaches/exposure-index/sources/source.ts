@@ -1,8 +1,5 @@
-import { config } from "../../config";
-import type { Queryable } from "../../db/client";
+import type { Queryable } from "../../../db/client";
 import type { FoundExposure } from "../exposures";
-import { HibpBreachSource } from "./hibp";
-import { localBreachSource } from "./local";
 
 /**
  * Where exposures come from: the local exposure index by default, the Have I Been Pwned API
@@ -16,9 +13,4 @@ export interface BreachSource {
   exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<FoundExposure[]>;
   /** Exposed addresses at the domains (domain-based e-mail discovery). */
   exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<FoundExposure[]>;
-}
-
-export function configuredBreachSource(): BreachSource {
-  const apiKey = config.hibpApiKey();
-  return apiKey ? new HibpBreachSource({ apiKey, baseUrl: config.hibpApiUrl(), userAgent: config.hibpUserAgent() }) : localBreachSource;
 }

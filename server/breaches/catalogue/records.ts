@@ -1,4 +1,4 @@
-import type { LocaleCode } from "../i18n/locales";
+import type { LocaleCode } from "../../i18n/locales";
 import { visibleDataClasses } from "./categories";
 import { generatedSummary, nextStepsFor } from "./texts";
 

@@ -1,10 +1,10 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import type { Db } from "../db/client";
-import { inBulkTransaction, type BulkTransaction } from "../db/bulk-write";
-import { wakeJobWorkers } from "../jobs/wake";
-import { breachIdsByName } from "./catalogue";
-import { domainOfEmail, normalizeEmail } from "../email-address";
+import type { Db } from "../../db/client";
+import { inBulkTransaction, type BulkTransaction } from "../../db/bulk-write";
+import { wakeJobWorkers } from "../../jobs/wake";
+import { breachIdsByName } from "../catalogue/catalogue";
+import { domainOfEmail, normalizeEmail } from "../../email-address";
 import { requestImportMatching } from "./match-requests";
 
 export const ACCOUNTS_HEADER = "email,breach_name";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Queryable } from "../db/client";
-import type { Localized } from "../i18n/locales";
+import type { Queryable } from "../../db/client";
+import type { Localized } from "../../i18n/locales";
 
 /**
  * Breach categories are the catalogue's data classes ("Passwords", "Phone numbers").

@@ -1,17 +1,18 @@
 import { recountCustomerFigures } from "../customers/figures";
 import type { Db, Queryable } from "../db/client";
 import type { DomainPolicy } from "../db/generated/enums";
-import { revealsDiscoveriesAt, revealsSensitiveOf, sensitiveBreachIds, withholdExposures, type Disclosure } from "../domains/disclosure";
+import { revealsDiscoveriesAt, revealsSensitiveOf, sensitiveBreachIds, withholdExposures, type Disclosure } from "./disclosure";
 import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { queueBreachAlert } from "../notifications/breach-alerts";
 import { domainOfEmail } from "../email-address";
-import type { Exposure } from "./exposures";
-import type { ScanReason } from "./scan-requests";
-import { configuredBreachSource, type BreachSource } from "./sources/source";
-import { refreshThreatScore } from "./threat-score";
+import type { Exposure } from "../breaches/exposure-index/exposures";
+import type { ScanReason } from "../customers/scan-requests";
+import { configuredBreachSource } from "../breaches/exposure-index/sources/configured";
+import type { BreachSource } from "../breaches/exposure-index/sources/source";
+import { refreshThreatScore } from "../customers/threat-score";
 
 export type ScanOutcome =
   | { customerId: string; scanned: false; skipped: "not-found" | "not-monitored" | "prospect-already-scanned" }
@@ -98,7 +99,7 @@ export interface Findings {
 
 /**
  * Writes what exposures mean for one customer, in the caller's transaction, which holds the
- * customer's row lock. What the customer may not see yet (server/domains/disclosure.ts) is only
+ * customer's row lock. What the customer may not see yet (server/findings/disclosure.ts) is only
  * kept in withheld_exposures. Otherwise: exposed addresses at a monitored domain become discovered e-mails
  * (customer.asset.added), exposures of monitored addresses become breach instances (new ones in
  * one customer.breach.found event and one breach alert), and the threat score is recomputed.

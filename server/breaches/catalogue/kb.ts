@@ -1,5 +1,5 @@
-import type { Queryable } from "../db/client";
-import { DEFAULT_LOCALE, LOCALE_CODES, localize, type LocaleCode, type Localized } from "../i18n/locales";
+import type { Queryable } from "../../db/client";
+import { DEFAULT_LOCALE, LOCALE_CODES, localize, type LocaleCode, type Localized } from "../../i18n/locales";
 import { CATEGORY_GROUPS, categoryGroupOf, type CategoryGroupKey } from "./categories";
 import { nextStepsFor } from "./texts";
 

@@ -2,15 +2,15 @@ import { Prisma, type Queryable } from "../db/client";
 import { defineJob } from "../jobs/definition";
 import { claimSlot, type Schedule, scheduleJob, slotOf, slotPayload } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
-import { matchNewExposuresJobType } from "./match-requests";
+import { matchNewExposuresJobType } from "../breaches/exposure-index/match-requests";
 import { matchBreachesForActiveCustomers, matchImportForActiveCustomers } from "./new-exposures";
-import { SCAN_DEDUPE_PREFIX, scanCustomerJobType } from "./scan-requests";
+import { SCAN_DEDUPE_PREFIX, scanCustomerJobType } from "../customers/scan-requests";
 import { scanCustomer } from "./scanner";
 
 /** Customers per page of the daily fan-out. */
 export const DAILY_SCAN_PAGE = 1_000;
 
-/** The contract of server/breaches/scan-requests.ts: one customer's scan. */
+/** The contract of server/customers/scan-requests.ts: one customer's scan. */
 export const scanCustomerJob = defineJob(scanCustomerJobType, {
   async run(db, payload) {
     await scanCustomer(db, payload.customerId, payload.reason);
@@ -18,7 +18,7 @@ export const scanCustomerJob = defineJob(scanCustomerJobType, {
 });
 
 /**
- * Incremental matching (server/breaches/match-requests.ts): what an import added, or every
+ * Incremental matching (server/breaches/exposure-index/match-requests.ts): what an import added, or every
  * exposure of some catalogue breaches, matched against active customers only.
  */
 export const matchNewExposuresJob = defineJob(matchNewExposuresJobType, {

@@ -11,7 +11,7 @@ const scanReason = z.enum(["onboard", "upgrade", "assets", "reactivate", "daily"
 export type ScanReason = z.infer<typeof scanReason>;
 
 /**
- * One customer's scan, run by scanCustomerJob (server/breaches/jobs.ts); also the data of the
+ * One customer's scan, run by scanCustomerJob (server/findings/jobs.ts); also the data of the
  * Inngest event that asks for one (inngest/breach-scans.ts).
  */
 export const scanCustomerJobType = jobType(

@@ -1,10 +1,10 @@
-import { config } from "../config";
-import type { Db } from "../db/client";
-import { defineJob } from "../jobs/definition";
-import { scheduleJob, slotPayload } from "../jobs/schedules";
-import { wakeJobWorkers } from "../jobs/wake";
-import { log } from "../log";
-import { mergeCatalogue } from "./catalogue";
+import { config } from "../../config";
+import type { Db } from "../../db/client";
+import { defineJob } from "../../jobs/definition";
+import { scheduleJob, slotPayload } from "../../jobs/schedules";
+import { wakeJobWorkers } from "../../jobs/wake";
+import { log } from "../../log";
+import { mergeCatalogue } from "../catalogue/catalogue";
 import { requestBreachMatching } from "./match-requests";
 import { HibpBreachSource } from "./sources/hibp";
 

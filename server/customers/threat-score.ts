@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/client";
-import { CATEGORY_GROUPS, categoryGroupOf } from "./categories";
+import { CATEGORY_GROUPS, categoryGroupOf } from "../breaches/catalogue/categories";
 
 /** The top of the scale (0 to 97; docs/threat-score.md). */
 export const MAX_THREAT_SCORE = 97;

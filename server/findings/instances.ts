@@ -3,8 +3,8 @@ import { notFound } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
 import type { LocaleCode } from "../i18n/locales";
 import { wakeJobWorkers } from "../jobs/wake";
-import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "./records";
-import { refreshThreatScore } from "./threat-score";
+import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "../breaches/catalogue/records";
+import { refreshThreatScore } from "../customers/threat-score";
 
 export const CUSTOMER_NOT_FOUND = "Customer not found or does not belong to partner";
 export const BREACH_INSTANCE_NOT_FOUND = "Breach not found or does not belong to partner";

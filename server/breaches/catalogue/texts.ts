@@ -1,5 +1,5 @@
 import { convert } from "html-to-text";
-import { localize, type Localized, type LocaleCode } from "../i18n/locales";
+import { localize, type Localized, type LocaleCode } from "../../i18n/locales";
 import { CATEGORY_GROUPS, categoryGroupOf, type CategoryGroupKey } from "./categories";
 
 /**

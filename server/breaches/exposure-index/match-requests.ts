@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { BulkTransaction } from "../db/bulk-write";
-import type { Queryable } from "../db/client";
-import { jobType } from "../jobs/queue";
+import type { BulkTransaction } from "../../db/bulk-write";
+import type { Queryable } from "../../db/client";
+import { jobType } from "../../jobs/queue";
 
 /**
  * Incremental matching (docs/breaches.md): new exposures matched against the monitored assets of
@@ -14,7 +14,7 @@ export const MATCH_NEW_EXPOSURES_JOB = "breaches.match-new-exposures";
 const matchRequest = z.union([z.object({ importId: z.number().int().positive() }), z.object({ breachIds: z.array(z.string().min(1)) })]);
 export type MatchRequest = z.infer<typeof matchRequest>;
 
-/** Run by matchNewExposuresJob (server/breaches/jobs.ts). */
+/** Run by matchNewExposuresJob (server/findings/jobs.ts). */
 export const matchNewExposuresJobType = jobType(MATCH_NEW_EXPOSURES_JOB, matchRequest);
 
 /**

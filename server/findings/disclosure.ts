@@ -5,7 +5,7 @@ import { domainOfEmail } from "../email-address";
 /**
  * What a customer may be shown of what scans find (docs/domains.md, "What stays hidden"). The one
  * place that decides it: scans and incremental matching write findings only through
- * recordFindings (server/breaches/scanner.ts), which asks this, so what is withheld never
+ * recordFindings (server/findings/scanner.ts), which asks this, so what is withheld never
  * reaches the assets, breach instances, events, e-mails or portal, and is kept in
  * withheld_exposures until the domain is verified.
  */

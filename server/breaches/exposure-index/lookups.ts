@@ -1,12 +1,13 @@
-import type { Db, Queryable } from "../db/client";
-import { readRows } from "../db/direct-read";
-import { AppError, notFound } from "../errors";
-import type { LocaleCode } from "../i18n/locales";
-import { metrics } from "../metrics/registry";
-import { domainOfEmail } from "../email-address";
-import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision } from "../rate-limit";
-import { breachFields, byBreachDateDesc, catalogueBreachRecord, emailBreachEntry } from "./records";
-import { configuredBreachSource, type BreachSource } from "./sources/source";
+import type { Db, Queryable } from "../../db/client";
+import { readRows } from "../../db/direct-read";
+import { AppError, notFound } from "../../errors";
+import type { LocaleCode } from "../../i18n/locales";
+import { metrics } from "../../metrics/registry";
+import { domainOfEmail } from "../../email-address";
+import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision } from "../../rate-limit";
+import { breachFields, byBreachDateDesc, catalogueBreachRecord, emailBreachEntry } from "../catalogue/records";
+import { configuredBreachSource } from "./sources/configured";
+import type { BreachSource } from "./sources/source";
 
 export const TOO_MANY_REQUESTS = "Too many requests";
 
