@@ -28,7 +28,7 @@ import {
 test.describe.configure({ timeout: 300_000 });
 test.afterEach(stopServersLeftRunning);
 
-/** The job each schedule queues per slot (server/jobs/housekeeping.ts, server/findings/jobs.ts, ...). */
+/** The job each schedule queues per slot (server/startup/housekeeping.ts, server/findings/jobs.ts, ...). */
 const SCHEDULED_JOB_KINDS: Record<string, string> = {
   housekeeping: "housekeeping",
   "daily-scan": "breaches.daily-scan",

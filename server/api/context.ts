@@ -1,4 +1,4 @@
-import type { UiSession } from "../auth/ui-session";
+import type { UiSession } from "./ui/session";
 import type { Db } from "../db/client";
 import type { HeaderSource } from "../http/headers";
 import { log, type Log } from "../log";

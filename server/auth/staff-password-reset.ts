@@ -5,7 +5,7 @@ import { AppError, badRequest, notFound } from "../errors";
 import { log } from "../log";
 import { renderStaffPasswordResetEmail } from "../notifications/templates/staff-password-reset";
 import { configuredTransport } from "../notifications/transport";
-import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "../portal/secret-tokens";
+import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "../secret-tokens";
 import { consumeRateLimit } from "../rate-limit";
 import { hashNewPassword, storePasswordHash } from "./staff-passwords";
 

@@ -5,8 +5,8 @@ import { conflict, unprocessable, type AppError } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
-import { endCustomerPortalAccess } from "../portal/sessions";
 import { syncBillingPeriod } from "./billing-periods";
+import { runOffboardingSteps } from "./offboarding";
 import { CUSTOMER_NOT_FOUND, lockOwnedCustomer } from "./ownership";
 
 interface Transition<From extends CustomerStatus> {
@@ -100,7 +100,7 @@ export async function transitionCustomer(
       await recordEvent(tx, { type: "customer.deleted", partnerId, customerId: customer.id, data: { customer: customerRef(customer) } });
     }
     if (definition.scan) await requestCustomerScan(tx, customer.id, definition.scan);
-    if (definition.to === "inactive") await endCustomerPortalAccess(tx, customer.id, "offboarded");
+    if (definition.to === "inactive") await runOffboardingSteps(tx, customer.id);
     return customer;
   });
   log.info(`customer ${name}`, { partnerId, customerId: customer.id, from: customer.status, to: definition.to });

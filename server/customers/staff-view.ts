@@ -1,8 +1,6 @@
 import type { Db } from "../db/client";
 import type { CustomerStatus } from "../db/generated/enums";
 import { notFound } from "../errors";
-import { log } from "../log";
-import { insertMagicLink, signInTarget } from "../portal/magic-links";
 import { isUuid } from "../uuid";
 
 /**
@@ -15,8 +13,6 @@ import { isUuid } from "../uuid";
 export const STAFF_CUSTOMER_NOT_FOUND = "Customer not found";
 /** Of each list (breaches, events, e-mails, audit entries) the newest this many. */
 export const STAFF_CUSTOMER_LIST_LIMIT = 25;
-/** The audit action of a portal sign-in link handed out by staff. */
-export const SUPPORT_SIGN_IN_ACTION = "portal-sign-in-link";
 
 export interface StaffCustomerAsset {
   kind: "domain" | "email";
@@ -63,8 +59,8 @@ export interface StaffCustomerView {
   audit: Array<{ id: string; action: string; staffEmail: string; createdAt: Date }>;
 }
 
-/** The customer, when it belongs to one of the distributor's partners. */
-async function ownCustomer(db: Db, distributorId: string, customerId: string) {
+/** The customer, when it belongs to one of the distributor's partners; else not found, exactly like an unknown id. */
+export async function staffOwnedCustomer(db: Db, distributorId: string, customerId: string) {
   const customer = isUuid(customerId)
     ? await db.customer.findFirst({
         where: { id: customerId, partner: { distributorId } },
@@ -80,7 +76,7 @@ async function ownCustomer(db: Db, distributorId: string, customerId: string) {
 }
 
 export async function staffCustomerView(db: Db, distributorId: string, customerId: string): Promise<StaffCustomerView> {
-  const customer = await ownCustomer(db, distributorId, customerId);
+  const customer = await staffOwnedCustomer(db, distributorId, customerId);
   const where = { customerId: customer.id };
   const take = STAFF_CUSTOMER_LIST_LIMIT;
   const [assets, breachTotal, breachOpen, breaches, eventTotal, events, emailTotal, emails, audit] = await Promise.all([
@@ -160,33 +156,4 @@ export async function staffCustomerView(db: Db, distributorId: string, customerI
     emails: { total: emailTotal, newest: emails },
     audit,
   };
-}
-
-/**
- * A one-time portal sign-in link for the customer, for a staff member to hand over in support:
- * the same link (and refusals) as the partner API's magic-link, written together with an audit
- * entry saying who asked for it, when, and for which customer. The URL is returned once and
- * never stored or logged.
- */
-export async function createSupportSignInLink(
-  db: Db,
-  staff: { id: string; email: string; distributorId: string },
-  customerId: string,
-): Promise<{ url: string }> {
-  const customer = await ownCustomer(db, staff.distributorId, customerId);
-  const url = await db.$transaction(async (tx) => {
-    const portalUserId = await signInTarget(tx, customer.partnerId, customer.id);
-    await tx.staffAuditEntry.create({
-      data: {
-        distributorId: staff.distributorId,
-        staffUserId: staff.id,
-        staffEmail: staff.email,
-        action: SUPPORT_SIGN_IN_ACTION,
-        customerId: customer.id,
-      },
-    });
-    return insertMagicLink(tx, portalUserId);
-  });
-  log.info("support sign-in link created", { customerId: customer.id, staffUserId: staff.id });
-  return { url };
 }

@@ -7,7 +7,7 @@ import { portalLocale } from "../i18n/negotiate";
 import { domainTexts } from "../i18n/translations";
 import { log } from "../log";
 import { configuredTransport, type MailTransport } from "../notifications/transport";
-import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "../portal/secret-tokens";
+import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "../secret-tokens";
 import type { CustomerDomainRow } from "./domains";
 import { verifyInTransaction } from "./verify";
 import { wakeJobWorkers } from "../jobs/wake";

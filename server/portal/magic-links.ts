@@ -3,7 +3,7 @@ import { foundOrNotFound, ownedCustomerWhere } from "../customers/ownership";
 import type { Db, Queryable } from "../db/client";
 import { badRequest, unprocessable } from "../errors";
 import { log } from "../log";
-import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "./secret-tokens";
+import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "../secret-tokens";
 import { startPortalSession, type PortalSignIn } from "./sessions";
 
 /** A link signs in once within an hour of its creation (docs/portal.md). */

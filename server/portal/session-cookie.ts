@@ -1,5 +1,5 @@
 import { decode, encode, type JWT } from "next-auth/jwt";
-import { sessionCookieName, sessionSecret } from "../auth/ui-session";
+import { sessionCookieName, sessionSecret } from "../auth/ui-cookie";
 import { config } from "../config";
 import { REFRESH_TOKEN_IDLE_SECONDS, type IssuedTokens } from "./sessions";
 

@@ -1,7 +1,8 @@
+import { onCustomerOffboarded } from "../customers/offboarding";
 import type { Db, Queryable } from "../db/client";
 import { log } from "../log";
 import { isUuid } from "../uuid";
-import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN, successorToken } from "./secret-tokens";
+import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN, successorToken } from "../secret-tokens";
 
 /** The access token (the session cookie's claims) is good for an hour (docs/portal.md, "Sessions"). */
 export const ACCESS_TOKEN_SECONDS = 60 * 60;
@@ -167,6 +168,9 @@ export async function endCustomerPortalAccess(tx: Queryable, customerId: string,
     WHERE used_at IS NULL AND expires_at > now()
       AND portal_user_id IN (SELECT id FROM portal_users WHERE customer_id = ${customerId}::uuid)`;
 }
+
+// Offboarding ends the customer's portal access in its own transaction (server/customers/offboarding.ts).
+onCustomerOffboarded((tx, customerId) => endCustomerPortalAccess(tx, customerId, "offboarded"));
 
 /** Whether a signed-in customer's session still admits them (checked on every request). */
 export async function isPortalSessionLive(db: Queryable, sessionId: string, customerId: string): Promise<boolean> {

@@ -2,7 +2,7 @@ import { catalogueSyncJob, catalogueSyncSchedule } from "../breaches/exposure-in
 import { dailyScanJob, dailyScanSchedule, matchNewExposuresJob, scanCustomerJob } from "../findings/jobs";
 import { dnsRecheckJob, dnsRecheckSchedule } from "../domains/jobs";
 import { createJobCatalogue } from "../jobs/catalogue";
-import { housekeepingJob, housekeepingSchedule } from "../jobs/housekeeping";
+import { housekeepingJob, housekeepingSchedule } from "./housekeeping";
 import { monthlyReportJob, monthlyReportSchedule, monthlyReportsJob, sendNotificationJob } from "../notifications/jobs";
 import { portalCleanupJob, portalCleanupSchedule } from "../portal/cleanup";
 import { endpointHealthJob } from "../webhooks/health-notices";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import { transitionCustomer } from "../../server/customers/lifecycle";
 import { consumeMagicLink } from "../../server/portal/magic-links";
 import { addCustomerBreach, createTestBreach, createTestCustomer } from "../helpers/customers";

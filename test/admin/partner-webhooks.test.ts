@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import { createPartner } from "../../server/distributors/partners";
 import { createEndpoint } from "../../server/webhooks/endpoints";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { uiRouter } from "../../server/api/ui/root";
 import { authenticatePartner } from "../../server/auth/api-keys";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import { createBillingCode } from "../../server/distributors/billing-codes";
 import { createPartner } from "../../server/distributors/partners";
 import { generateSecret } from "../../server/webhooks/secrets";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { restTestBed } from "../helpers/rest";
 import { clientError, createStaffSession, startUiServer } from "../helpers/ui";

@@ -12,7 +12,7 @@ import {
   resetStaffPassword,
 } from "../../server/auth/staff-password-reset";
 import { PASSWORD_TOO_SHORT } from "../../server/auth/staff-passwords";
-import { hashSecretToken } from "../../server/portal/secret-tokens";
+import { hashSecretToken } from "../../server/secret-tokens";
 import { closeMailTransports } from "../../server/notifications/transport";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";

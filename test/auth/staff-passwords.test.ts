@@ -8,7 +8,7 @@ import {
   PASSWORD_UNCHANGED,
   WRONG_CURRENT_PASSWORD,
 } from "../../server/auth/staff-passwords";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { clientError, startUiServer } from "../helpers/ui";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../server/api/context";
 import { createUiCaller } from "../../server/api/ui/root";
 import { accountSlowdownMs, authenticateStaff, createStaffUser } from "../../server/auth/staff";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import { createBreachTestCustomer } from "../helpers/breach-fixtures";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import NextAuth, { getServerSession } from "next-auth";
 import { createUiRequestHandler } from "../../server/api/ui/handler";
-import { buildAuthOptions, sessionCookieName, type UiSession } from "../../server/auth/ui-session";
+import { buildAuthOptions, type UiSession } from "../../server/api/ui/session";
+import { sessionCookieName } from "../../server/auth/ui-cookie";
 import type { Db } from "../../server/db/client";
 import { readBodyAtMost } from "../../server/http/node-io";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
@@ -18,7 +19,7 @@ function cookiesOf(header: string | undefined): Record<string, string> {
 
 /**
  * The admin UI's authentication as the app runs it, on a real HTTP server at 127.0.0.1:
- * next-auth's own handler with the app's options (server/auth/ui-session.ts) at /api/auth/*, and
+ * next-auth's own handler with the app's options (server/api/ui/session.ts) at /api/auth/*, and
  * the UI procedures at /api/trpc whose session is what next-auth's getServerSession makes of
  * the request's cookie (as currentUiSession() does in the app). Only the database differs.
  */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import NextAuth from "next-auth/next";
-import { staffCredentialsProvider } from "../../server/auth/ui-session";
+import { staffCredentialsProvider } from "../../server/api/ui/session";
 import { stampPeerAddress } from "../../server/client-address";
 import type { Db } from "../../server/db/client";
 import { readBodyAtMost } from "../../server/http/node-io";

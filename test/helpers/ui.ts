@@ -4,7 +4,7 @@ import { createContext } from "../../server/api/context";
 import { createUiRequestHandler } from "../../server/api/ui/handler";
 import { createUiCaller, type UiRouter } from "../../server/api/ui/root";
 import { createStaffUser } from "../../server/auth/staff";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import type { Db } from "../../server/db/client";
 import { serveOnLoopback } from "./http";
 

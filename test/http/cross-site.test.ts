@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import { generateSecret, listSecrets } from "../../server/webhooks/secrets";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";

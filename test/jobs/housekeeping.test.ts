@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { housekeepingJob } from "../../server/jobs/housekeeping";
+import { housekeepingJob } from "../../server/startup/housekeeping";
 import { consumeRateLimit } from "../../server/rate-limit";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 

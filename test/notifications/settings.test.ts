@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../server/api/context";
 import { createUiCaller } from "../../server/api/ui/root";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import { updateNotificationSettings, notificationSettings } from "../../server/notifications/settings";
 import { optOut } from "../../server/notifications/unsubscribe";
 import { createTestCustomer } from "../helpers/customers";

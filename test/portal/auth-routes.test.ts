@@ -1,6 +1,7 @@
 import { decode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionCookieName, sessionSecret, uiSessionFromToken } from "../../server/auth/ui-session";
+import { uiSessionFromToken } from "../../server/api/ui/session";
+import { sessionCookieName, sessionSecret } from "../../server/auth/ui-cookie";
 import { transitionCustomer } from "../../server/customers/lifecycle";
 import { confirmSignIn, confirmSignInHead, portalPath, refreshSession, signOut } from "../../server/portal/auth-routes";
 import { createMagicLink } from "../../server/portal/magic-links";

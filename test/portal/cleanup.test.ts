@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteSpentSignInRecords } from "../../server/portal/cleanup";
 import { consumeMagicLink, createMagicLink } from "../../server/portal/magic-links";
-import { hashSecretToken } from "../../server/portal/secret-tokens";
+import { hashSecretToken } from "../../server/secret-tokens";
 import { refreshPortalSession } from "../../server/portal/sessions";
 import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { createTestCustomer } from "../helpers/customers";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../server/api/context";
 import { createUiCaller } from "../../server/api/ui/root";
-import type { UiSession } from "../../server/auth/ui-session";
+import type { UiSession } from "../../server/api/ui/session";
 import { listCustomerBreaches } from "../../server/findings/instances";
 import { scanCustomer } from "../../server/findings/scanner";
 import { localBreachSource } from "../../server/breaches/exposure-index/sources/local";

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { notFound, redirect } from "next/navigation";
 import { uiCaller } from "@/server/api/ui/handler";
-import { currentUiSession, type UiSession } from "@/server/auth/ui-session";
+import { currentUiSession, type UiSession } from "@/server/api/ui/session";
 import { AppError } from "@/server/errors";
 
 export const SIGN_IN_PATH = "/admin/sign-in";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentUiSession } from "@/server/auth/ui-session";
+import { currentUiSession } from "@/server/api/ui/session";
 import { textParam, type SearchParams } from "../_lib/server";
 import { signInErrorMessage } from "./messages";
 import { SignInForm } from "./sign-in-form";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
-import { currentUiSession } from "@/server/auth/ui-session";
+import { currentUiSession } from "@/server/api/ui/session";
 import { LOCALE_CODES, type LocaleCode } from "@/server/i18n/locales";
 import { negotiateLocale } from "@/server/i18n/negotiate";
 import { portalMessages } from "@/server/i18n/translations";

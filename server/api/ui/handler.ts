@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { currentUiSession, type UiSession } from "../../auth/ui-session";
+import { currentUiSession, type UiSession } from "./session";
 import type { Db } from "../../db/client";
 import { getAppDb } from "../../db/instance";
 import { AppError } from "../../errors";

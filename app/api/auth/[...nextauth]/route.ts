@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/server/auth/ui-session";
+import { authOptions } from "@/server/api/ui/session";
 import { cookieRequestRefusal, refusalResponse } from "@/server/http/cross-site";
 
 // next-auth's routes (sign-in, sign-out, session, csrf) for the admin UI and the customer portal.

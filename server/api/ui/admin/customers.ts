@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { createSupportSignInLink, staffCustomerView } from "../../../customers/staff-view";
+import { staffCustomerView } from "../../../customers/staff-view";
+import { createSupportSignInLink } from "../../../portal/support-sign-in";
 import { customerDomainListing } from "../../../domains/domains";
 import { router, staffProcedure } from "../../trpc";
 import { iso } from "./inputs";

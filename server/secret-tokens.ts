@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { derivedAppKey } from "../app-key";
+import { derivedAppKey } from "./app-key";
 
 /**
  * The secrets of portal sign-in (magic-link tokens, refresh tokens): 32 random bytes in base64url.

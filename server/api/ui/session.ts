@@ -2,14 +2,14 @@ import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { derivedAppKey } from "../app-key";
-import { requestClientAddress } from "../client-address";
-import { config } from "../config";
-import type { Db } from "../db/client";
-import { getAppDb } from "../db/instance";
-import { endPortalSession, isPortalSessionLive } from "../portal/sessions";
-import { authenticateStaff } from "./staff";
-import { endStaffSession, isStaffSessionLive, STAFF_SESSION_SECONDS, startStaffSession } from "./staff-sessions";
+import { sessionSecret } from "../../auth/ui-cookie";
+import { requestClientAddress } from "../../client-address";
+import { config } from "../../config";
+import type { Db } from "../../db/client";
+import { getAppDb } from "../../db/instance";
+import { endPortalSession, isPortalSessionLive } from "../../portal/sessions";
+import { authenticateStaff } from "../../auth/staff";
+import { endStaffSession, isStaffSessionLive, STAFF_SESSION_SECONDS, startStaffSession } from "../../auth/staff-sessions";
 
 /**
  * Who is signed into a UI. Staff sign into the admin UI with e-mail and password (next-auth
@@ -57,16 +57,6 @@ declare module "next-auth" {
     distributorId?: string;
     staffName?: string | null;
   }
-}
-
-/** The key that signs and encrypts session cookies: NEXTAUTH_SECRET, else derived from the app secret. */
-export function sessionSecret(): string {
-  return process.env.NEXTAUTH_SECRET?.trim() || derivedAppKey("ui-sessions").toString("base64url");
-}
-
-/** next-auth's cookie name: the __Secure- prefix when the public URL is https. */
-export function sessionCookieName(): string {
-  return config.appUrl().startsWith("https://") ? "__Secure-next-auth.session-token" : "next-auth.session-token";
 }
 
 export function uiSessionFromToken(token: JWT): UiSession | undefined {

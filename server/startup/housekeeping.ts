@@ -1,6 +1,6 @@
 import { deleteSpentStaffSignInRecords } from "../auth/staff-sessions";
-import { defineJob } from "./definition";
-import { scheduleJob, slotPayload } from "./schedules";
+import { defineJob } from "../jobs/definition";
+import { scheduleJob, slotPayload } from "../jobs/schedules";
 
 const FINISHED_JOB_RETENTION_DAYS = 7;
 const SCHEDULE_SLOT_RETENTION_DAYS = 400;
