@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { notificationsOf, type NotificationSource } from "../db/notifications";
+import { listenNotifyOf, type ListenNotify } from "../db/listen-notify";
 import { existingPerDatabase, perDatabase } from "../db/per-database";
 import { log } from "../log";
 
@@ -31,25 +31,25 @@ export class VerifiedKeyCache {
   private subscribed = false;
 
   constructor(
-    private readonly notifications: NotificationSource,
+    private readonly listenNotify: ListenNotify,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Starts listening for revocations; until then (and after a gap until re-listening) nothing is cached. */
   async listen(): Promise<void> {
-    await this.notifications.subscribe(API_KEY_REVOKED_CHANNEL, {
+    await this.listenNotify.subscribe(API_KEY_REVOKED_CHANNEL, {
       onMessage: (keyId) => this.forget(keyId),
       onGap: () => {
         this.generation++;
         this.entries.clear();
-        this.subscribed = this.notifications.listening();
+        this.subscribed = this.listenNotify.listening();
       },
     });
     this.subscribed = true;
   }
 
   private usable(): boolean {
-    return this.subscribed && this.notifications.listening();
+    return this.subscribed && this.listenNotify.listening();
   }
 
   get(keyHash: string): VerifiedKey | undefined {
@@ -80,12 +80,12 @@ export class VerifiedKeyCache {
   }
 }
 
-/** The database handle's cache, listening from its first use; undefined for a handle without notifications. */
+/** The database handle's cache, listening from its first use; undefined for a handle without LISTEN/NOTIFY. */
 export function verifiedKeyCacheOf(db: Db): VerifiedKeyCache | undefined {
-  const notifications = notificationsOf(db);
-  if (!notifications) return undefined;
+  const listenNotify = listenNotifyOf(db);
+  if (!listenNotify) return undefined;
   return perDatabase(db, CACHE_NAME, () => {
-    const cache = new VerifiedKeyCache(notifications);
+    const cache = new VerifiedKeyCache(listenNotify);
     cache.listen().catch((error: unknown) =>
       log.warn("API key revocations cannot be received; keys are checked in the database on every request until they can", {
         error: error instanceof Error ? error.message : String(error),

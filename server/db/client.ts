@@ -18,7 +18,7 @@ import { registerDriverQuery, type DriverQuery } from "./direct-read";
 import { acquireEmbeddedLock } from "./embedded-lock";
 import { PrismaClient, type Prisma } from "./generated/client";
 import type { SqlSession } from "./migration-status";
-import { attachNotifications, pgliteNotifications, postgresNotifications, type NotificationSource } from "./notifications";
+import { attachListenNotify, pgliteListenNotify, postgresListenNotify, type ListenNotify } from "./listen-notify";
 
 export { Prisma, PrismaClient } from "./generated/client";
 export type Db = PrismaClient;
@@ -31,8 +31,8 @@ export interface Database {
   /** Where the data lives, for messages: a redacted URL or the PGlite directory. */
   location: string;
   embedded: boolean;
-  /** LISTEN/NOTIFY on this database (also reachable from `prisma` through notificationsOf). */
-  notifications: NotificationSource;
+  /** LISTEN/NOTIFY on this database (also reachable from `prisma` through listenNotifyOf). */
+  listenNotify: ListenNotify;
   /**
    * Runs `work` with one dedicated SQL session (for the migration advisory lock) and a factory
    * of the driver adapter that Prisma's schema engine needs (created only when asked for).
@@ -91,13 +91,13 @@ function openPostgres(url: string): Database {
     driverQuery: async (sql, params, preparedAs) => (await pool.query({ text: sql, values: params, name: preparedAs })).rows,
     bulkTransactions: postgresBulkTransactions(pool),
   });
-  const notifications = postgresNotifications(url);
-  attachNotifications(prisma, notifications);
+  const listenNotify = postgresListenNotify(url);
+  attachListenNotify(prisma, listenNotify);
   return {
     prisma,
     location: redactUrl(url),
     embedded: false,
-    notifications,
+    listenNotify,
     async withMigrationAccess(work) {
       const sessionClient = new pg.Client({ connectionString: url });
       let enginePool: pg.Pool | undefined;
@@ -114,7 +114,7 @@ function openPostgres(url: string): Database {
       }
     },
     async close() {
-      await notifications.close();
+      await listenNotify.close();
       await prisma.$disconnect();
       await pool.end().catch(() => undefined);
     },
@@ -127,19 +127,19 @@ function openPglite(pglite: PGlite, location: string, releaseLock: () => void): 
     driverQuery: async <T>(sql: string, params: unknown[]) => (await pglite.query<T>(sql, params)).rows,
     bulkTransactions: pgliteBulkTransactions(pglite),
   });
-  const notifications = pgliteNotifications(pglite);
-  attachNotifications(prisma, notifications);
+  const listenNotify = pgliteListenNotify(pglite);
+  attachListenNotify(prisma, listenNotify);
   return {
     prisma,
     location,
     embedded: true,
-    notifications,
+    listenNotify,
     withMigrationAccess(work) {
       const session: SqlSession = { query: async <T>(sql: string) => (await pglite.query<T>(sql)).rows };
       return work(session, () => new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory);
     },
     async close() {
-      await notifications.close();
+      await listenNotify.close();
       await prisma.$disconnect();
       if (!pglite.closed) await pglite.close();
       releaseLock();

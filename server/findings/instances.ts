@@ -36,11 +36,11 @@ export async function listCustomerBreaches(db: Db, partnerId: string, customerId
 export async function setBreachResolved(
   db: Db,
   partnerId: string,
-  input: { breachId: string; customerId?: string; resolved: boolean },
+  input: { breachInstanceId: string; customerId?: string; resolved: boolean },
 ): Promise<{ resolved: boolean }> {
   const changed = await db.$transaction(async (tx) => {
     const instance = await tx.customerBreach.findFirst({
-      where: { id: input.breachId, customer: { partnerId, ...(input.customerId ? { id: input.customerId } : {}) } },
+      where: { id: input.breachInstanceId, customer: { partnerId, ...(input.customerId ? { id: input.customerId } : {}) } },
       select: { id: true, customerId: true },
     });
     if (!instance) throw notFound(BREACH_INSTANCE_NOT_FOUND);

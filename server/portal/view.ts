@@ -185,11 +185,11 @@ export async function portalBreaches(
 export type PortalBreachDetail =
   { redacted: false; breach: FullBreachEntry & { description: string } } | { redacted: true; breach: RedactedBreachEntry };
 
-export async function portalBreach(db: Db, customerId: string, breachId: string, locale: LocaleCode): Promise<PortalBreachDetail> {
+export async function portalBreach(db: Db, customerId: string, breachInstanceId: string, locale: LocaleCode): Promise<PortalBreachDetail> {
   const customer = await customerOf(db, customerId);
-  if (!isUuid(breachId)) throw notFound(PORTAL_BREACH_NOT_FOUND);
+  if (!isUuid(breachInstanceId)) throw notFound(PORTAL_BREACH_NOT_FOUND);
   const instance = await db.customerBreach.findFirst({
-    where: { id: breachId, customerId },
+    where: { id: breachInstanceId, customerId },
     select: { id: true, emails: true, resolved: true, createdAt: true, breach: { select: breachFields } },
   });
   if (!instance) throw notFound(PORTAL_BREACH_NOT_FOUND);
@@ -212,13 +212,13 @@ export async function portalBreach(db: Db, customerId: string, breachId: string,
 export async function setPortalBreachResolved(
   db: Db,
   customerId: string,
-  breachId: string,
+  breachInstanceId: string,
   resolved: boolean,
 ): Promise<{ resolved: boolean }> {
   const customer = await customerOf(db, customerId);
-  const owned = isUuid(breachId) && (await db.customerBreach.count({ where: { id: breachId, customerId } })) === 1;
+  const owned = isUuid(breachInstanceId) && (await db.customerBreach.count({ where: { id: breachInstanceId, customerId } })) === 1;
   if (!owned) throw notFound(PORTAL_BREACH_NOT_FOUND);
-  return setBreachResolved(db, customer.partnerId, { breachId, customerId, resolved });
+  return setBreachResolved(db, customer.partnerId, { breachInstanceId, customerId, resolved });
 }
 
 export interface PortalAssets {

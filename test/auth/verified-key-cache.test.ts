@@ -38,7 +38,7 @@ describe("verified API keys in the process", () => {
   it("are served from the cache: a key revoked without notification still passes here until a NOTIFY names it", async () => {
     const key = await newPartnerKey();
     await authenticate(testDb.db, key.headers);
-    await eventually(async () => expect(testDb.database.notifications.listening()).toBe(true));
+    await eventually(async () => expect(testDb.database.listenNotify.listening()).toBe(true));
     await authenticate(testDb.db, key.headers); // cached now that the revocation channel is listened to
 
     await revokeSilently(key.id);
@@ -77,10 +77,10 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("across processes (a seco
 
   it("a revocation in one process is announced to the others, and stops the key where it was cached", async () => {
     const announced: string[] = [];
-    await other.notifications.subscribe(API_KEY_REVOKED_CHANNEL, { onMessage: (id) => announced.push(id), onGap: () => undefined });
+    await other.listenNotify.subscribe(API_KEY_REVOKED_CHANNEL, { onMessage: (id) => announced.push(id), onGap: () => undefined });
     const key = await newPartnerKey();
     await authenticate(other.prisma, key.headers);
-    await eventually(async () => expect(other.notifications.listening()).toBe(true));
+    await eventually(async () => expect(other.listenNotify.listening()).toBe(true));
     await authenticate(other.prisma, key.headers);
 
     await revokeApiKey(testDb.db, { partnerId: org.partner.id }, key.id);
@@ -91,17 +91,17 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("across processes (a seco
   it("caches nothing while the notification connection is down, and resumes when it is back", async () => {
     const key = await newPartnerKey();
     await authenticate(other.prisma, key.headers);
-    await eventually(async () => expect(other.notifications.listening()).toBe(true));
+    await eventually(async () => expect(other.listenNotify.listening()).toBe(true));
 
     // Cut the listening connection (as a database restart or a network failure would).
     await testDb.db.$executeRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
       WHERE datname = current_database() AND query LIKE 'LISTEN%'`;
-    await eventually(async () => expect(other.notifications.listening()).toBe(false));
+    await eventually(async () => expect(other.listenNotify.listening()).toBe(false));
     await revokeSilently(key.id);
     // The entry cached before the cut is gone: the database is asked, and says revoked.
     await expect(authenticate(other.prisma, key.headers)).rejects.toThrow(INVALID_API_KEY);
 
-    await eventually(async () => expect(other.notifications.listening()).toBe(true), 10_000);
+    await eventually(async () => expect(other.listenNotify.listening()).toBe(true), 10_000);
     // Nothing cached before the gap is served after it (a revocation may have been missed).
     await expect(authenticate(other.prisma, key.headers)).rejects.toThrow(INVALID_API_KEY);
     const fresh = await newPartnerKey();
@@ -115,10 +115,10 @@ describe("VerifiedKeyCache", () => {
   const verified = (id: string) => ({ id, partnerId: "p", distributorId: null, partnerDistributorId: "d" });
 
   async function listeningCache(now: () => number) {
-    const notifications = testDb.database.notifications;
-    const cache = new VerifiedKeyCache(notifications, now);
+    const listenNotify = testDb.database.listenNotify;
+    const cache = new VerifiedKeyCache(listenNotify, now);
     await cache.listen();
-    await eventually(async () => expect(notifications.listening()).toBe(true));
+    await eventually(async () => expect(listenNotify.listening()).toBe(true));
     return cache;
   }
 

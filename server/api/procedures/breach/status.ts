@@ -26,4 +26,10 @@ export const status = partnerProcedure
     }),
   )
   .output(z.object({ success: successTrue, resolved: z.boolean() }))
-  .mutation(async ({ ctx, input }) => ({ success: true as const, ...(await setBreachResolved(ctx.db, ctx.caller.partnerId, input)) }));
+  .mutation(async ({ ctx, input }) => {
+    const { breachId: breachInstanceId, customerId, resolved } = input;
+    return {
+      success: true as const,
+      ...(await setBreachResolved(ctx.db, ctx.caller.partnerId, { breachInstanceId, customerId, resolved })),
+    };
+  });

@@ -12,7 +12,7 @@ export interface ChannelHandlers {
 }
 
 /** PostgreSQL's LISTEN/NOTIFY for one database, as every process using it sees it. */
-export interface NotificationSource {
+export interface ListenNotify {
   /** Listens on `channel` (a lower-case SQL identifier); resolves once messages are being received. */
   subscribe(channel: string, handlers: ChannelHandlers): Promise<void>;
   /** False while messages could be missed (the listening connection is down). */
@@ -32,7 +32,7 @@ function checkChannel(channel: string): void {
  * are told (onGap) at once and again when it is back, since NOTIFYs sent in between are lost;
  * it reconnects with a growing delay until closed.
  */
-export function postgresNotifications(url: string): NotificationSource {
+export function postgresListenNotify(url: string): ListenNotify {
   const subscribers = new Map<string, ChannelHandlers[]>();
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
@@ -49,7 +49,7 @@ export function postgresNotifications(url: string): NotificationSource {
     which.end().catch(() => undefined);
     for (const handlers of everySubscriber()) handlers.onGap();
     if (closed) return;
-    log.warn("database notifications interrupted; reconnecting", { reason, retryInMs: reconnectDelay });
+    log.warn("database LISTEN connection interrupted; reconnecting", { reason, retryInMs: reconnectDelay });
     reconnectTimer = setTimeout(() => {
       reconnectTimer = undefined;
       connect().catch(() => undefined);
@@ -107,7 +107,7 @@ export function postgresNotifications(url: string): NotificationSource {
 }
 
 /** PGlite runs in this process only (one process per directory), so nothing can be missed. */
-export function pgliteNotifications(pglite: PGlite): NotificationSource {
+export function pgliteListenNotify(pglite: PGlite): ListenNotify {
   const unsubscribers: Array<() => Promise<void>> = [];
   return {
     async subscribe(channel, handlers) {
@@ -121,12 +121,12 @@ export function pgliteNotifications(pglite: PGlite): NotificationSource {
   };
 }
 
-const NOTIFICATIONS = "exposure-monitor.db.notifications";
+const LISTEN_NOTIFY = "exposure-monitor.db.listen-notify";
 
-export function attachNotifications(db: Db, source: NotificationSource): void {
-  setPerDatabase(db, NOTIFICATIONS, source);
+export function attachListenNotify(db: Db, source: ListenNotify): void {
+  setPerDatabase(db, LISTEN_NOTIFY, source);
 }
 
-export function notificationsOf(db: Db): NotificationSource | undefined {
-  return existingPerDatabase<NotificationSource>(db, NOTIFICATIONS);
+export function listenNotifyOf(db: Db): ListenNotify | undefined {
+  return existingPerDatabase<ListenNotify>(db, LISTEN_NOTIFY);
 }
