@@ -1,6 +1,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import { layerZones } from "./eslint.layers.js";
 
 export default defineConfig([
   ...nextVitals,
@@ -34,5 +35,12 @@ export default defineConfig([
   {
     files: ["test/**", "e2e/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    files: ["server/**/*.ts", "server/**/*.tsx"],
+    rules: {
+      "import/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: layerZones() }],
+      "import/no-cycle": ["error", { ignoreExternal: true }],
+    },
   },
 ]);
