@@ -2,6 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { SCAN_CUSTOMER_JOB } from "../../server/customers/scan-requests";
 import type { CustomerStatus } from "../../server/db/generated/enums";
 import { TRANSITIONS, transitionCustomer, type TransitionName } from "../../server/customers/lifecycle";
+import { consumeMagicLink, createMagicLink } from "../../server/portal/magic-links";
 import { addCustomerBreach, createTestBreach, createTestCustomer } from "../helpers/customers";
 import { failInsertsInto } from "../helpers/failures";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -165,6 +166,30 @@ describe("transitionCustomer (service)", () => {
     }
     expect(await statusOf(customerId)).toBe("active");
     expect(await eventsOf(customerId, "customer.deleted")).toEqual([]);
+  });
+});
+
+describe("offboarding and the portal", () => {
+  const liveLinks = async (customerId: string) => {
+    const [row] = await testDb.db.$queryRaw<Array<{ count: number }>>`
+      SELECT count(*)::int AS count FROM magic_link_tokens t JOIN portal_users u ON u.id = t.portal_user_id
+      WHERE u.customer_id = ${customerId}::uuid AND t.used_at IS NULL AND t.expires_at > now()`;
+    return row!.count;
+  };
+
+  it("offboarding over the REST API ends the customer's portal sessions and voids its unused links (the step the portal registers)", async () => {
+    const customerId = await customerIn("active");
+    const { url } = await createMagicLink(testDb.db, org.partner.id, customerId);
+    const signedIn = await consumeMagicLink(testDb.db, new URL(url).searchParams.get("token_hash")!);
+    if (!signedIn.ok) throw new Error(`sign-in refused: ${signedIn.reason}`);
+    await createMagicLink(testDb.db, org.partner.id, customerId);
+    expect(await liveLinks(customerId)).toBe(1);
+
+    expect((await server.api.post(path("offboard"), { customerId }, org.partner.headers)).status).toBe(200);
+    const session = await testDb.db.portalSession.findUniqueOrThrow({ where: { id: signedIn.signIn.sessionId } });
+    expect(session.endReason).toBe("offboarded");
+    expect(session.endedAt).not.toBeNull();
+    expect(await liveLinks(customerId)).toBe(0);
   });
 });
 
