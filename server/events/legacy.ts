@@ -5,7 +5,7 @@ import type { AssetRef, EventPayload, EventType } from "./outbox";
 export const LEGACY_EVENT_TYPES = ["breach.new", "breach.resolved", "breach.unresolved", "email.added", "email.removed"] as const;
 export type LegacyEventType = (typeof LEGACY_EVENT_TYPES)[number];
 
-/** The earlier name of each current event type that has one; the others have no legacy event. */
+/** The earlier name of each current event type that has one; the others have none on the earlier protocol. */
 export const LEGACY_EVENT_OF: Partial<Record<EventType, LegacyEventType>> = {
   "customer.breach.found": "breach.new",
   "customer.breach.resolved": "breach.resolved",
