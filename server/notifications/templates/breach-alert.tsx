@@ -23,7 +23,7 @@ function cut(items: readonly string[], limit: number, more: (count: number) => s
 
 /**
  * Breach alert. Active customers read each new breach with its summary, exposed data, exposed
- * addresses and next steps (the texts of server/breaches); prospects only the count and the
+ * addresses and next steps (the texts of server/breaches/catalogue/); prospects only the count and the
  * exposed addresses.
  */
 export function BreachAlertEmail(props: {
