@@ -27,12 +27,6 @@ export function readRows<T>(db: Queryable, sql: string, params: unknown[], { pre
   return driverQuery ? driverQuery<T>(sql, params, preparedAs) : db.$queryRawUnsafe<T[]>(sql, ...params);
 }
 
-/**
- * A hot-path statement that writes (it commits on its own), sent the same way as readRows: on
- * the handle to its driver, in a transaction through Prisma.
- */
-export const runStatement = readRows;
-
 /** The driver query registered on exactly this handle, if any. */
 export function driverQueryOf(db: Queryable): DriverQuery | undefined {
   return ownPerDatabase<DriverQuery>(db as Db, SLOT);
@@ -41,10 +35,12 @@ export function driverQueryOf(db: Queryable): DriverQuery | undefined {
 const INDEX_SCAN_SLOT = "exposure-monitor.index-scan-query";
 
 /**
- * Session settings of indexScanRows: plain index scans only, and a prepared statement planned
- * once (its generic plan) instead of on every call.
+ * Session settings of indexScanRows: plain index scans wherever an index serves, and a prepared
+ * statement planned once (its generic plan) instead of on every call. Without the first two, a
+ * plan made while a table was small or its statistics stale (a fresh database, a burst) scans
+ * the whole table, and a cached plan keeps doing so until the statistics change.
  */
-export const INDEX_SCAN_SETTINGS = { enable_bitmapscan: "off", plan_cache_mode: "force_generic_plan" } as const;
+export const INDEX_SCAN_SETTINGS = { enable_bitmapscan: "off", enable_seqscan: "off", plan_cache_mode: "force_generic_plan" } as const;
 
 /** Lets indexScanRows send statements on this handle to its driver (server/db/client.ts, on open). */
 export function registerIndexScanQuery(db: Db, query: DriverQuery): void {
@@ -53,10 +49,11 @@ export function registerIndexScanQuery(db: Db, query: DriverQuery): void {
 
 /**
  * One statement (it commits on its own) planned with INDEX_SCAN_SETTINGS, in one round trip:
- * for a queue's claim, run many times a second over rows that move between statuses. Each move
- * leaves a dead index entry until VACUUM; a plain index scan marks those it meets so the next
- * claim skips them, a bitmap scan revisits them all. On PostgreSQL it runs on connections opened
- * with those settings (a small pool of their own); on PGlite in a transaction that sets them.
+ * for a queue's claims and results, run many times a second over rows that move between
+ * statuses, each by index. Each move leaves a dead index entry until VACUUM; a plain index scan
+ * marks those it meets so the next claim skips them, a bitmap scan revisits them all. On
+ * PostgreSQL it runs on connections opened with those settings (a small pool of their own); on
+ * PGlite in a transaction that sets them.
  */
 export function indexScanRows<T>(db: Db, sql: string, params: unknown[], { preparedAs }: { preparedAs?: string } = {}): Promise<T[]> {
   const query = ownPerDatabase<DriverQuery>(db, INDEX_SCAN_SLOT);

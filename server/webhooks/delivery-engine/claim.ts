@@ -1,5 +1,5 @@
 import { Prisma, type Db } from "../../db/client";
-import { indexScanRows, readRows } from "../../db/direct-read";
+import { indexScanRows } from "../../db/direct-read";
 import { log } from "../../log";
 import { decryptSecret } from "../../app-key";
 import type { SigningTokens } from "../secrets";
@@ -145,9 +145,11 @@ function claimStatement({
         LIMIT greatest(0, ${perEndpoint}::int - coalesce(busy.n, 0))) next
       WHERE owners.endpoint_id IS NOT NULL
     ), picked AS (
+      -- each by its primary key (status compared as text so that the plan cannot scan every
+      -- pending delivery instead: a generic plan made while the table was small would)
       SELECT d.id FROM webhook_deliveries d
       WHERE d.id IN (SELECT due.id FROM due ORDER BY due.next_attempt_at, due.sequence LIMIT ${limit}::int)
-        AND d.status = 'pending'
+        AND d.status::text = 'pending'
       FOR UPDATE SKIP LOCKED
     ), decided AS (
       SELECT d.id, active.token_ciphertext AS active_ciphertext, fallback.token_ciphertext AS fallback_ciphertext,
@@ -186,7 +188,7 @@ function claimStatement({
 
 /** When the next delivery is due, or the next lease runs out; undefined when nothing waits. */
 export async function nextDeliveryDueAt(db: Db): Promise<Date | undefined> {
-  const rows = await readRows<{ at: Date | null }>(
+  const rows = await indexScanRows<{ at: Date | null }>(
     db,
     `SELECT least(
        (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'),

@@ -1,5 +1,5 @@
 import { Prisma, type Db } from "../../db/client";
-import { runStatement } from "../../db/direct-read";
+import { indexScanRows } from "../../db/direct-read";
 import { wakeJobWorkers } from "../../jobs/wake";
 import { log } from "../../log";
 import { metrics } from "../../metrics/registry";
@@ -200,8 +200,8 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
     )
     SELECT id::text, failures, disable AS "disabledKind", starts_failing AS "startedFailing" FROM updated
     WHERE disable IS NOT NULL OR starts_failing`;
-  // on the driver, prepared: one per batch of finished requests (docs/measures.md, "Choices in the code")
-  const changed = await runStatement<{ id: string; failures: number; disabledKind: string | null; startedFailing: boolean }>(
+  // on the driver, prepared, by index only: one per batch of finished requests (docs/measures.md, "Choices in the code")
+  const changed = await indexScanRows<{ id: string; failures: number; disabledKind: string | null; startedFailing: boolean }>(
     db,
     statement.text,
     statement.values,
