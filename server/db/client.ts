@@ -143,7 +143,10 @@ function openPglite(pglite: PGlite, location: string, releaseLock: () => void): 
   });
   registerIndexScanQuery(prisma, (sql, params) =>
     pglite.transaction(async (tx) => {
-      for (const [name, value] of Object.entries(INDEX_SCAN_SETTINGS)) await tx.query("SELECT set_config($1, $2, true)", [name, value]);
+      await tx.query("SELECT set_config(name, value, true) FROM unnest($1::text[], $2::text[]) AS s(name, value)", [
+        Object.keys(INDEX_SCAN_SETTINGS),
+        Object.values(INDEX_SCAN_SETTINGS),
+      ]);
       return (await tx.query(sql, params)).rows as never[];
     }),
   );
