@@ -111,7 +111,9 @@ describe.each(DRIVER_TARGETS)("indexScanRows on %s", (target) => {
         { bitmap: "off", seq: "off", plans: "force_generic_plan", n: call },
       ]);
     }
-    const prepared = await indexScanRows<{ n: number }>(db, "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1", ["index-scan-probe"]);
+    const prepared = await indexScanRows<{ n: number }>(db, "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1", [
+      "index-scan-probe",
+    ]);
     expect(prepared[0]!.n).toBe(opened!.onPostgres ? 1 : 0);
   });
 
