@@ -2,29 +2,40 @@
  * Webhook delivery benchmark (on demand; not part of the test suite). On a fresh PostgreSQL
  * database it measures, with the in-process delivery worker and a signing receiver in a process of
  * its own on 127.0.0.1:
- *   1. throughput: N events recorded up front, then routed and delivered (deliveries/s);
+ *   1. throughput: N events recorded up front, then routed and delivered (deliveries/s), as a
+ *      ratio of the bare reference (bench/support/bare-delivery.mjs) run with the same count just
+ *      before and just after it; with the CPU time PostgreSQL's sessions of the benchmark's
+ *      database spent per delivery;
  *   2. latency: events recorded one per transaction at a steady rate, each woken after its
  *      commit; the time from the event row to its first attempt (p50, p99);
  *   3. memory: the heap and RSS of the process running the delivery worker, sampled during the
  *      throughput run.
  *
- *   npx tsx bench/webhook-delivery.ts [--deliveries 20000] [--rate 200] [--seconds 10]
+ *   npm run bench -- webhook-delivery [--deliveries 30000] [--rate 1000] [--seconds 10] [--profile DIR]
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (default)
+ *
+ * --profile writes a CPU profile of this process during the throughput phase to DIR (open it in
+ * Chrome's DevTools or summarize it with `node bench/support/profile-summary.mjs FILE`).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { issueApiKey } from "../server/auth/api-keys";
 import { customerRef, recordEvent } from "../server/events/outbox";
 import { startDeliveryWorker } from "../server/webhooks/delivery-worker";
 import { createEndpoint } from "../server/webhooks/endpoints";
-import { createBenchDatabase, createBenchPartner } from "./support/bench-kit";
+import { BENCH_ADMIN_URL, createBenchDatabase, createBenchPartner } from "./support/bench-kit";
 
 const { values } = parseArgs({
   options: {
-    deliveries: { type: "string", default: "20000" },
-    rate: { type: "string", default: "200" },
+    deliveries: { type: "string", default: "30000" },
+    rate: { type: "string", default: "1000" },
     seconds: { type: "string", default: "10" },
+    profile: { type: "string" },
   },
 });
 const DELIVERIES = Number(values.deliveries);
@@ -47,6 +58,39 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 30000;
 server.listen(0, "127.0.0.1", () => process.stdout.write(String(server.address().port) + "\\n"));`;
+
+/** Runs the bare reference with `deliveries` rows in a process of its own; its deliveries/s. */
+function bareReference(deliveries: number): number {
+  const output = execFileSync(process.execPath, [path.join("bench", "support", "bare-delivery.mjs"), String(deliveries), BENCH_ADMIN_URL], {
+    encoding: "utf8",
+  });
+  const rate = /= (\d+) deliveries\/s/.exec(output)?.[1];
+  if (!rate) throw new Error(`the bare reference printed no rate: ${output}`);
+  console.log(`  ${output.trim()}`);
+  return Number(rate);
+}
+
+/** CPU seconds (user + system) the given processes have used so far; they run on this machine (Linux /proc). */
+function cpuSecondsOf(pids: number[]): number {
+  const ticksPerSecond = 100;
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // a session that ended meanwhile
+    }
+  }
+  return ticks / ticksPerSecond;
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(" ");
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -85,11 +129,20 @@ async function main() {
         for (let i = 0; i < Math.min(1000, DELIVERIES - done); i++) await record(tx);
       });
     }
+    const bareBefore = bareReference(DELIVERIES);
     const memory: Array<{ heap: number; rss: number }> = [];
     const sampler = setInterval(() => {
       const usage = process.memoryUsage();
       memory.push({ heap: usage.heapUsed, rss: usage.rss });
     }, 1000);
+    const profiler = values.profile ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post("Profiler.enable");
+      await profiler.post("Profiler.start");
+    }
+    const sessionCpu = { pids: [] as number[], before: 0 };
+    const processCpu = process.cpuUsage();
     const started = performance.now();
     const deliveryWorker = startDeliveryWorker(db);
     let delivered = 0;
@@ -97,6 +150,12 @@ async function main() {
     while (delivered < DELIVERIES) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       delivered = await db.webhookDelivery.count({ where: { status: "delivered" } });
+      if (sessionCpu.pids.length === 0) {
+        // the sessions the worker opened (the pool keeps them): their CPU time from here on
+        const sessions = await db.$queryRaw<Array<{ pid: number }>>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`;
+        sessionCpu.pids = sessions.map((session) => session.pid);
+        sessionCpu.before = cpuSecondsOf(sessionCpu.pids);
+      }
       if (performance.now() - reported.at >= 10_000) {
         const rate = ((delivered - reported.delivered) * 1000) / (performance.now() - reported.at);
         console.log(
@@ -106,10 +165,30 @@ async function main() {
       }
     }
     const seconds = (performance.now() - started) / 1000;
+    // and those it opened later, all of whose time counts
+    const laterSessions = (await db.$queryRaw<Array<{ pid: number }>>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+      .map((session) => session.pid)
+      .filter((pid) => !sessionCpu.pids.includes(pid));
+    const databaseCpu = cpuSecondsOf([...sessionCpu.pids, ...laterSessions]) - sessionCpu.before;
+    const { user, system } = process.cpuUsage(processCpu);
     clearInterval(sampler);
+    if (profiler && values.profile) {
+      const { profile } = await profiler.post("Profiler.stop");
+      mkdirSync(values.profile, { recursive: true });
+      const file = path.join(values.profile, `webhook-delivery-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      profiler.disconnect();
+      console.log(`  CPU profile of the throughput phase: ${file}`);
+    }
     const failed = await db.webhookDelivery.count({ where: { status: "failed" } });
+    const bareAfter = bareReference(DELIVERIES);
+    const bare = (bareBefore + bareAfter) / 2;
+    const rate = DELIVERIES / seconds;
     console.log(
-      `throughput: ${DELIVERIES} deliveries in ${seconds.toFixed(1)} s = ${(DELIVERIES / seconds).toFixed(0)} deliveries/s (failed: ${failed})`,
+      `throughput: ${DELIVERIES} deliveries in ${seconds.toFixed(1)} s = ${rate.toFixed(0)} deliveries/s ` +
+        `(${(rate / bare).toFixed(2)} of the bare reference, ${bare.toFixed(0)}/s) (failed: ${failed}); ` +
+        `CPU per delivery: this process ${((user + system) / DELIVERIES).toFixed(0)} µs, PostgreSQL ${((databaseCpu * 1e6) / DELIVERIES).toFixed(0)} µs ` +
+        `(load average ${loadAverage()})`,
     );
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
     const quarter = Math.max(1, Math.floor(memory.length / 4));

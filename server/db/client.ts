@@ -14,7 +14,7 @@ import {
   withInsertsInsteadOfCopy,
   type BulkTransactionRunner,
 } from "./bulk-write";
-import { registerDriverQuery, type DriverQuery } from "./direct-read";
+import { INDEX_SCAN_SETTINGS, registerDriverQuery, registerIndexScanQuery, type DriverQuery } from "./direct-read";
 import { acquireEmbeddedLock } from "./embedded-lock";
 import { PrismaClient, type Prisma } from "./generated/client";
 import type { SqlSession } from "./migration-status";
@@ -91,6 +91,19 @@ function openPostgres(url: string): Database {
     driverQuery: async (sql, params, preparedAs) => (await pool.query({ text: sql, values: params, name: preparedAs })).rows,
     bulkTransactions: postgresBulkTransactions(pool),
   });
+  // indexScanRows: a couple of connections whose sessions start with its settings
+  const indexScanPool = new pg.Pool({
+    connectionString: url,
+    max: 2,
+    options: Object.entries(INDEX_SCAN_SETTINGS)
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(" "),
+  });
+  indexScanPool.on("error", (error) => log.warn("idle database connection failed", { error: error.message }));
+  registerIndexScanQuery(
+    prisma,
+    async (sql, params, preparedAs) => (await indexScanPool.query({ text: sql, values: params, name: preparedAs })).rows,
+  );
   const listenNotify = postgresListenNotify(url);
   attachListenNotify(prisma, listenNotify);
   return {
@@ -117,6 +130,7 @@ function openPostgres(url: string): Database {
       await listenNotify.close();
       await prisma.$disconnect();
       await pool.end().catch(() => undefined);
+      await indexScanPool.end().catch(() => undefined);
     },
   };
 }
@@ -127,6 +141,15 @@ function openPglite(pglite: PGlite, location: string, releaseLock: () => void): 
     driverQuery: async <T>(sql: string, params: unknown[]) => (await pglite.query<T>(sql, params)).rows,
     bulkTransactions: pgliteBulkTransactions(pglite),
   });
+  registerIndexScanQuery(prisma, (sql, params) =>
+    pglite.transaction(async (tx) => {
+      await tx.query("SELECT set_config(name, value, true) FROM unnest($1::text[], $2::text[]) AS s(name, value)", [
+        Object.keys(INDEX_SCAN_SETTINGS),
+        Object.values(INDEX_SCAN_SETTINGS),
+      ]);
+      return (await tx.query(sql, params)).rows as never[];
+    }),
+  );
   const listenNotify = pgliteListenNotify(pglite);
   attachListenNotify(prisma, listenNotify);
   return {

@@ -31,3 +31,32 @@ export function readRows<T>(db: Queryable, sql: string, params: unknown[], { pre
 export function driverQueryOf(db: Queryable): DriverQuery | undefined {
   return ownPerDatabase<DriverQuery>(db as Db, SLOT);
 }
+
+const INDEX_SCAN_SLOT = "exposure-monitor.index-scan-query";
+
+/**
+ * Session settings of indexScanRows: plain index scans wherever an index serves, and a prepared
+ * statement planned once (its generic plan) instead of on every call. Without the first two, a
+ * plan made while a table was small or its statistics stale (a fresh database, a burst) scans
+ * the whole table, and a cached plan keeps doing so until the statistics change.
+ */
+export const INDEX_SCAN_SETTINGS = { enable_bitmapscan: "off", enable_seqscan: "off", plan_cache_mode: "force_generic_plan" } as const;
+
+/** Lets indexScanRows send statements on this handle to its driver (server/db/client.ts, on open). */
+export function registerIndexScanQuery(db: Db, query: DriverQuery): void {
+  setOwnPerDatabase(db, INDEX_SCAN_SLOT, query);
+}
+
+/**
+ * One statement (it commits on its own) planned with INDEX_SCAN_SETTINGS, in one round trip:
+ * for a queue's claims and results, run many times a second over rows that move between
+ * statuses, each by index. Each move leaves a dead index entry until VACUUM; a plain index scan
+ * marks those it meets so the next claim skips them, a bitmap scan revisits them all. On
+ * PostgreSQL it runs on connections opened with those settings (a small pool of their own); on
+ * PGlite in a transaction that sets them.
+ */
+export function indexScanRows<T>(db: Db, sql: string, params: unknown[], { preparedAs }: { preparedAs?: string } = {}): Promise<T[]> {
+  const query = ownPerDatabase<DriverQuery>(db, INDEX_SCAN_SLOT);
+  if (!query) throw new Error("index-scan statements need a database handle opened by openDatabase (server/db/client.ts)");
+  return query<T>(sql, params, preparedAs);
+}

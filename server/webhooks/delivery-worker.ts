@@ -33,8 +33,9 @@ export interface DeliveryWorkerOptions {
  * The in-process driver of webhook delivery (the default; with Inngest configured the Inngest
  * functions in inngest/webhooks.ts call the same engine instead). Two loops: one routes new
  * outbox events into deliveries; the other claims as many due deliveries as it has free request
- * slots and starts them without waiting. Finished requests free their slots and wake the
- * delivery loop (gathered, see CLAIM_BATCH); a commit that recorded events wakes both
+ * slots and starts them without waiting. Answered requests free their slots and wake the
+ * delivery loop (gathered, see CLAIM_BATCH) while their outcomes are written (ResultWriter); the
+ * claim does not count those against their endpoint's share. A commit that recorded events wakes both
  * (wakeJobWorkers). Between those they sleep until the next delivery is due, `pollMs` at the
  * most, and every `sweepEveryMs` the delivery loop recovers deliveries a dead worker left behind.
  */
@@ -49,7 +50,11 @@ export function startDeliveryWorker(
     router.wake();
     deliverer.wake();
   };
-  const inFlight = new Set<Promise<void>>();
+  // A claimed delivery holds a request slot until its request is answered (requests), then waits
+  // for its outcome to be written (answered); stop() waits for every outcome (recording).
+  const requests = new Set<string>();
+  const answered = new Set<string>();
+  const recording = new Set<Promise<void>>();
   const writer = new ResultWriter(db);
 
   // Claiming is one statement however many slots it fills, so finished requests are gathered:
@@ -70,15 +75,22 @@ export function startDeliveryWorker(
   };
 
   const start = (attempt: StartedAttempt) => {
-    const task: Promise<void> = performAttempt(db, writer, attempt)
-      .catch((error: unknown) =>
-        log.error("webhook attempt could not be recorded; the sweep will recover it", { deliveryId: attempt.delivery.id, error }),
-      )
+    const { id } = attempt.delivery;
+    requests.add(id);
+    const freeSlot = () => {
+      if (requests.delete(id)) slotFreed();
+    };
+    const task: Promise<void> = performAttempt(db, writer, attempt, () => {
+      answered.add(id);
+      freeSlot();
+    })
+      .catch((error: unknown) => log.error("webhook attempt could not be recorded; the sweep will recover it", { deliveryId: id, error }))
       .finally(() => {
-        inFlight.delete(task);
-        slotFreed();
+        recording.delete(task);
+        answered.delete(id);
+        freeSlot();
       });
-    inFlight.add(task);
+    recording.add(task);
   };
 
   // Routing and delivery run side by side: a burst of events being routed does not hold up
@@ -106,7 +118,7 @@ export function startDeliveryWorker(
         lastSweep = Date.now();
         await sweepDeliveries(db);
       }
-      const { claimed, started } = await claimAttempts(db, { limit: concurrency - inFlight.size, leaseMs });
+      const { claimed, started } = await claimAttempts(db, { limit: concurrency - requests.size, leaseMs, answered: [...answered] });
       for (const attempt of started) start(attempt);
       if (claimed > 0) return 0;
       const dueAt = await nextDeliveryDueAt(db);
@@ -122,7 +134,7 @@ export function startDeliveryWorker(
       stopped = true;
       wake();
       await Promise.all([routing, delivery]);
-      await Promise.all(inFlight);
+      await Promise.all(recording);
       clearTimeout(gatherTimer);
     },
   };

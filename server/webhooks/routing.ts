@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { Db, Prisma } from "../db/client";
+import { inBulkTransaction, type BulkTransaction } from "../db/bulk-write";
+import type { Db } from "../db/client";
 import { toLegacyEvents, type LegacyEvent } from "../events/legacy";
 import { mergeEvents, type MergedEvent, type StoredEvent } from "../events/merge";
 import { parseEventPayload } from "../events/payloads";
@@ -46,39 +47,57 @@ interface CustomerFacts {
  * in the same batch are merged. Returns how many events and deliveries it handled.
  */
 export async function routePendingEvents(db: Db, { limit = ROUTE_BATCH_SIZE } = {}): Promise<{ events: number; deliveries: number }> {
-  return db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<OutboxRow[]>`
-      SELECT id::text, type, partner_id::text AS "partnerId", customer_id::text AS "customerId", payload, created_at AS "createdAt"
-      FROM outbox_events WHERE routed_at IS NULL
-      ORDER BY sequence
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED`;
+  // On the driver (one transaction, four statements): routing is on the path of every event, and
+  // Prisma's query pipeline cost more than the statements themselves (docs/measures.md).
+  return inBulkTransaction(db, async (tx) => {
+    const rows = await tx.query<OutboxRow>(
+      `SELECT id::text, type, partner_id::text AS "partnerId", customer_id::text AS "customerId", payload, created_at AS "createdAt"
+       FROM outbox_events WHERE routed_at IS NULL
+       ORDER BY sequence
+       LIMIT $1::int
+       FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
     if (rows.length === 0) return { events: 0, deliveries: 0 };
 
     const events = mergeEvents(rows.flatMap(toStoredEvent));
-    const partnerIds = [...new Set(events.map((event) => event.partnerId))];
-    const partners = await tx.partner.findMany({ where: { id: { in: partnerIds } }, select: { id: true, distributorId: true } });
-    const distributorOf = new Map(partners.map((partner) => [partner.id, partner.distributorId]));
-    const endpoints: RoutableEndpoint[] = await tx.webhookEndpoint.findMany({
-      where: { OR: [{ partnerId: { in: partnerIds } }, { distributorId: { in: [...new Set(distributorOf.values())] } }] },
-      select: { id: true, partnerId: true, distributorId: true, protocol: true, eventTypes: true, maxAttempts: true, enabled: true },
-    });
-
+    const targets = await endpointsOf(tx, [...new Set(events.map((event) => event.partnerId))]);
     const deliveries: NewDelivery[] = [];
-    if (endpoints.length > 0) {
+    const createdAt = new Date();
+    if (targets.size > 0) {
       const facts = await customerFacts(tx, events);
-      const createdAt = new Date();
       for (const event of events) {
-        const targets = endpoints.filter(
-          (endpoint) => endpoint.partnerId === event.partnerId || endpoint.distributorId === distributorOf.get(event.partnerId),
-        );
-        if (targets.length > 0) deliveries.push(...deliveriesOrNone(event, targets, facts, createdAt));
+        const endpoints = targets.get(event.partnerId);
+        if (endpoints) deliveries.push(...deliveriesOrNone(event, endpoints, facts, createdAt));
       }
-      await insertDeliveries(tx, deliveries, createdAt);
     }
-    await tx.$executeRaw`UPDATE outbox_events SET routed_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`;
+    await insertDeliveriesAndMarkRouted(
+      tx,
+      deliveries,
+      createdAt,
+      rows.map((row) => row.id),
+    );
     return { events: rows.length, deliveries: deliveries.length };
   });
+}
+
+/** The endpoints each partner's events go to: the partner's own and its distributor's. */
+async function endpointsOf(tx: BulkTransaction, partnerIds: string[]): Promise<Map<string, RoutableEndpoint[]>> {
+  const rows = await tx.query<RoutableEndpoint & { forPartner: string }>(
+    `SELECT p.id::text AS "forPartner", e.id::text, e.partner_id::text AS "partnerId", e.distributor_id::text AS "distributorId",
+            e.protocol::text AS protocol, e.event_types AS "eventTypes", e.max_attempts AS "maxAttempts", e.enabled
+     FROM partners p JOIN webhook_endpoints e ON e.partner_id = p.id OR e.distributor_id = p.distributor_id
+     WHERE p.id = ANY($1::uuid[])
+     ORDER BY e.created_at, e.id`,
+    [partnerIds],
+  );
+  const targets = new Map<string, RoutableEndpoint[]>();
+  for (const { forPartner, ...endpoint } of rows) {
+    const list = targets.get(forPartner) ?? [];
+    list.push(endpoint);
+    targets.set(forPartner, list);
+  }
+  return targets;
 }
 
 interface NewDelivery {
@@ -93,23 +112,40 @@ interface NewDelivery {
 }
 
 /**
- * One statement for a batch's deliveries (routing is on the path of every event, and the
- * client's createMany costs more CPU than the insert itself), in the order given, so their
- * sequence follows the events' order. Due at once.
+ * One statement for a batch's deliveries and its events marked routed (the client's createMany
+ * costs more CPU than the insert itself), the deliveries in the order given, so their sequence
+ * follows the events' order. Due at once.
  */
-async function insertDeliveries(tx: Prisma.TransactionClient, deliveries: readonly NewDelivery[], createdAt: Date): Promise<void> {
-  if (deliveries.length === 0) return;
-  await tx.$executeRaw`
-    INSERT INTO webhook_deliveries (endpoint_id, event_id, idempotency_token, event_type, body, max_attempts, next_attempt_at, created_at,
-                                    status, last_error)
-    SELECT d.endpoint_id, d.event_id, d.event_id, d.event_type, d.body, d.max_attempts, ${createdAt}::timestamptz, ${createdAt}::timestamptz,
-           (CASE WHEN d.disabled THEN 'failed' ELSE 'pending' END)::webhook_delivery_status,
-           CASE WHEN d.disabled THEN ${ENDPOINT_DISABLED} END
-    FROM unnest(${deliveries.map((d) => d.endpointId)}::uuid[], ${deliveries.map((d) => d.eventId)}::uuid[],
-                ${deliveries.map((d) => d.eventType)}::text[], ${deliveries.map((d) => d.body)}::text[],
-                ${deliveries.map((d) => d.maxAttempts)}::int[], ${deliveries.map((d) => d.disabled)}::boolean[])
-      WITH ORDINALITY AS d(endpoint_id, event_id, event_type, body, max_attempts, disabled, position)
-    ORDER BY d.position`;
+async function insertDeliveriesAndMarkRouted(
+  tx: BulkTransaction,
+  deliveries: readonly NewDelivery[],
+  createdAt: Date,
+  eventIds: readonly string[],
+): Promise<void> {
+  await tx.execute(
+    `WITH inserted AS (
+       INSERT INTO webhook_deliveries (endpoint_id, event_id, idempotency_token, event_type, body, max_attempts, next_attempt_at, created_at,
+                                       status, last_error)
+       SELECT d.endpoint_id, d.event_id, d.event_id, d.event_type, d.body, d.max_attempts, $7::timestamptz, $7::timestamptz,
+              (CASE WHEN d.disabled THEN 'failed' ELSE 'pending' END)::webhook_delivery_status,
+              CASE WHEN d.disabled THEN $8 END
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::int[], $6::boolean[])
+         WITH ORDINALITY AS d(endpoint_id, event_id, event_type, body, max_attempts, disabled, position)
+       ORDER BY d.position
+     )
+     UPDATE outbox_events SET routed_at = now() WHERE id = ANY($9::uuid[])`,
+    [
+      deliveries.map((d) => d.endpointId),
+      deliveries.map((d) => d.eventId),
+      deliveries.map((d) => d.eventType),
+      deliveries.map((d) => d.body),
+      deliveries.map((d) => d.maxAttempts),
+      deliveries.map((d) => d.disabled),
+      createdAt,
+      ENDPOINT_DISABLED,
+      eventIds,
+    ],
+  );
 }
 
 function toStoredEvent(row: OutboxRow): StoredEvent[] {
@@ -125,14 +161,14 @@ function toStoredEvent(row: OutboxRow): StoredEvent[] {
   return [{ id: row.id, partnerId: row.partnerId, customerId: row.customerId, createdAt: row.createdAt, event: parsed.event }];
 }
 
-async function customerFacts(tx: Prisma.TransactionClient, events: MergedEvent[]): Promise<Map<string, CustomerFacts>> {
+async function customerFacts(tx: BulkTransaction, events: MergedEvent[]): Promise<Map<string, CustomerFacts>> {
   const ids = [...new Set(events.flatMap((event) => (event.customerId ? [event.customerId] : [])))];
-  const customers = await tx.customer.findMany({
-    where: { id: { in: ids } },
-    select: { id: true, status: true, monitoredEmailCount: true },
-  });
+  const customers = await tx.query<{ id: string; status: string; monitoredEmails: number }>(
+    `SELECT id::text, status::text, monitored_email_count AS "monitoredEmails" FROM customers WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
   return new Map(
-    customers.map((customer) => [customer.id, { prospect: customer.status === "prospect", monitoredEmails: customer.monitoredEmailCount }]),
+    customers.map((customer) => [customer.id, { prospect: customer.status === "prospect", monitoredEmails: customer.monitoredEmails }]),
   );
 }
 

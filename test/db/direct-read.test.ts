@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../server/db/client";
-import { driverQueryOf, readRows, registerDriverQuery } from "../../server/db/direct-read";
+import { driverQueryOf, indexScanRows, readRows, registerDriverQuery } from "../../server/db/direct-read";
 import { DRIVER_TARGETS, openDriverTarget } from "../helpers/db";
 
 const LOOKUP = `SELECT q.email, q.n::int AS n FROM unnest($1::text[], $2::int[]) AS q(email, n) ORDER BY q.n`;
@@ -87,5 +87,40 @@ describe.each(DRIVER_TARGETS)("readRows with DIRECT_DRIVER_READS=false on %s", (
       { email: "a@y.example", n: 1 },
       { email: "b@x.example", n: 2 },
     ]);
+  });
+});
+
+describe.each(DRIVER_TARGETS)("indexScanRows on %s", (target) => {
+  let opened: Awaited<ReturnType<typeof openDriverTarget>> | undefined;
+  let db: Db;
+
+  beforeAll(async () => {
+    opened = await openDriverTarget(target);
+    db = opened.db;
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+
+  const SETTINGS = `SELECT current_setting('enable_bitmapscan') AS bitmap, current_setting('enable_seqscan') AS seq,
+                            current_setting('plan_cache_mode') AS plans, $1::int AS n`;
+
+  it("runs the statement planned with bitmap and sequential scans off and one generic plan, prepared on PostgreSQL", async () => {
+    for (let call = 1; call <= 3; call++) {
+      expect(await indexScanRows(db, SETTINGS, [call], { preparedAs: "index-scan-probe" })).toEqual([
+        { bitmap: "off", seq: "off", plans: "force_generic_plan", n: call },
+      ]);
+    }
+    const prepared = await indexScanRows<{ n: number }>(db, "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1", [
+      "index-scan-probe",
+    ]);
+    expect(prepared[0]!.n).toBe(opened!.onPostgres ? 1 : 0);
+  });
+
+  it("leaves every other statement on the handle planned as usual", async () => {
+    await indexScanRows(db, SETTINGS, [1]);
+    expect(
+      await readRows(db, "SELECT current_setting('enable_bitmapscan') AS bitmap, current_setting('enable_seqscan') AS seq", []),
+    ).toEqual([{ bitmap: "on", seq: "on" }]);
   });
 });

@@ -10,9 +10,10 @@ import { outcomeOf, type ResultWriter } from "./outcomes";
  * token is followed, once per delivery and only while a fallback secret exists, by one extra
  * request signed and verified with the fallback token (docs/webhooks.md, fallback secret); that
  * request does not count against maxAttempts. Standard Webhooks has no answer to verify, so no
- * such request.
+ * such request. `onAnswered` is called once the delivery's last request of this attempt has its
+ * answer (or failed), before the outcome is written: from then on it holds no request slot.
  */
-export async function performAttempt(db: Db, writer: ResultWriter, attempt: StartedAttempt): Promise<void> {
+export async function performAttempt(db: Db, writer: ResultWriter, attempt: StartedAttempt, onAnswered?: () => void): Promise<void> {
   const { delivery, signing } = attempt;
   const first =
     signing.protocol === "legacy"
@@ -26,9 +27,11 @@ export async function performAttempt(db: Db, writer: ResultWriter, attempt: Star
     if (!fallbackAttemptId) return;
     metrics().webhookAttempts.inc({ protocol: delivery.protocol, outcome: "fallback" });
     const second = await exchangeCurrent(delivery, fallbackToken);
+    onAnswered?.();
     await writer.record(outcomeOf(attempt, fallbackAttemptId, second, second.error ? first.error : undefined));
     return;
   }
+  onAnswered?.();
   await writer.record(outcomeOf(attempt, attempt.attemptId, first, first.error));
 }
 

@@ -1,4 +1,5 @@
-import type { Db, Prisma } from "../../db/client";
+import { Prisma, type Db } from "../../db/client";
+import { indexScanRows } from "../../db/direct-read";
 import { log } from "../../log";
 import { decryptSecret } from "../../app-key";
 import type { SigningTokens } from "../secrets";
@@ -60,22 +61,37 @@ interface ClaimRow extends ClaimedDelivery {
  */
 export async function claimAttempts(
   db: Db,
-  { limit, perEndpoint = PER_ENDPOINT_CONCURRENCY, leaseMs = DELIVERY_LEASE_MS }: { limit: number; perEndpoint?: number; leaseMs?: number },
+  {
+    limit,
+    perEndpoint = PER_ENDPOINT_CONCURRENCY,
+    leaseMs = DELIVERY_LEASE_MS,
+    answered = [],
+  }: {
+    limit: number;
+    perEndpoint?: number;
+    leaseMs?: number;
+    /**
+     * The caller's deliveries whose request has its answer but whose outcome is not written yet:
+     * still `delivering`, but no longer a request in flight, so they do not count against their
+     * endpoint's share.
+     */
+    answered?: readonly string[];
+  },
 ): Promise<{ claimed: number; started: StartedAttempt[] }> {
   if (limit <= 0) return { claimed: 0, started: [] };
-  // Plain index scans only: every claim and every result moves rows between statuses, which leaves
-  // a dead index entry per move until VACUUM comes round. A plain index scan marks the dead
-  // entries it meets so the next claim skips them; a bitmap scan (the planner's choice while the
-  // table's statistics lag behind a burst) revisits them all, which under a large backlog makes
-  // each claim far dearer (measured: docs/measures.md, "Choices in the code").
-  const rows = await db.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`SET LOCAL enable_bitmapscan = off`;
-      return claimRows(tx, { limit, perEndpoint, leaseMs });
-    },
-    // a busy pool is a reason to wait for a connection, not to fail the claim
-    { maxWait: 30_000, timeout: 30_000 },
-  );
+  // Plain index scans only (indexScanRows): a bitmap scan, the planner's choice while the table's
+  // statistics lag behind a burst, revisits every dead index entry the status moves leave, which
+  // under a large backlog made each claim far dearer (measured: docs/measures.md, "Choices in the
+  // code"). Prepared with one generic plan: planning the claim anew cost several times running it.
+  const claim = claimStatement({ limit, perEndpoint, leaseMs, answered });
+  const rows = await indexScanRows<ClaimRow>(db, claim.text, claim.values, { preparedAs: "webhook-claim" });
+  // One decryption per secret and claim, not per delivery: a batch mostly shares its endpoints' tokens.
+  const plaintexts = new Map<string, string>();
+  const decrypt = (ciphertext: string) => {
+    let plaintext = plaintexts.get(ciphertext);
+    if (plaintext === undefined) plaintexts.set(ciphertext, (plaintext = decryptSecret(ciphertext)));
+    return plaintext;
+  };
   const started: StartedAttempt[] = [];
   for (const { refusal, attemptId, secretCiphertext, activeCiphertext, fallbackCiphertext, ...delivery } of rows) {
     if (refusal !== null || attemptId === null) {
@@ -84,12 +100,12 @@ export async function claimAttempts(
     }
     const signing: StartedAttempt["signing"] =
       delivery.protocol === "legacy"
-        ? { protocol: "legacy", secret: decryptSecret(secretCiphertext!) }
+        ? { protocol: "legacy", secret: decrypt(secretCiphertext!) }
         : {
             protocol: "current",
             tokens: {
-              active: decryptSecret(activeCiphertext!),
-              fallback: fallbackCiphertext ? decryptSecret(fallbackCiphertext) : undefined,
+              active: decrypt(activeCiphertext!),
+              fallback: fallbackCiphertext ? decrypt(fallbackCiphertext) : undefined,
             },
           };
     started.push({ delivery, attemptId, signing });
@@ -98,11 +114,18 @@ export async function claimAttempts(
 }
 
 /** The claim itself: one statement. */
-async function claimRows(
-  tx: Prisma.TransactionClient,
-  { limit, perEndpoint, leaseMs }: { limit: number; perEndpoint: number; leaseMs: number },
-): Promise<ClaimRow[]> {
-  return tx.$queryRaw<ClaimRow[]>`
+function claimStatement({
+  limit,
+  perEndpoint,
+  leaseMs,
+  answered,
+}: {
+  limit: number;
+  perEndpoint: number;
+  leaseMs: number;
+  answered: readonly string[];
+}): Prisma.Sql {
+  return Prisma.sql`
     WITH RECURSIVE owners AS (
       (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
       UNION ALL
@@ -110,7 +133,8 @@ async function claimRows(
               WHERE d.status = 'pending' AND d.endpoint_id > owners.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
       FROM owners WHERE owners.endpoint_id IS NOT NULL
     ), busy AS (
-      SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivering' GROUP BY endpoint_id
+      SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
+      WHERE status = 'delivering' AND NOT (id = ANY(${answered}::uuid[])) GROUP BY endpoint_id
     ), due AS (
       SELECT next.id, next.next_attempt_at, next.sequence
       FROM owners LEFT JOIN busy USING (endpoint_id)
@@ -121,9 +145,11 @@ async function claimRows(
         LIMIT greatest(0, ${perEndpoint}::int - coalesce(busy.n, 0))) next
       WHERE owners.endpoint_id IS NOT NULL
     ), picked AS (
+      -- each by its primary key (status compared as text so that the plan cannot scan every
+      -- pending delivery instead: a generic plan made while the table was small would)
       SELECT d.id FROM webhook_deliveries d
       WHERE d.id IN (SELECT due.id FROM due ORDER BY due.next_attempt_at, due.sequence LIMIT ${limit}::int)
-        AND d.status = 'pending'
+        AND d.status::text = 'pending'
       FOR UPDATE SKIP LOCKED
     ), decided AS (
       SELECT d.id, active.token_ciphertext AS active_ciphertext, fallback.token_ciphertext AS fallback_ciphertext,
@@ -162,10 +188,15 @@ async function claimRows(
 
 /** When the next delivery is due, or the next lease runs out; undefined when nothing waits. */
 export async function nextDeliveryDueAt(db: Db): Promise<Date | undefined> {
-  const rows = await db.$queryRaw<Array<{ at: Date | null }>>`
-    SELECT least(
-      (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'),
-      (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
-      (SELECT min(created_at) FROM outbox_events WHERE routed_at IS NULL)) AS at`;
-  return rows[0]?.at ?? undefined;
+  const rows = await indexScanRows<{ at: Date | null }>(
+    db,
+    `SELECT least(
+       (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'),
+       (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
+       (SELECT min(created_at) FROM outbox_events WHERE routed_at IS NULL)) AS at`,
+    [],
+    { preparedAs: "webhook-next-due" },
+  );
+  const at = rows[0]?.at;
+  return at ? new Date(at) : undefined;
 }

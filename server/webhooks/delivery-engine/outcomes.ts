@@ -1,4 +1,5 @@
 import { Prisma, type Db } from "../../db/client";
+import { indexScanRows } from "../../db/direct-read";
 import { wakeJobWorkers } from "../../jobs/wake";
 import { log } from "../../log";
 import { metrics } from "../../metrics/registry";
@@ -141,7 +142,7 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
   const endpoints = endpointHealthChanges(outcomes);
   const failingPrefix = `Disabled after ${AUTO_DISABLE_AFTER_FAILURES} failed deliveries in a row; last error: `;
   const gonePrefix = "Disabled because the receiver answered 410 Gone: ";
-  const changed = await db.$queryRaw<Array<{ id: string; failures: number; disabledKind: string | null; startedFailing: boolean }>>`
+  const statement = Prisma.sql`
     WITH outcome AS (
       SELECT * FROM unnest(${outcomes.map((o) => o.attemptId)}::uuid[], ${outcomes.map((o) => o.delivery.id)}::uuid[],
                            ${outcomes.map((o) => o.delivery.claimToken)}::uuid[], ${outcomes.map((o) => o.exchange.statusCode ?? null)}::int[],
@@ -199,6 +200,13 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
     )
     SELECT id::text, failures, disable AS "disabledKind", starts_failing AS "startedFailing" FROM updated
     WHERE disable IS NOT NULL OR starts_failing`;
+  // on the driver, prepared, by index only: one per batch of finished requests (docs/measures.md, "Choices in the code")
+  const changed = await indexScanRows<{ id: string; failures: number; disabledKind: string | null; startedFailing: boolean }>(
+    db,
+    statement.text,
+    statement.values,
+    { preparedAs: "webhook-outcomes" },
+  );
   countAttempts(outcomes);
   for (const row of changed) {
     if (row.disabledKind) log.warn("webhook endpoint disabled", { endpointId: row.id, kind: row.disabledKind, failures: row.failures });
