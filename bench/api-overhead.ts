@@ -42,14 +42,31 @@ interface Measured {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time (user + system) of the answering process per call: steadier than requests/s on a shared machine. */
+  cpuMicrosecondsPerCall: number;
 }
 
-async function measure(target: Target): Promise<Measured> {
+/** `pid` is the process answering the target (the service's, or the bare reference's). */
+async function measure(target: Target, pid: number): Promise<Measured> {
   const { url, headers } = target;
   await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 }); // warm-up
+  const cpuBefore = cpuMilliseconds(pid);
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+  const cpuMicrosecondsPerCall = Math.round((1000 * (cpuMilliseconds(pid) - cpuBefore)) / result.requests.total);
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { name: target.name, requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
+  return {
+    name: target.name,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuMicrosecondsPerCall,
+  };
+}
+
+/** User + system CPU time of a process so far (Linux: /proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuMilliseconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Resident memory of a process in MiB (Linux: /proc/<pid>/status). */
@@ -86,13 +103,13 @@ async function startBareReference(databaseUrl: string, partnerId: string, apiKey
     child.once("exit", (code) => reject(new Error(`the bare reference exited (${code})`)));
     child.stdout!.once("data", () => resolve());
   });
-  return { baseUrl: `http://127.0.0.1:${BARE_PORT}`, stop: () => child.kill("SIGTERM") };
+  return { baseUrl: `http://127.0.0.1:${BARE_PORT}`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
 }
 
 const ratio = (r: Measured, reference: number) => (r.requestsPerSecond / reference).toFixed(2);
 
 function line(r: Measured, reference: number, referenceName: string): string {
-  return `${r.name.padEnd(46)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50Ms).padStart(3)} ms  p99 ${String(r.p99Ms).padStart(3)} ms  ${ratio(r, reference)} of ${referenceName}`;
+  return `${r.name.padEnd(46)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50Ms).padStart(3)} ms  p99 ${String(r.p99Ms).padStart(3)} ms  ${String(r.cpuMicrosecondsPerCall).padStart(4)} µs CPU/call  ${ratio(r, reference)} of ${referenceName}`;
 }
 
 async function main() {
@@ -137,10 +154,10 @@ async function main() {
     const sampler = setInterval(() => (peakMiB = Math.max(peakMiB, residentMiB(service.pid))), 100);
     const rounds: { service: Measured; bare?: Measured }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      rounds.push({ service: await measure(threatScore), bare: bare && (await measure(bare)) });
+      rounds.push({ service: await measure(threatScore, service.pid), bare: bare && (await measure(bare, bareReference!.pid)) });
     }
     const results: Measured[] = [];
-    for (const target of others) results.push(await measure(target));
+    for (const target of others) results.push(await measure(target, service.pid));
     clearInterval(sampler);
     await settle();
     const memory = { idleMiB, peakUnderLoadMiB: peakMiB, idleAfterLoadMiB: residentMiB(service.pid) };
@@ -159,13 +176,15 @@ async function main() {
       console.log("  " + line(r.service, roundReference, referenceName));
       if (r.bare) console.log("  " + line(r.bare, roundReference, referenceName));
     });
-    const worstP99 = (side: "service" | "bare") => Math.max(...rounds.map((r) => r[side]!.p99Ms));
-    const summary: Measured[] = [
-      { name: threatScore.name, requestsPerSecond: serviceMean, p50Ms: rounds[0]!.service.p50Ms, p99Ms: worstP99("service") },
-      ...(bareMean ? [{ name: bare!.name, requestsPerSecond: bareMean, p50Ms: rounds[0]!.bare!.p50Ms, p99Ms: worstP99("bare") }] : []),
-      ...results,
-    ];
-    console.log(`\nall rounds (threat-score and bare: mean req/s, first round's p50, worst p99), then the other rows\n`);
+    const across = (side: "service" | "bare", name: string): Measured => ({
+      name,
+      requestsPerSecond: mean(rounds.map((r) => r[side]!.requestsPerSecond)),
+      p50Ms: Math.max(...rounds.map((r) => r[side]!.p50Ms)),
+      p99Ms: Math.max(...rounds.map((r) => r[side]!.p99Ms)),
+      cpuMicrosecondsPerCall: Math.round(mean(rounds.map((r) => r[side]!.cpuMicrosecondsPerCall))),
+    });
+    const summary: Measured[] = [across("service", threatScore.name), ...(bare ? [across("bare", bare.name)] : []), ...results];
+    console.log(`\nall rounds (threat-score and bare: mean req/s and CPU, worst p50 and p99), then the other rows\n`);
     for (const r of summary) console.log(line(r, reference, referenceName));
     console.log(
       `\nserver process resident memory: idle ${memory.idleMiB} MiB, under load up to ${memory.peakUnderLoadMiB} MiB, idle after ${memory.idleAfterLoadMiB} MiB`,
