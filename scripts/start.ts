@@ -19,6 +19,25 @@ import { appSecret } from "../server/app-key";
 import { checkConfig, config } from "../server/config";
 
 const dev = process.argv.includes("--dev");
+
+/**
+ * The V8 heap sizing of the production server (docs/operations.md, "Processes and memory").
+ * Node 24 sizes the young generation by the machine's memory (128 MiB on a 24 GiB host; Node 20:
+ * 32 MiB), and the old generation's first full collection by its limit (a quarter of the memory, up
+ * to 4 GiB), so under load it filled with the garbage of answered requests for hundreds of MiB.
+ * A flag the operator passes (command line or NODE_OPTIONS) wins over the one here.
+ */
+const SERVER_V8_FLAGS = ["--max-semi-space-size=16", "--max-old-space-size=1536"];
+
+// V8 reads its heap flags when the process starts: the process replaces itself (same pid, same
+// stdio) with one started with them, where process.execve exists (not on Windows).
+if (!dev && typeof process.execve === "function") {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].map((flag) => flag.split("=")[0]);
+  const missing = SERVER_V8_FLAGS.filter((flag) => !given.includes(flag.split("=")[0]));
+  if (missing.length > 0)
+    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], process.env);
+}
+
 const root = process.cwd();
 const require = createRequire(import.meta.url);
 const compiled = (file: string) => path.join(root, "dist", file);

@@ -1,4 +1,5 @@
 import { Prisma, type Db } from "../db/client";
+import { readRows } from "../db/direct-read";
 import type { CustomerStatus } from "../db/generated/enums";
 import { resolvePlan } from "../distributors/plans";
 import { badRequest, notFound } from "../errors";
@@ -83,10 +84,17 @@ export async function updateCustomerInfo(db: Db, partnerId: string, customerId: 
   });
 }
 
-/** The customer's threat score (0 to 97), kept up to date by the scans. */
+/**
+ * The customer's threat score (0 to 97), kept up to date by the scans. A partner's polling path:
+ * one prepared read straight to the driver (server/db/direct-read.ts).
+ */
 export async function getThreatScore(db: Db, partnerId: string, customerId: string): Promise<number> {
-  const customer = foundOrNotFound(
-    await db.customer.findFirst({ where: ownedCustomerWhere(partnerId, customerId), select: { threatScore: true } }),
+  const where = ownedCustomerWhere(partnerId, customerId);
+  const rows = await readRows<{ threatScore: number }>(
+    db,
+    `SELECT threat_score AS "threatScore" FROM customers WHERE id = $1::uuid AND partner_id = $2::uuid`,
+    [where.id, where.partnerId],
+    { preparedAs: "customer-threat-score" },
   );
-  return customer.threatScore;
+  return foundOrNotFound(rows[0] ?? null).threatScore;
 }

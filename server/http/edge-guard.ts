@@ -58,6 +58,9 @@ export function contentSecurityPolicy(nonce?: string): string {
   ].join("; ");
 }
 
+/** The policy of every answer without pages (the REST API's), made once. */
+const POLICY_WITHOUT_NONCE = contentSecurityPolicy();
+
 /** HSTS for a year, only when the service's public address is https (browsers ignore it over http anyway). */
 export function strictTransportSecurity(appUrl: string): string | undefined {
   return appUrl.startsWith("https://") ? "max-age=31536000" : undefined;
@@ -82,7 +85,7 @@ export async function guardRequest(
   const hsts = strictTransportSecurity(options.appUrl);
   if (hsts) res.setHeader("Strict-Transport-Security", hsts);
   if (options.isRestPath(path)) {
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy());
+    res.setHeader("Content-Security-Policy", POLICY_WITHOUT_NONCE);
   } else {
     const policy = contentSecurityPolicy(randomBytes(16).toString("base64"));
     req.headers["content-security-policy"] = policy; // where Next.js reads the nonce from

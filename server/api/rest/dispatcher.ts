@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { callTRPCProcedure, type AnyTRPCRouter, type TRPCProcedureType } from "@trpc/server";
+import type { AnyTRPCProcedure, AnyTRPCRouter, TRPCProcedureType } from "@trpc/server";
 import { forEachOpenApiProcedure } from "trpc-to-openapi";
 import type { Db } from "../../db/client";
 import { PendingMigrationsError } from "../../db/instance";
@@ -15,6 +15,7 @@ import type { AppMeta, EndpointErrors } from "../meta";
 import { config } from "../../config";
 import { checkBodyFields, inputKeys, type BodyFields } from "./body-fields";
 import { toHttpError, type HttpError } from "./errors";
+import { procedureCaller, type ProcedureCall } from "./procedure-call";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 /** The largest request body the REST API reads (a larger one is answered 413; the production server's guard refuses it before). */
@@ -34,6 +35,8 @@ export interface Route {
   errors: EndpointErrors;
   /** The body fields of a POST, PUT or PATCH path (unknown keys are refused: body-fields.ts). */
   bodyFields?: BodyFields;
+  /** Runs the procedure's middleware chain (procedure-call.ts). */
+  call: ProcedureCall;
 }
 
 /**
@@ -89,9 +92,8 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
     let ctx: Context | undefined;
     try {
       ctx = createContext(await openDatabaseFor(route, options.getDb), request.headers, requestId);
-      // What a server-side caller does for one call (tRPC's createCaller), without building its proxies per request.
-      const data = await callTRPCProcedure({
-        router: options.router,
+      // What tRPC's callTRPCProcedure does for one call, with the procedure found once (procedure-call.ts).
+      const data = await route.call({
         path: route.procedurePath,
         type: route.procedureType,
         ctx,
@@ -174,6 +176,7 @@ export function buildRouteTable(router: AnyTRPCRouter): Route[] {
       meta: appMeta,
       errors: appMeta.errors,
       bodyFields,
+      call: procedureCaller(procedure as AnyTRPCProcedure),
     });
   });
   // Literal segments win over parameters: /webhooks/secrets before /webhooks/{id}.

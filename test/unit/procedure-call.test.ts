@@ -1,0 +1,69 @@
+import { callTRPCProcedure, initTRPC, TRPCError } from "@trpc/server";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { procedureCaller } from "../../server/api/rest/procedure-call";
+
+const t = initTRPC.context<{ tenant: string }>().create();
+const seen: unknown[] = [];
+const withUser = t.procedure
+  .use(async ({ ctx, next }) => next({ ctx: { user: `${ctx.tenant}:ada` } }))
+  .use(async ({ ctx, getRawInput, next }) => {
+    seen.push({ ctx, raw: await getRawInput() });
+    return next();
+  });
+const router = t.router({
+  greet: withUser
+    .input(z.object({ name: z.string().min(2) }))
+    .output(z.object({ text: z.string() }))
+    .query(({ ctx, input }) => ({ text: `${ctx.user} greets ${input.name}` })),
+  fail: withUser.query(() => {
+    throw new Error("boom");
+  }),
+  badOutput: withUser.output(z.object({ n: z.number() })).query(() => ({ n: "one" }) as unknown as { n: number }),
+});
+
+/** One call both ways: tRPC's own runner and the dispatcher's, with the same options. */
+async function bothWays(path: "greet" | "fail" | "badOutput", rawInput: unknown) {
+  const options = {
+    ctx: { tenant: "acme" },
+    path,
+    type: "query" as const,
+    getRawInput: async () => rawInput,
+    signal: undefined,
+    batchIndex: 0,
+  };
+  const settle = (promise: Promise<unknown>) =>
+    promise.then(
+      (data) => ({ data }),
+      (error: unknown) => ({ error }),
+    );
+  seen.length = 0;
+  const viaTrpc = await settle(callTRPCProcedure({ router, ...options }));
+  const seenViaTrpc = [...seen];
+  seen.length = 0;
+  const viaDispatcher = await settle(procedureCaller(router._def.procedures[path])(options));
+  return { viaTrpc, viaDispatcher, seenViaTrpc, seenViaDispatcher: [...seen] };
+}
+
+describe("the dispatcher's middleware-chain runner answers as tRPC's callTRPCProcedure", () => {
+  it("passes each middleware's context on and parses input and output", async () => {
+    const calls = await bothWays("greet", { name: "Grace" });
+    expect(calls.viaDispatcher).toEqual({ data: { text: "acme:ada greets Grace" } });
+    expect(calls.viaDispatcher).toEqual(calls.viaTrpc);
+    expect(calls.seenViaDispatcher).toEqual([{ ctx: { tenant: "acme", user: "acme:ada" }, raw: { name: "Grace" } }]);
+    expect(calls.seenViaDispatcher).toEqual(calls.seenViaTrpc);
+  });
+
+  it.each([
+    ["an input the parser refuses", "greet" as const, { name: "G" }, "BAD_REQUEST"],
+    ["a resolver that throws", "fail" as const, {}, "INTERNAL_SERVER_ERROR"],
+    ["an output the parser refuses", "badOutput" as const, {}, "INTERNAL_SERVER_ERROR"],
+  ])("throws the same TRPCError for %s", async (_case, path, input, code) => {
+    const { viaTrpc, viaDispatcher } = await bothWays(path, input);
+    const [ours, theirs] = [viaDispatcher, viaTrpc].map((result) => ("error" in result ? result.error : undefined)) as TRPCError[];
+    expect(ours).toBeInstanceOf(TRPCError);
+    expect(ours!.code).toBe(code);
+    expect(ours!.message).toBe(theirs!.message);
+    expect(String(ours!.cause)).toBe(String(theirs!.cause));
+  });
+});
