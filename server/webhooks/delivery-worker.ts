@@ -8,11 +8,6 @@ import { ResultWriter } from "./delivery-engine/outcomes";
 import { sweepDeliveries } from "./delivery-engine/sweep";
 import { ROUTE_BATCH_SIZE, routePendingEvents } from "./routing";
 
-/** Freed request slots that wake the delivery loop at once to claim deliveries for them. */
-const CLAIM_BATCH = 8;
-/** The longest a freed slot waits for others before the loop claims for it. */
-const FINISHES_GATHERED_MS = 10;
-
 export interface DeliveryWorker {
   wake(): void;
   /** Stops claiming and waits for the requests in flight to be recorded. */
@@ -33,10 +28,11 @@ export interface DeliveryWorkerOptions {
  * The in-process driver of webhook delivery (the default; with Inngest configured the Inngest
  * functions in inngest/webhooks.ts call the same engine instead). Two loops: one routes new
  * outbox events into deliveries; the other claims as many due deliveries as it has free request
- * slots and starts them without waiting. Answered requests free their slots and wake the
- * delivery loop (gathered, see CLAIM_BATCH) while their outcomes are written (ResultWriter); the
- * claim does not count those against their endpoint's share. A commit that recorded events wakes both
- * (wakeJobWorkers). Between those they sleep until the next delivery is due, `pollMs` at the
+ * slots and starts them without waiting; then it waits for those requests' answers, no longer
+ * than the claim took, and claims again at once if any slot was freed meanwhile. Answered
+ * requests free their slots (a slot freed while the loop sleeps wakes it) while their outcomes
+ * are written (ResultWriter); the claim does not count those against their endpoint's share. A
+ * commit that recorded events wakes both (wakeJobWorkers). Between those they sleep until the next delivery is due, `pollMs` at the
  * most, and every `sweepEveryMs` the delivery loop recovers deliveries a dead worker left behind.
  */
 export function startDeliveryWorker(
@@ -57,28 +53,22 @@ export function startDeliveryWorker(
   const recording = new Set<Promise<void>>();
   const writer = new ResultWriter(db);
 
-  // Claiming is one statement however many slots it fills, so finished requests are gathered:
-  // the delivery loop wakes once CLAIM_BATCH slots are free or FINISHES_GATHERED_MS after the
-  // first of them, whichever is sooner (one claim per finished request would cost the
-  // database a claim per delivery).
-  let freedSlots = 0;
-  let gatherTimer: NodeJS.Timeout | undefined;
-  const claimFreedSlots = () => {
-    clearTimeout(gatherTimer);
-    gatherTimer = undefined;
-    freedSlots = 0;
-    deliverer.wake();
-  };
-  const slotFreed = () => {
-    if (++freedSlots >= CLAIM_BATCH) claimFreedSlots();
-    else gatherTimer ??= setTimeout(claimFreedSlots, FINISHES_GATHERED_MS);
+  // One claim runs at a time. A slot freed while the loop claims (or waits for the requests it
+  // just started, below) makes it claim again as soon as it is done; one freed while it sleeps wakes it.
+  let claiming = false;
+  let slotsFreed = 0;
+  const slotFreed = (batch: ClaimBatch) => {
+    slotsFreed++;
+    if (--batch.unanswered === 0) batch.answered?.();
+    if (!claiming) deliverer.wake();
   };
 
-  const start = (attempt: StartedAttempt) => {
+  const start = (attempt: StartedAttempt, batch: ClaimBatch) => {
     const { id } = attempt.delivery;
     requests.add(id);
+    batch.unanswered++;
     const freeSlot = () => {
-      if (requests.delete(id)) slotFreed();
+      if (requests.delete(id)) slotFreed(batch);
     };
     const task: Promise<void> = performAttempt(db, writer, attempt, () => {
       answered.add(id);
@@ -118,9 +108,25 @@ export function startDeliveryWorker(
         lastSweep = Date.now();
         await sweepDeliveries(db);
       }
-      const { claimed, started } = await claimAttempts(db, { limit: concurrency - requests.size, leaseMs, answered: [...answered] });
-      for (const attempt of started) start(attempt);
-      if (claimed > 0) return 0;
+      const limit = concurrency - requests.size;
+      claiming = true;
+      slotsFreed = 0;
+      try {
+        const claimStarted = performance.now();
+        const { claimed, started } = await claimAttempts(db, { limit, leaseMs, answered: [...answered] });
+        const claimMs = performance.now() - claimStarted;
+        const batch: ClaimBatch = { unanswered: 0 };
+        for (const attempt of started) start(attempt, batch);
+        // Requests are often answered sooner than a claim returns: waiting for these (no longer
+        // than this claim took) lets the next claim fill their slots too, where it would otherwise
+        // find them all in flight and an endpoint at its share would get half its slots per claim.
+        await answeredOrAfter(batch, claimMs);
+        // Claimed fewer than asked and no slot freed since: everything claimable was taken, so
+        // look when the next one is due rather than claim again for nothing.
+        if (slotsFreed > 0 || (claimed > 0 && claimed >= limit)) return 0;
+      } finally {
+        claiming = false;
+      }
       const dueAt = await nextDeliveryDueAt(db);
       const untilDue = dueAt ? dueAt.getTime() - Date.now() : pollMs;
       // Due but not claimable (every slot or the endpoint's share busy): a finished request wakes the loop.
@@ -135,9 +141,26 @@ export function startDeliveryWorker(
       wake();
       await Promise.all([routing, delivery]);
       await Promise.all(recording);
-      clearTimeout(gatherTimer);
     },
   };
+}
+
+/** The requests one claim started; `answered` is called once each has its answer. */
+interface ClaimBatch {
+  unanswered: number;
+  answered?: () => void;
+}
+
+/** Resolves once every request of the batch has its answer, or after `ms`. */
+function answeredOrAfter(batch: ClaimBatch, ms: number): Promise<void> {
+  if (batch.unanswered === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    batch.answered = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
 }
 
 /** Runs `step` until stopped, sleeping the milliseconds it returns (0: go on at once) unless woken. */
