@@ -193,7 +193,7 @@ export async function nextDeliveryDueAt(db: Db): Promise<Date | undefined> {
     `SELECT least(
        (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'),
        (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
-       (SELECT min(created_at) FROM outbox_events WHERE routed_at IS NULL)) AS at`,
+       (SELECT created_at FROM outbox_events WHERE routed_at IS NULL ORDER BY routed_at, sequence LIMIT 1)) AS at`,
     [],
     { preparedAs: "webhook-next-due" },
   );
