@@ -39,6 +39,8 @@ async function sweepOnceLeaseRunsOut(): Promise<void> {
 describe("a worker that dies mid-delivery", () => {
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))("is resumed by another process, every attempt recorded (a real SIGKILL)", async () => {
     const { target, customer, endpointId } = await setup(3);
+    let claimToken = "";
+    let claimedAt = new Date(0);
     // node itself runs the worker (tsx as a loader), so the SIGKILL hits the process that delivers
     const worker = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "support", "delivery-worker.ts")], {
       env: { ...process.env, WORKER_DATABASE_URL: testDb.url, WORKER_LEASE_MS: "1000" },
@@ -51,9 +53,12 @@ describe("a worker that dies mid-delivery", () => {
       });
       await recordTestEvent(testDb.db, customer, "customer.created", {});
       await target.waitForRequests(1);
-      const open = await testDb.db.webhookAttempt.findMany({ where: { delivery: { endpointId } } });
-      expect(open).toHaveLength(1);
-      expect(open[0]!.finishedAt).toBeNull();
+      // in flight: the claim stands for the attempt, whose row is written with its outcome
+      expect(await testDb.db.webhookAttempt.count({ where: { delivery: { endpointId } } })).toBe(0);
+      const [inFlight] = await deliveriesOf(testDb.db, endpointId);
+      expect(inFlight).toMatchObject({ status: "delivering", attemptCount: 1 });
+      claimToken = inFlight!.claimToken!;
+      claimedAt = inFlight!.updatedAt;
     } finally {
       worker.kill("SIGKILL");
     }
@@ -68,13 +73,15 @@ describe("a worker that dies mid-delivery", () => {
       [INTERRUPTED, true],
       [null, true],
     ]);
+    // the interrupted attempt's row is the claim's: its id the claim token, its start the claim's time
+    expect(delivery!.attempts[0]).toMatchObject({ id: claimToken, startedAt: claimedAt, statusCode: null });
   });
 
   it("leaves an open attempt that the sweep records as interrupted before the delivery goes on", async () => {
     const { target, customer, endpointId } = await setup(3);
     await recordTestEvent(testDb.db, customer, "customer.created", {});
     await routePendingEvents(testDb.db);
-    // What a killed worker leaves behind: claimed under a lease, the attempt row written, no result.
+    // What a killed worker leaves behind: claimed under a lease, no result.
     // Long enough that the sweep right after the claim still finds the lease running on a busy machine.
     const started = (await claimAttempts(testDb.db, { limit: 10, leaseMs: 2_000 })).started;
     expect(started).toHaveLength(1);
@@ -110,6 +117,11 @@ describe("a worker that dies mid-delivery", () => {
     await performAttempt(testDb.db, new ResultWriter(testDb.db), stale!); // the first worker wakes up late
     const [delivery] = await deliveriesOf(testDb.db, endpointId);
     expect(delivery).toMatchObject({ status: "delivered", attemptCount: 2, claimToken: null });
+    // its answer completes the row the sweep wrote for that attempt: one row per request
+    expect(delivery!.attempts.map((a) => [a.id === stale!.attemptId, a.statusCode, a.error])).toEqual([
+      [true, 200, null],
+      [false, 200, null],
+    ]);
   });
 });
 

@@ -35,17 +35,23 @@ export async function performAttempt(db: Db, writer: ResultWriter, attempt: Star
   await writer.record(outcomeOf(attempt, attempt.attemptId, first, first.error));
 }
 
-/** Completes the active-secret attempt and writes the fallback request's attempt row; undefined when the lease was lost. */
+/**
+ * Writes the active-secret attempt's row, complete, and the fallback request's, open until its
+ * answer (the sweep closes it as interrupted if the worker dies meanwhile); undefined when the
+ * lease was lost.
+ */
 async function recordFirstAndStartFallback(db: Db, attempt: StartedAttempt, first: Exchange): Promise<string | undefined> {
+  const { delivery } = attempt;
   const rows = await db.$queryRaw<Array<{ id: string }>>`
-    WITH done AS (
-      UPDATE webhook_attempts SET finished_at = now(), status_code = ${first.statusCode ?? null}::int,
-             duration_ms = ${first.durationMs}::int, error = ${first.error ?? null}
-      WHERE id = ${attempt.attemptId}::uuid
-    ), marked AS (
+    WITH marked AS (
       UPDATE webhook_deliveries SET fallback_used = true, updated_at = now()
-      WHERE id = ${attempt.delivery.id}::uuid AND claim_token = ${attempt.delivery.claimToken}::uuid
+      WHERE id = ${delivery.id}::uuid AND claim_token = ${delivery.claimToken}::uuid
       RETURNING id
+    ), first AS (
+      INSERT INTO webhook_attempts (id, delivery_id, started_at, finished_at, status_code, duration_ms, error)
+      SELECT ${attempt.attemptId}::uuid, id, ${delivery.claimedAt}, now(), ${first.statusCode ?? null}::int, ${first.durationMs}::int,
+             ${first.error ?? null}
+      FROM marked
     )
     INSERT INTO webhook_attempts (delivery_id, fallback_secret, started_at) SELECT id, true, now() FROM marked
     RETURNING id::text`;

@@ -11,11 +11,13 @@ import { DELIVERY_LEASE_MS, PER_ENDPOINT_CONCURRENCY } from "./limits";
  * The delivery engine: claims due deliveries (claim.ts), makes one attempt each (attempt.ts,
  * exchanges.ts), records the outcome (outcomes.ts); sweep.ts recovers expired leases.
  * A delivery moves pending -> delivering (claimed under a lease, with a fresh claim token) ->
- * delivered | failed, or back to pending for its next attempt. Each attempt's row is written
- * before its request goes out and completed after it; a worker that dies mid-attempt leaves
- * the row open and the lease running out, and the sweep records the attempt as interrupted
- * and hands the delivery back (or fails it when its attempts are used up). A late result from
- * a worker whose lease was taken over is refused by the claim token.
+ * delivered | failed, or back to pending for its next attempt. The claim is the record that an
+ * attempt started: the claim token is the attempt's id, and its row is written once, with the
+ * outcome, in the statement that moves the delivery on. A worker that dies mid-attempt leaves the
+ * delivery `delivering` and its lease running out; the sweep then writes the attempt's row as
+ * interrupted and hands the delivery back (or fails it when its attempts are used up). A late
+ * result from a worker whose lease was taken over is refused by the claim token; its answer
+ * still completes the attempt's row.
  */
 export interface ClaimedDelivery {
   id: string;
@@ -25,6 +27,8 @@ export interface ClaimedDelivery {
   idempotencyToken: string;
   body: string;
   eventType: string;
+  /** When this attempt was claimed: its row's start. */
+  claimedAt: Date;
   /** Attempts made in this round, this one included. */
   attemptCount: number;
   maxAttempts: number;
@@ -35,16 +39,16 @@ export interface ClaimedDelivery {
   signatureScheme: SignatureScheme;
 }
 
-/** A claimed delivery whose attempt row is written: ready to send. */
+/** A claimed delivery, ready to send. */
 export interface StartedAttempt {
   delivery: ClaimedDelivery;
+  /** The claim token: the id its attempt row gets. */
   attemptId: string;
   signing: { protocol: "current"; tokens: SigningTokens & { active: string } } | { protocol: "legacy"; secret: string };
 }
 
 interface ClaimRow extends ClaimedDelivery {
   refusal: string | null;
-  attemptId: string | null;
   secretCiphertext: string | null;
   activeCiphertext: string | null;
   fallbackCiphertext: string | null;
@@ -55,7 +59,7 @@ interface ClaimRow extends ClaimedDelivery {
  * most `perEndpoint` in flight per endpoint counting those other workers hold, oldest due
  * first). Candidates are taken per endpoint (the endpoints with pending deliveries are walked
  * through the (status, endpoint_id, ...) index, one descent each), so a backlog on one endpoint,
- * such as a recover of thousands, never holds back another endpoint's deliveries. It writes the attempt row of each one that can be sent and takes it under a lease, and
+ * such as a recover of thousands, never holds back another endpoint's deliveries. It takes each one that can be sent under a lease, and
  * fails without a request those that cannot be sent: the endpoint was disabled meanwhile (test
  * deliveries excepted), or the organization has no active signing secret (docs/webhooks.md).
  */
@@ -93,8 +97,8 @@ export async function claimAttempts(
     return plaintext;
   };
   const started: StartedAttempt[] = [];
-  for (const { refusal, attemptId, secretCiphertext, activeCiphertext, fallbackCiphertext, ...delivery } of rows) {
-    if (refusal !== null || attemptId === null) {
+  for (const { refusal, secretCiphertext, activeCiphertext, fallbackCiphertext, ...delivery } of rows) {
+    if (refusal !== null) {
       log.warn("webhook delivery failed without a request", { deliveryId: delivery.id, endpointId: delivery.endpointId, error: refusal });
       continue;
     }
@@ -108,7 +112,7 @@ export async function claimAttempts(
               fallback: fallbackCiphertext ? decrypt(fallbackCiphertext) : undefined,
             },
           };
-    started.push({ delivery, attemptId, signing });
+    started.push({ delivery, attemptId: delivery.claimToken, signing });
   }
   return { claimed: rows.length, started };
 }
@@ -171,19 +175,16 @@ function claimStatement({
           last_error = coalesce(x.refusal, d.last_error),
           updated_at = now()
       FROM decided x WHERE d.id = x.id
-      RETURNING d.id, d.claim_token, d.endpoint_id, d.idempotency_token, d.body, d.event_type, d.attempt_count, d.max_attempts, d.fallback_used,
-                d.is_test, x.refusal, x.active_ciphertext, x.fallback_ciphertext
-    ), attempts AS (
-      INSERT INTO webhook_attempts (delivery_id, started_at) SELECT id, now() FROM claimed WHERE refusal IS NULL
-      RETURNING id, delivery_id
+      RETURNING d.id, d.claim_token, d.updated_at, d.endpoint_id, d.idempotency_token, d.body, d.event_type, d.attempt_count, d.max_attempts,
+                d.fallback_used, d.is_test, x.refusal, x.active_ciphertext, x.fallback_ciphertext
     )
-    SELECT c.id::text, c.claim_token::text AS "claimToken", c.endpoint_id::text AS "endpointId",
+    SELECT c.id::text, c.claim_token::text AS "claimToken", c.updated_at AS "claimedAt", c.endpoint_id::text AS "endpointId",
            c.idempotency_token::text AS "idempotencyToken", c.body, c.event_type AS "eventType",
            c.attempt_count AS "attemptCount", c.max_attempts AS "maxAttempts", c.fallback_used AS "fallbackUsed", c.is_test AS "isTest",
-           c.refusal, a.id::text AS "attemptId", e.url, e.protocol::text AS protocol, e.signature_scheme::text AS "signatureScheme",
+           c.refusal, e.url, e.protocol::text AS protocol, e.signature_scheme::text AS "signatureScheme",
            e.secret_ciphertext AS "secretCiphertext",
            c.active_ciphertext AS "activeCiphertext", c.fallback_ciphertext AS "fallbackCiphertext"
-    FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id LEFT JOIN attempts a ON a.delivery_id = c.id`;
+    FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`;
 }
 
 /** When the next delivery is due, or the next lease runs out; undefined when nothing waits. */

@@ -132,8 +132,11 @@ function endpointHealthChanges(outcomes: AttemptOutcome[]): Array<[string, Endpo
 }
 
 /**
- * Writes a batch of outcomes in one statement: the attempts, the deliveries (only while the
- * worker still holds each claim token) and each endpoint's health. An endpoint whose failures in
+ * Writes a batch of outcomes in one statement: the deliveries (only while the worker still holds
+ * each claim token), their attempts' rows and each endpoint's health. An attempt's row is written
+ * here, complete, when its delivery moved on; otherwise it exists already (the fallback request's,
+ * written before it was sent, or the one the sweep wrote as interrupted when the lease ran out)
+ * and the answer completes it. An endpoint whose failures in
  * a row reach AUTO_DISABLE_AFTER_FAILURES, or whose receiver answered 410 Gone, is disabled; one
  * that starts failing (its first failed attempt since a success) or is disabled gets a health
  * notice job for its owner, queued in the same statement, so a crash can neither lose nor repeat it.
@@ -145,20 +148,27 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
   const statement = Prisma.sql`
     WITH outcome AS (
       SELECT * FROM unnest(${outcomes.map((o) => o.attemptId)}::uuid[], ${outcomes.map((o) => o.delivery.id)}::uuid[],
-                           ${outcomes.map((o) => o.delivery.claimToken)}::uuid[], ${outcomes.map((o) => o.exchange.statusCode ?? null)}::int[],
+                           ${outcomes.map((o) => o.delivery.claimToken)}::uuid[], ${outcomes.map((o) => o.delivery.claimedAt)}::timestamptz[],
+                           ${outcomes.map((o) => o.exchange.statusCode ?? null)}::int[],
                            ${outcomes.map((o) => o.exchange.durationMs)}::int[], ${outcomes.map((o) => o.exchange.error ?? null)}::text[],
                            ${outcomes.map((o) => o.status)}::text[], ${outcomes.map((o) => o.nextAttemptAt)}::timestamptz[],
                            ${outcomes.map((o) => o.deliveryError)}::text[])
-        AS r(attempt_id, delivery_id, claim_token, status_code, duration_ms, attempt_error, status, next_at, delivery_error)
-    ), done AS (
-      UPDATE webhook_attempts a SET finished_at = now(), status_code = o.status_code, duration_ms = o.duration_ms, error = o.attempt_error
-      FROM outcome o WHERE a.id = o.attempt_id
+        AS r(attempt_id, delivery_id, claim_token, claimed_at, status_code, duration_ms, attempt_error, status, next_at, delivery_error)
     ), moved AS (
       UPDATE webhook_deliveries d
       SET status = o.status::webhook_delivery_status, lease_until = NULL, claim_token = NULL, updated_at = now(),
           next_attempt_at = coalesce(o.next_at, d.next_attempt_at), last_error = o.delivery_error,
           delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE d.delivered_at END
       FROM outcome o WHERE d.id = o.delivery_id AND d.claim_token = o.claim_token
+      RETURNING d.id
+    ), recorded AS (
+      -- the row of an attempt whose delivery this statement moved (and so holds locked): new
+      INSERT INTO webhook_attempts (id, delivery_id, started_at, finished_at, status_code, duration_ms, error)
+      SELECT o.attempt_id, o.delivery_id, o.claimed_at, now(), o.status_code, o.duration_ms, o.attempt_error
+      FROM outcome o WHERE o.attempt_id = o.claim_token AND o.delivery_id IN (SELECT id FROM moved)
+    ), completed AS (
+      UPDATE webhook_attempts a SET finished_at = now(), status_code = o.status_code, duration_ms = o.duration_ms, error = o.attempt_error
+      FROM outcome o WHERE a.id = o.attempt_id AND NOT (o.attempt_id = o.claim_token AND o.delivery_id IN (SELECT id FROM moved))
     ), health AS (
       SELECT * FROM unnest(${endpoints.map(([id]) => id)}::uuid[], ${endpoints.map(([, h]) => h.reset)}::boolean[],
                            ${endpoints.map(([, h]) => h.add)}::int[], ${endpoints.map(([, h]) => h.lastError)}::text[],
