@@ -46,8 +46,8 @@ function bearerMatches(header: string | null, expected: string): boolean {
 
 /**
  * The gauges read at scrape time, in a registry of this scrape's own: deliveries pending, due and
- * in flight, the age of the oldest due one, and jobs by kind (two aggregate queries on the
- * (status, next_attempt_at) and (status, run_at) indexes). When the database does not answer,
+ * in flight, the age of the oldest due one, and jobs by kind (aggregates over the pending and
+ * in-flight deliveries' partial indexes and the jobs' (status, run_at) index). When the database does not answer,
  * exposure_monitor_database_up is 0 and the others are left out rather than shown as zero.
  */
 async function queueGauges(getDb: () => Db | Promise<Db>): Promise<Registry> {
@@ -90,12 +90,11 @@ async function queueGauges(getDb: () => Db | Promise<Db>): Promise<Registry> {
 async function readQueues(db: Db) {
   const [[deliveries], jobs] = await Promise.all([
     db.$queryRaw<Array<{ pending: number; due: number; inFlight: number; oldestDueAge: number }>>`
-      SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
-             count(*) FILTER (WHERE status = 'pending' AND next_attempt_at <= now())::int AS due,
-             count(*) FILTER (WHERE status = 'delivering')::int AS "inFlight",
-             coalesce(extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE status = 'pending' AND next_attempt_at <= now())), 0)::float8
-               AS "oldestDueAge"
-      FROM webhook_deliveries WHERE status IN ('pending', 'delivering')`,
+      SELECT pending.*, (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'delivering') AS "inFlight"
+      FROM (SELECT count(*)::int AS pending, count(*) FILTER (WHERE next_attempt_at <= now())::int AS due,
+                   coalesce(extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)::float8
+                     AS "oldestDueAge"
+            FROM webhook_deliveries WHERE status = 'pending') pending`,
     db.$queryRaw<Array<{ kind: string; pending: number; running: number }>>`
       SELECT kind, count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'running')::int AS running
       FROM jobs WHERE status IN ('pending', 'running') GROUP BY kind ORDER BY kind`,

@@ -89,13 +89,6 @@ export async function claimAttempts(
   // code"). Prepared with one generic plan: planning the claim anew cost several times running it.
   const claim = claimStatement({ limit, perEndpoint, leaseMs, answered });
   const rows = await indexScanRows<ClaimRow>(db, claim.text, claim.values, { preparedAs: "webhook-claim" });
-  // One decryption per secret and claim, not per delivery: a batch mostly shares its endpoints' tokens.
-  const plaintexts = new Map<string, string>();
-  const decrypt = (ciphertext: string) => {
-    let plaintext = plaintexts.get(ciphertext);
-    if (plaintext === undefined) plaintexts.set(ciphertext, (plaintext = decryptSecret(ciphertext)));
-    return plaintext;
-  };
   const started: StartedAttempt[] = [];
   for (const { refusal, secretCiphertext, activeCiphertext, fallbackCiphertext, ...delivery } of rows) {
     if (refusal !== null) {
@@ -117,6 +110,36 @@ export async function claimAttempts(
   return { claimed: rows.length, started };
 }
 
+/**
+ * `owners`: the endpoints with pending deliveries (and a last row of NULL), one descent each
+ * through the pending deliveries' index, however many each endpoint has.
+ */
+const ENDPOINTS_WITH_PENDING = `
+    WITH RECURSIVE owners AS (
+      (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+              WHERE d.status = 'pending' AND d.endpoint_id > owners.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+      FROM owners WHERE owners.endpoint_id IS NOT NULL
+    )`;
+
+/**
+ * Signing secrets decrypted, by ciphertext: one decryption per secret, not per delivery. A
+ * rotated secret is a new ciphertext (a fresh IV each time), so an entry never goes stale; the
+ * map is emptied when it reaches MAX_DECRYPTED_SECRETS.
+ */
+const decrypted = new Map<string, string>();
+const MAX_DECRYPTED_SECRETS = 1_000;
+
+function decrypt(ciphertext: string): string {
+  let plaintext = decrypted.get(ciphertext);
+  if (plaintext === undefined) {
+    if (decrypted.size >= MAX_DECRYPTED_SECRETS) decrypted.clear();
+    decrypted.set(ciphertext, (plaintext = decryptSecret(ciphertext)));
+  }
+  return plaintext;
+}
+
 /** The claim itself: one statement. */
 function claimStatement({
   limit,
@@ -130,13 +153,7 @@ function claimStatement({
   answered: readonly string[];
 }): Prisma.Sql {
   return Prisma.sql`
-    WITH RECURSIVE owners AS (
-      (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
-      UNION ALL
-      SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
-              WHERE d.status = 'pending' AND d.endpoint_id > owners.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
-      FROM owners WHERE owners.endpoint_id IS NOT NULL
-    ), busy AS (
+    ${Prisma.raw(ENDPOINTS_WITH_PENDING)}, busy AS (
       SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
       WHERE status = 'delivering' AND NOT (id = ANY(${answered}::uuid[])) GROUP BY endpoint_id
     ), due AS (
@@ -191,8 +208,11 @@ function claimStatement({
 export async function nextDeliveryDueAt(db: Db): Promise<Date | undefined> {
   const rows = await indexScanRows<{ at: Date | null }>(
     db,
-    `SELECT least(
-       (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'),
+    `${ENDPOINTS_WITH_PENDING}
+     SELECT least(
+       (SELECT min((SELECT d.next_attempt_at FROM webhook_deliveries d
+                    WHERE d.status = 'pending' AND d.endpoint_id = owners.endpoint_id ORDER BY d.next_attempt_at, d.sequence LIMIT 1))
+        FROM owners WHERE owners.endpoint_id IS NOT NULL),
        (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
        (SELECT created_at FROM outbox_events WHERE routed_at IS NULL ORDER BY routed_at, sequence LIMIT 1)) AS at`,
     [],

@@ -175,10 +175,11 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
                            ${endpoints.map(([, h]) => h.gone)}::boolean[], ${endpoints.map(([, h]) => h.retrying)}::boolean[])
         AS h(endpoint_id, reset, add, last_error, gone, retrying)
     ), locked AS (
-      -- the rows as they are once locked (FOR UPDATE waits for another writer and returns its
-      -- version), so concurrent writers of one endpoint add up instead of overwriting each other
+      -- the rows as they are once locked (the lock waits for another writer and returns its
+      -- version), so concurrent writers of one endpoint add up instead of overwriting each other;
+      -- NO KEY UPDATE, the lock the UPDATE takes anyway, lets routing's foreign-key checks through
       SELECT e.id, e.enabled, e.consecutive_failures, e.failing_since FROM webhook_endpoints e
-      WHERE e.id IN (SELECT endpoint_id FROM health) ORDER BY e.id FOR UPDATE
+      WHERE e.id IN (SELECT endpoint_id FROM health) ORDER BY e.id FOR NO KEY UPDATE
     ), counted AS (
       SELECT h.*, (CASE WHEN h.reset THEN 0 ELSE e.consecutive_failures END) + h.add AS failures,
              (h.add > 0 OR h.retrying) AND e.enabled AND (h.reset OR e.failing_since IS NULL) AS starts_failing,
