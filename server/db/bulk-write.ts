@@ -31,8 +31,17 @@ export interface RowSink {
   end(): Promise<void>;
 }
 
+export interface BulkTransactionOptions {
+  /**
+   * Plans the transaction's statements with plain index scans only (no bitmap or sequential
+   * scans), as indexScanRows does (direct-read.ts): for a queue read by `ORDER BY ... LIMIT`,
+   * which stale statistics after a burst would otherwise have sort every waiting row.
+   */
+  indexScans?: boolean;
+}
+
 /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-export type BulkTransactionRunner = <T>(work: (tx: BulkTransaction) => Promise<T>) => Promise<T>;
+export type BulkTransactionRunner = <T>(work: (tx: BulkTransaction) => Promise<T>, options?: BulkTransactionOptions) => Promise<T>;
 
 const SLOT = "exposure-monitor.bulk-write";
 
@@ -41,10 +50,15 @@ export function registerBulkTransactions(db: Db, run: BulkTransactionRunner): vo
   setOwnPerDatabase(db, SLOT, run);
 }
 
-export function inBulkTransaction<T>(db: Db, work: (tx: BulkTransaction) => Promise<T>): Promise<T> {
+export function inBulkTransaction<T>(db: Db, work: (tx: BulkTransaction) => Promise<T>, options?: BulkTransactionOptions): Promise<T> {
   const run = ownPerDatabase<BulkTransactionRunner>(db, SLOT);
   if (!run) throw new Error("bulk writes need a database handle opened by openDatabase (server/db/client.ts)");
-  return run(work);
+  return run(work, options);
+}
+
+/** The settings the options ask for, for the transaction only; undefined when none. */
+function localSettings(options?: BulkTransactionOptions): string | undefined {
+  return options?.indexScans ? "SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off" : undefined;
 }
 
 /** `COPY table (columns)` for a table and column names written in code (quoted, never user input). */
@@ -58,12 +72,14 @@ function quoteIdentifier(name: string): string {
 
 /** PostgreSQL: a pooled connection held for the transaction; COPY ... FROM STDIN. */
 export function postgresBulkTransactions(pool: pg.Pool): BulkTransactionRunner {
-  return async (work) => {
+  return async (work, options) => {
     const client = await pool.connect();
     const copies = new Set<CopyStreamQuery>();
     let broken: Error | undefined;
     try {
-      await client.query("BEGIN");
+      const settings = localSettings(options);
+      // one round trip: a query without parameters may hold several statements
+      await client.query(settings ? `BEGIN; ${settings}` : "BEGIN");
       const result = await work({
         execute: async (sql, params) => (await client.query(sql, params)).rowCount ?? 0,
         query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
@@ -103,9 +119,11 @@ export function postgresBulkTransactions(pool: pg.Pool): BulkTransactionRunner {
 
 /** PGlite: its own transaction API (other queries wait meanwhile); COPY reads each batch as a blob. */
 export function pgliteBulkTransactions(pglite: PGlite): BulkTransactionRunner {
-  return (work) =>
-    pglite.transaction((tx) =>
-      work({
+  return (work, options) =>
+    pglite.transaction(async (tx) => {
+      const settings = localSettings(options);
+      if (settings) await tx.exec(settings);
+      return work({
         execute: async (sql, params) => (await tx.query(sql, params)).affectedRows ?? 0,
         query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows,
         copyInto(table, columns) {
@@ -118,8 +136,8 @@ export function pgliteBulkTransactions(pglite: PGlite): BulkTransactionRunner {
             async end() {},
           };
         },
-      }),
-    );
+      });
+    });
 }
 
 /** PostgreSQL's limit on parameters per statement. */
@@ -130,7 +148,7 @@ const MAX_PARAMETERS = 65_535;
  * multi-row INSERTs on the transaction, for a database or proxy that does not accept COPY.
  */
 export function withInsertsInsteadOfCopy(run: BulkTransactionRunner): BulkTransactionRunner {
-  return (work) => run((tx) => work({ ...tx, copyInto: (table, columns) => insertingSink(tx, table, columns) }));
+  return (work, options) => run((tx) => work({ ...tx, copyInto: (table, columns) => insertingSink(tx, table, columns) }), options);
 }
 
 function insertingSink(tx: BulkTransaction, table: string, columns: readonly string[]): RowSink {
