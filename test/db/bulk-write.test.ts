@@ -51,6 +51,17 @@ describe.each(CASES)("bulk transactions on %s through %s", (target, _mode, bulkC
     expect(rows.find((row) => row.label === "b39-499")?.id).toBe(batches[39]!.trimEnd().split("\n").at(-1)!.split("\t")[1]);
   });
 
+  it("plans a transaction's statements by index only when asked, for that transaction alone", async () => {
+    const settings = (tx: { query<Row>(sql: string): Promise<Row[]> }) =>
+      tx.query<{ bitmap: string; seq: string }>(
+        "SELECT current_setting('enable_bitmapscan') AS bitmap, current_setting('enable_seqscan') AS seq",
+      );
+    expect(await inBulkTransaction(db, settings, { indexScans: true })).toEqual([{ bitmap: "off", seq: "off" }]);
+    expect(await inBulkTransaction(db, settings)).toEqual([{ bitmap: "on", seq: "on" }]);
+    // the settings do not outlive their transaction on the connection it ran on
+    expect(await inBulkTransaction(db, settings)).toEqual([{ bitmap: "on", seq: "on" }]);
+  });
+
   it("rolls everything back when the work fails with a copy still open, and the handle goes on working", async () => {
     await expect(
       inBulkTransaction(db, async (tx) => {

@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
+import { performAttempt } from "../../server/webhooks/delivery-engine/attempt";
+import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
+import { INTERRUPTED } from "../../server/webhooks/delivery-engine/failure-messages";
+import { ResultWriter } from "../../server/webhooks/delivery-engine/outcomes";
+import { sweepDeliveries } from "../../server/webhooks/delivery-engine/sweep";
 import { createEndpoint, type EndpointInput } from "../../server/webhooks/endpoints";
+import { routePendingEvents } from "../../server/webhooks/routing";
 import { cycleSecret, deactivateSecret, listSecrets } from "../../server/webhooks/secrets";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { breach, createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
@@ -182,6 +188,31 @@ describe("fallback secret", () => {
     const [delivery] = await deliveriesOf(testDb.db, s.endpointId);
     expect(delivery).toMatchObject({ status: "failed", attemptCount: 2 });
     expect(delivery!.attempts.map((a) => a.fallbackSecret)).toEqual([false, true, false]);
+  });
+
+  it("a worker that dies during the fallback request: the sweep closes that request's row, the first one already recorded", async () => {
+    const target = await receiver((_, index) =>
+      index === 0 ? { status: 200, signWith: "33333333-3333-4333-8333-333333333333" } : { status: 200, delayMs: 2_500 },
+    );
+    const s = await setup(target, { maxAttempts: 3 });
+    await cycleSecret(testDb.db, { partnerId: s.org.partner.id });
+    await created(s);
+    await routePendingEvents(testDb.db);
+    const [attempt] = (await claimAttempts(testDb.db, { limit: 10, leaseMs: 500 })).started;
+    const late = performAttempt(testDb.db, new ResultWriter(testDb.db), attempt!); // its fallback request hangs: the worker "dies"
+    await target.waitForRequests(2);
+    await vi.waitFor(async () => expect(await sweepDeliveries(testDb.db)).toBe(1), { timeout: 5_000, interval: 100 });
+    const rows = async () => (await deliveriesOf(testDb.db, s.endpointId))[0]!.attempts;
+    expect((await rows()).map((a) => [a.id === attempt!.attemptId, a.fallbackSecret, a.error, a.finishedAt !== null])).toEqual([
+      [true, false, "Response X-Signature does not verify", true],
+      [false, true, INTERRUPTED, true],
+    ]);
+    // the answer that comes after all completes the fallback request's row, and adds none
+    await late;
+    expect((await rows()).map((a) => [a.fallbackSecret, a.statusCode, a.error])).toEqual([
+      [false, 200, "Response X-Signature does not verify"],
+      [true, 200, "Response has no X-Signature header"],
+    ]);
   });
 
   it("sends no extra request after a 5xx or without a fallback secret", async () => {
