@@ -58,8 +58,9 @@ interface ClaimRow extends ClaimedDelivery {
  * Claims up to `limit` due deliveries in one statement: picks them (FOR UPDATE SKIP LOCKED, at
  * most `perEndpoint` in flight per endpoint counting those other workers hold, oldest due
  * first). Candidates are taken per endpoint (the endpoints with pending deliveries are walked
- * through the (status, endpoint_id, ...) index, one descent each), so a backlog on one endpoint,
- * such as a recover of thousands, never holds back another endpoint's deliveries. It takes each one that can be sent under a lease, and
+ * through the pending deliveries' (endpoint_id, ...) index, one descent each), so a backlog on one
+ * endpoint, such as a recover of thousands, never holds back another endpoint's deliveries. It
+ * takes each one that can be sent under a lease, and
  * fails without a request those that cannot be sent: the endpoint was disabled meanwhile (test
  * deliveries excepted), or the organization has no active signing secret (docs/webhooks.md).
  */
