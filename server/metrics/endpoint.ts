@@ -47,8 +47,9 @@ function bearerMatches(header: string | null, expected: string): boolean {
 /**
  * The gauges read at scrape time, in a registry of this scrape's own: deliveries pending, due and
  * in flight, the age of the oldest due one, and jobs by kind (aggregates over the pending and
- * in-flight deliveries' partial indexes and the jobs' (status, run_at) index). When the database does not answer,
- * exposure_monitor_database_up is 0 and the others are left out rather than shown as zero.
+ * in-flight deliveries' partial indexes and the jobs' (status, run_at) index). When the database
+ * does not answer, exposure_monitor_database_up is 0 and the others are left out rather than
+ * shown as zero.
  */
 async function queueGauges(getDb: () => Db | Promise<Db>): Promise<Registry> {
   const registry = new Registry();

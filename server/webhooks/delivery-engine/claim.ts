@@ -60,9 +60,9 @@ interface ClaimRow extends ClaimedDelivery {
  * first). Candidates are taken per endpoint (the endpoints with pending deliveries are walked
  * through the pending deliveries' (endpoint_id, ...) index, one descent each), so a backlog on one
  * endpoint, such as a recover of thousands, never holds back another endpoint's deliveries. It
- * takes each one that can be sent under a lease, and
- * fails without a request those that cannot be sent: the endpoint was disabled meanwhile (test
- * deliveries excepted), or the organization has no active signing secret (docs/webhooks.md).
+ * takes each one that can be sent under a lease, and fails without a request those that cannot be
+ * sent: the endpoint was disabled meanwhile (test deliveries excepted), or the organization has no
+ * active signing secret (docs/webhooks.md).
  */
 export async function claimAttempts(
   db: Db,

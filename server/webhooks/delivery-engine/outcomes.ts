@@ -136,10 +136,10 @@ function endpointHealthChanges(outcomes: AttemptOutcome[]): Array<[string, Endpo
  * each claim token), their attempts' rows and each endpoint's health. An attempt's row is written
  * here, complete, when its delivery moved on; otherwise it exists already (the fallback request's,
  * written before it was sent, or the one the sweep wrote as interrupted when the lease ran out)
- * and the answer completes it. An endpoint whose failures in
- * a row reach AUTO_DISABLE_AFTER_FAILURES, or whose receiver answered 410 Gone, is disabled; one
- * that starts failing (its first failed attempt since a success) or is disabled gets a health
- * notice job for its owner, queued in the same statement, so a crash can neither lose nor repeat it.
+ * and the answer completes it. An endpoint whose failures in a row reach
+ * AUTO_DISABLE_AFTER_FAILURES, or whose receiver answered 410 Gone, is disabled; one that starts
+ * failing (its first failed attempt since a success) or is disabled gets a health notice job for
+ * its owner, queued in the same statement, so a crash can neither lose nor repeat it.
  */
 async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
   const endpoints = endpointHealthChanges(outcomes);
