@@ -55,10 +55,10 @@ export async function routePendingEvents(db: Db, { limit = ROUTE_BATCH_SIZE } = 
     async (tx) => {
       const rows = await tx.query<OutboxRow>(
         `SELECT id::text, type, partner_id::text AS "partnerId", customer_id::text AS "customerId", payload, created_at AS "createdAt"
-       FROM outbox_events WHERE routed_at IS NULL
-       ORDER BY routed_at, sequence
-       LIMIT $1::int
-       FOR UPDATE SKIP LOCKED`,
+         FROM outbox_events WHERE routed_at IS NULL
+         ORDER BY routed_at, sequence
+         LIMIT $1::int
+         FOR UPDATE SKIP LOCKED`,
         [limit],
       );
       if (rows.length === 0) return { events: 0, deliveries: 0 };
