@@ -56,6 +56,7 @@ export async function routePendingEvents(db: Db, { limit = ROUTE_BATCH_SIZE } = 
       const rows = await tx.query<OutboxRow>(
         `SELECT id::text, type, partner_id::text AS "partnerId", customer_id::text AS "customerId", payload, created_at AS "createdAt"
          FROM outbox_events WHERE routed_at IS NULL
+         -- the (routed_at, sequence) index's own order: IS NULL on its first column gives none by sequence alone
          ORDER BY routed_at, sequence
          LIMIT $1::int
          FOR UPDATE SKIP LOCKED`,

@@ -215,6 +215,7 @@ export async function nextDeliveryDueAt(db: Db): Promise<Date | undefined> {
                     WHERE d.status = 'pending' AND d.endpoint_id = owners.endpoint_id ORDER BY d.next_attempt_at, d.sequence LIMIT 1))
         FROM owners WHERE owners.endpoint_id IS NOT NULL),
        (SELECT min(lease_until) FROM webhook_deliveries WHERE status = 'delivering'),
+       -- an unrouted event is due at once: the first in its index's order will do (routing.ts)
        (SELECT created_at FROM outbox_events WHERE routed_at IS NULL ORDER BY routed_at, sequence LIMIT 1)) AS at`,
     [],
     { preparedAs: "webhook-next-due" },
