@@ -81,6 +81,21 @@ function registerDriverPaths(prisma: Db, paths: { driverQuery: DriverQuery; bulk
   registerBulkTransactions(prisma, config.bulkCopy() ? paths.bulkTransactions : withInsertsInsteadOfCopy(paths.bulkTransactions));
 }
 
+/**
+ * One statement on a pg pool, prepared under `preparedAs` when given. The text and values go in
+ * as such, never as a config object: pg copies a config object through its property descriptors
+ * on every query, the largest single cost in a profile of the REST dispatcher (docs/measures.md,
+ * "API overhead"). A prepared statement is a pg Query built from the text with its name set, which
+ * the pool runs as it runs any query.
+ */
+async function poolQuery<T>(pool: pg.Pool, text: string, values: unknown[], preparedAs?: string): Promise<T[]> {
+  if (!preparedAs) return (await pool.query(text, values)).rows as T[];
+  const query: pg.Query & { name?: string } = new pg.Query(text, values);
+  query.name = preparedAs;
+  const result = (await pool.query(query as unknown as pg.QueryConfig)) as unknown as pg.QueryResult;
+  return result.rows as T[];
+}
+
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   // Prisma listens for idle-connection errors only while connected; a connection the server drops
@@ -88,7 +103,7 @@ function openPostgres(url: string): Database {
   pool.on("error", (error) => log.warn("idle database connection failed", { error: error.message }));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions });
   registerDriverPaths(prisma, {
-    driverQuery: async (sql, params, preparedAs) => (await pool.query({ text: sql, values: params, name: preparedAs })).rows,
+    driverQuery: (sql, params, preparedAs) => poolQuery(pool, sql, params, preparedAs),
     bulkTransactions: postgresBulkTransactions(pool),
   });
   // indexScanRows: a couple of connections whose sessions start with its settings
@@ -100,10 +115,7 @@ function openPostgres(url: string): Database {
       .join(" "),
   });
   indexScanPool.on("error", (error) => log.warn("idle database connection failed", { error: error.message }));
-  registerIndexScanQuery(
-    prisma,
-    async (sql, params, preparedAs) => (await indexScanPool.query({ text: sql, values: params, name: preparedAs })).rows,
-  );
+  registerIndexScanQuery(prisma, (sql, params, preparedAs) => poolQuery(indexScanPool, sql, params, preparedAs));
   const listenNotify = postgresListenNotify(url);
   attachListenNotify(prisma, listenNotify);
   return {
