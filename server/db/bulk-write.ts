@@ -4,6 +4,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { from as copyFrom, type CopyStreamQuery } from "pg-copy-streams";
 import type { Db } from "./client";
+import { INDEX_SCANS_ONLY } from "./direct-read";
 import { ownPerDatabase, setOwnPerDatabase } from "./per-database";
 
 /**
@@ -33,9 +34,9 @@ export interface RowSink {
 
 export interface BulkTransactionOptions {
   /**
-   * Plans the transaction's statements with plain index scans only (no bitmap or sequential
-   * scans), as indexScanRows does (direct-read.ts): for a queue read by `ORDER BY ... LIMIT`,
-   * which stale statistics after a burst would otherwise have sort every waiting row.
+   * Plans the transaction's statements with INDEX_SCANS_ONLY (direct-read.ts), as indexScanRows
+   * does: for a queue read by `ORDER BY ... LIMIT`, which stale statistics after a burst would
+   * otherwise have sort every waiting row.
    */
   indexScans?: boolean;
 }
@@ -58,7 +59,10 @@ export function inBulkTransaction<T>(db: Db, work: (tx: BulkTransaction) => Prom
 
 /** The settings the options ask for, for the transaction only; undefined when none. */
 function localSettings(options?: BulkTransactionOptions): string | undefined {
-  return options?.indexScans ? "SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off" : undefined;
+  if (!options?.indexScans) return undefined;
+  return Object.entries(INDEX_SCANS_ONLY)
+    .map(([name, value]) => `SET LOCAL ${name} = ${value}`)
+    .join("; ");
 }
 
 /** `COPY table (columns)` for a table and column names written in code (quoted, never user input). */

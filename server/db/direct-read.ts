@@ -35,12 +35,17 @@ export function driverQueryOf(db: Queryable): DriverQuery | undefined {
 const INDEX_SCAN_SLOT = "exposure-monitor.index-scan-query";
 
 /**
- * Session settings of indexScanRows: plain index scans wherever an index serves, and a prepared
- * statement planned once (its generic plan) instead of on every call. Without the first two, a
- * plan made while a table was small or its statistics stale (a fresh database, a burst) scans
- * the whole table, and a cached plan keeps doing so until the statistics change.
+ * Plain index scans wherever an index serves. Without them, a plan made while a table was small or
+ * its statistics stale (a fresh database, a burst) scans the whole table.
  */
-export const INDEX_SCAN_SETTINGS = { enable_bitmapscan: "off", enable_seqscan: "off", plan_cache_mode: "force_generic_plan" } as const;
+export const INDEX_SCANS_ONLY = { enable_bitmapscan: "off", enable_seqscan: "off" } as const;
+
+/**
+ * Session settings of indexScanRows: INDEX_SCANS_ONLY, and a prepared statement planned once (its
+ * generic plan) instead of on every call; a cached plan that scanned whole tables would keep doing
+ * so until the statistics change.
+ */
+export const INDEX_SCAN_SETTINGS = { ...INDEX_SCANS_ONLY, plan_cache_mode: "force_generic_plan" } as const;
 
 /** Lets indexScanRows send statements on this handle to its driver (server/db/client.ts, on open). */
 export function registerIndexScanQuery(db: Db, query: DriverQuery): void {
