@@ -4,7 +4,7 @@
  * one run. The goal (docs/measures.md, "API overhead"): the service's authenticated GET
  * (`GET /api/v1/integrations/customer/{id}/threat-score`) at >= 0.5 of the bare reference's
  * requests/s in the same run, p99 under 10 ms at 32 connections.
- *   npm run bench -- api-overhead [--postgres]        (or: npx tsx bench/api-overhead.ts)
+ *   npm run bench -- api-overhead [--postgres] [--profile DIR]        (or: npx tsx bench/api-overhead.ts)
  * Starts the service as `npm start` does (on a fresh embedded database, or with `--postgres` on a
  * fresh database of BENCH_DATABASE_URL's server, the production set-up), onboards one customer of
  * the demo partner through the API, and on PostgreSQL starts the bare reference on the same
@@ -17,6 +17,9 @@
  * It also reads the server process's resident memory (`npm start` ends in that one process): idle
  * once every URL has been served, the peak under the load (sampled every 100 ms) and idle again
  * after it. Results also go to bench/results/.
+ * --profile runs the server with `--cpu-prof` and measures the threat-score rounds only (and the
+ * reference's), so the profile written to DIR when the server exits is that path's (summarize it
+ * with `node bench/support/profile-summary.mjs FILE`).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -114,6 +117,8 @@ function line(r: Measured, reference: number, referenceName: string): string {
 
 async function main() {
   const postgres = process.argv.includes("--postgres");
+  const profileAt = process.argv.indexOf("--profile");
+  const profileDir = profileAt === -1 ? undefined : path.resolve(process.argv[profileAt + 1] ?? "bench/results/profiles");
   const databaseName = `bench_api_${Date.now().toString(36)}`;
   const databaseUrl = postgres ? await createDatabase(BENCH_ADMIN_URL, databaseName) : undefined;
   const service = await startServiceProcess({
@@ -122,6 +127,7 @@ async function main() {
     databaseUrl,
     logFile: path.resolve("bench/results/server.log"),
     env: { LOG_LEVEL: "warn" },
+    nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
   });
   let bareReference: Awaited<ReturnType<typeof startBareReference>> | undefined;
   try {
@@ -139,7 +145,7 @@ async function main() {
       url: `${bareReference.baseUrl}/customer/${customerId}/threat-score`,
       headers: partner,
     };
-    const others: Target[] = [
+    const others: Target[] = profileDir ? [] : [
       { name: "bare Next.js route handler (GET /api/live)", url: `${service.baseUrl}/api/live`, headers: {} },
       { name: "GET /api/v1/health (tRPC + SELECT 1)", url: `${service.baseUrl}/api/v1/health`, headers: {} },
       { name: "authenticated partner GET (plans)", url: `${service.baseUrl}/api/v1/integrations/partner/plans`, headers: partner },
@@ -208,6 +214,7 @@ async function main() {
       ),
     );
     console.log(`\nwritten to ${file}`);
+    if (profileDir) console.log(`the server's CPU profile goes to ${profileDir} as it exits`);
   } finally {
     bareReference?.stop();
     service.stop();

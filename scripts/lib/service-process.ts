@@ -36,6 +36,8 @@ interface ServiceOptions {
   existingDatabase?: boolean;
   /** Run `npm start` itself (then `pid` is npm's, and the server is its child). */
   viaNpm?: boolean;
+  /** Node options for the server process (not with `viaNpm`), e.g. `--cpu-prof`. */
+  nodeArgs?: string[];
 }
 
 /**
@@ -56,7 +58,7 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
   const env: NodeJS.ProcessEnv = { ...serviceEnvironment(options), PORT: String(options.port), APP_URL: baseUrl, ...options.env };
   if (options.existingDatabase) env.SEED_DEMO = "false";
   if (!options.viaNpm) await buildIfStale(log);
-  const [command, args] = options.viaNpm ? ["npm", ["start"]] : [process.execPath, ["dist/start.js"]];
+  const [command, args] = options.viaNpm ? ["npm", ["start"]] : [process.execPath, [...(options.nodeArgs ?? []), "dist/start.js"]];
   const child: ChildProcess = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);

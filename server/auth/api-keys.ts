@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db/client";
 import type { HeaderSource } from "../http/headers";
 import { notFound, unauthenticated } from "../errors";
@@ -26,7 +26,7 @@ export type PartnerCaller = {
 export type DistributorCaller = { distributorId: string; apiKeyId: string };
 
 export function hashApiKey(apiKey: string): string {
-  return createHash("sha256").update(apiKey).digest("hex");
+  return hash("sha256", apiKey, "hex");
 }
 
 /** A new key in the current format (server/auth/key-format.ts), with the parts stored. */

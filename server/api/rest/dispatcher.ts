@@ -47,7 +47,7 @@ export interface Route {
  * failures get exactly `{success:false, error}`, and statuses come from AppError codes.
  */
 export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: () => Db | Promise<Db> }): RestDispatcher {
-  const routes = buildRouteTable(options.router);
+  const routes = indexBySegmentCount(buildRouteTable(options.router));
 
   return async function dispatch(request: RestRequest): Promise<RestResponse> {
     const startedAt = performance.now();
@@ -188,22 +188,40 @@ function literalWeight(template: string): number {
   return template.split("/").filter((segment) => segment && !segment.startsWith("{")).length;
 }
 
+/** The routes by the number of segments of their path (a parameter matches one segment), each list in the table's order. */
+type RouteIndex = Map<number, Route[]>;
+
+function indexBySegmentCount(routes: Route[]): RouteIndex {
+  const index: RouteIndex = new Map();
+  for (const route of routes) {
+    const count = segmentCount(route.pathTemplate);
+    index.set(count, [...(index.get(count) ?? []), route]);
+  }
+  return index;
+}
+
+function segmentCount(path: string): number {
+  let count = 0;
+  for (let at = path.indexOf("/"); at !== -1; at = path.indexOf("/", at + 1)) count++;
+  return count;
+}
+
 type Resolution =
   | { kind: "route"; route: Route; params: Record<string, string> }
   | { kind: "method"; allowed: string[]; pathTemplate: string }
   | { kind: "none" };
 
-export function resolveRoute(routes: Route[], method: string, rawPath: string): Resolution {
+function resolveRoute(routes: RouteIndex, method: string, rawPath: string): Resolution {
   const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, "") : rawPath;
   const direct = matchPath(routes, method, path);
   if (direct.kind !== "none" || !path.startsWith(LEGACY_PREFIX)) return direct;
   return matchPath(routes, method, CURRENT_PREFIX + path.slice(LEGACY_PREFIX.length));
 }
 
-function matchPath(routes: Route[], method: string, path: string): Resolution {
+function matchPath(routes: RouteIndex, method: string, path: string): Resolution {
   const allowed: string[] = [];
   let pathTemplate = "";
-  for (const route of routes) {
+  for (const route of routes.get(segmentCount(path)) ?? []) {
     const match = route.pattern.exec(path);
     if (!match) continue;
     if (route.method === method || (method === "HEAD" && route.method === "GET")) {
