@@ -24,7 +24,7 @@ import path from "node:path";
 import next from "next";
 import { stampPeerAddress } from "../server/client-address";
 import { config } from "../server/config";
-import { guardRequest } from "../server/http/edge-guard";
+import { guardRequest, restSecurityHeaders } from "../server/http/edge-guard";
 import { countWhenSent, nextRouteLabeler } from "../server/http/next-route-metrics";
 import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
 import { serveRestRequest, splitTarget } from "../server/http/rest-node";
@@ -87,6 +87,9 @@ if (typeof headerResolution !== "function" && !dev) {
 const routeOfNextPath = routesManifest ? nextRouteLabeler(routesManifest) : undefined;
 
 const guardOptions = { appUrl: config.appUrl(), isRestPath: isPlainRestPath };
+// A call the REST shortcut answers: its answer carries the security headers itself.
+const shortcutGuardOptions = { ...guardOptions, restAnswersCarrySecurityHeaders: true };
+const restHeaders = restSecurityHeaders(guardOptions.appUrl);
 
 const server = createServer((received, res) => {
   serve(received, res).catch((error: unknown) => {
@@ -102,10 +105,10 @@ async function serve(received: IncomingMessage, res: ServerResponse): Promise<vo
   if (!dispatchRest && routeOfNextPath) countWhenSent(received, res, routeOfNextPath(pathname));
   // Security headers, cross-site refusals and body limits, for every path (server/http/edge-guard.ts);
   // not on the development server, whose scripts need eval.
-  const req = dev ? received : await guardRequest(received, res, pathname, guardOptions);
+  const req = dev ? received : await guardRequest(received, res, pathname, dispatchRest ? shortcutGuardOptions : guardOptions);
   if (!req) return;
   if (dispatchRest && configHeaders) {
-    void serveRestRequest(dispatchRest, req, res, configHeaders(pathname));
+    void serveRestRequest(dispatchRest, req, res, { ...restHeaders, ...configHeaders(pathname) });
     return;
   }
   await handleWithNext(req, res);

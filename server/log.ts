@@ -65,17 +65,38 @@ export interface Log {
   child(bindings: Fields): Log;
 }
 
-function wrap(logger: () => Logger): Log {
-  return {
-    debug: (message, fields) => logger().debug(fields ?? {}, message),
-    info: (message, fields) => logger().info(fields ?? {}, message),
-    warn: (message, fields) => logger().warn(fields ?? {}, message),
-    error: (message, fields) => logger().error(fields ?? {}, message),
-    child(bindings) {
-      let child: Logger | undefined;
-      return wrap(() => (child ??= logger().child(bindings)));
-    },
-  };
+/**
+ * A Log over a pino logger made on first use: a request's child logger costs one small object
+ * until it writes a line (most requests never do).
+ */
+class LazyLog implements Log {
+  private logger: Logger | undefined;
+  constructor(
+    private readonly make: () => Logger,
+    private readonly parent?: LazyLog,
+    private readonly bindings?: Fields,
+  ) {}
+
+  private resolve(): Logger {
+    if (this.parent) return (this.logger ??= this.parent.resolve().child(this.bindings!));
+    return this.make();
+  }
+
+  debug(message: string, fields?: Fields): void {
+    this.resolve().debug(fields ?? {}, message);
+  }
+  info(message: string, fields?: Fields): void {
+    this.resolve().info(fields ?? {}, message);
+  }
+  warn(message: string, fields?: Fields): void {
+    this.resolve().warn(fields ?? {}, message);
+  }
+  error(message: string, fields?: Fields): void {
+    this.resolve().error(fields ?? {}, message);
+  }
+  child(bindings: Fields): Log {
+    return new LazyLog(this.make, this, bindings);
+  }
 }
 
-export const log: Log = wrap(rootLogger);
+export const log: Log = new LazyLog(rootLogger);

@@ -66,10 +66,30 @@ export function strictTransportSecurity(appUrl: string): string | undefined {
   return appUrl.startsWith("https://") ? "max-age=31536000" : undefined;
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const restHeadersByAppUrl = new Map<string, Readonly<Record<string, string>>>();
+
+/** The security headers of a REST answer (no pages: the policy without a nonce), names in lower case. */
+export function restSecurityHeaders(appUrl: string): Readonly<Record<string, string>> {
+  let headers = restHeadersByAppUrl.get(appUrl);
+  if (!headers) {
+    const hsts = strictTransportSecurity(appUrl);
+    headers = Object.freeze({ "content-security-policy": POLICY_WITHOUT_NONCE, ...(hsts ? { "strict-transport-security": hsts } : {}) });
+    restHeadersByAppUrl.set(appUrl, headers);
+  }
+  return headers;
+}
+
 export interface EdgeGuardOptions {
   appUrl: string;
   /** Paths the REST dispatcher answers itself (no pages: the policy goes out without a nonce). */
   isRestPath(path: string): boolean;
+  /**
+   * The caller sends every REST answer with restSecurityHeaders among its own headers (the
+   * production server's REST shortcut), so the guard sets none on such a response: Node writes
+   * headers given all at once in one pass, and re-sets each of them when some were set before.
+   */
+  restAnswersCarrySecurityHeaders?: boolean;
 }
 
 /**
@@ -82,15 +102,21 @@ export async function guardRequest(
   path: string,
   options: EdgeGuardOptions,
 ): Promise<IncomingMessage | undefined> {
-  const hsts = strictTransportSecurity(options.appUrl);
-  if (hsts) res.setHeader("Strict-Transport-Security", hsts);
-  if (options.isRestPath(path)) {
-    res.setHeader("Content-Security-Policy", POLICY_WITHOUT_NONCE);
-  } else {
-    const policy = contentSecurityPolicy(randomBytes(16).toString("base64"));
-    req.headers["content-security-policy"] = policy; // where Next.js reads the nonce from
-    delete req.headers["content-security-policy-report-only"];
-    res.setHeader("Content-Security-Policy", policy);
+  const restPath = options.isRestPath(path);
+  const carriedByAnswer = restPath && options.restAnswersCarrySecurityHeaders === true;
+  // The caller's answer carries them; a refusal from here must too.
+  const refusalHeaders = carriedByAnswer ? restSecurityHeaders(options.appUrl) : NO_HEADERS;
+  if (!carriedByAnswer) {
+    const hsts = strictTransportSecurity(options.appUrl);
+    if (hsts) res.setHeader("Strict-Transport-Security", hsts);
+    if (restPath) {
+      res.setHeader("Content-Security-Policy", POLICY_WITHOUT_NONCE);
+    } else {
+      const policy = contentSecurityPolicy(randomBytes(16).toString("base64"));
+      req.headers["content-security-policy"] = policy; // where Next.js reads the nonce from
+      delete req.headers["content-security-policy-report-only"];
+      res.setHeader("Content-Security-Policy", policy);
+    }
   }
 
   if (!NOT_COOKIE_AUTHENTICATED.some((prefix) => path.startsWith(prefix))) {
@@ -98,18 +124,18 @@ export async function guardRequest(
       { method: req.method ?? "GET", headers: nodeHeaderSource(req.headers) },
       { json: path.startsWith("/api/trpc/") },
     );
-    if (refusal) return refuse(req, res, refusal);
+    if (refusal) return refuse(req, res, refusal, refusalHeaders);
   }
 
   const limit = bodyLimitFor(path);
   const declared = req.headers["content-length"];
   if (declared !== undefined) {
-    return Number(declared) > limit ? refuse(req, res, tooLarge(limit)) : req;
+    return Number(declared) > limit ? refuse(req, res, tooLarge(limit), refusalHeaders) : req;
   }
   if (req.headers["transfer-encoding"] === undefined) return req;
   const body = await readWithin(req, limit);
   if (body === "closed") return undefined;
-  if (body === "too large") return refuse(req, res, tooLarge(limit));
+  if (body === "too large") return refuse(req, res, tooLarge(limit), refusalHeaders);
   return replayWithBody(req, body);
 }
 
@@ -125,9 +151,15 @@ const LINGER_MS = 5_000;
  * kept) for a few seconds, as nginx's lingering close does, so the client reads the answer
  * rather than a reset; then the connection is cut.
  */
-function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal | { status: number; error: string }): undefined {
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  refusal: Refusal | { status: number; error: string },
+  headers: Readonly<Record<string, string>>,
+): undefined {
   const body = JSON.stringify({ success: false, error: refusal.error });
   res.writeHead(refusal.status, {
+    ...headers,
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),
     "Cache-Control": "no-store",

@@ -16,9 +16,11 @@ export async function serveRestRequest(
   res: ServerResponse,
   extraHeaders: Record<string, string> = {},
 ): Promise<void> {
+  const { path, search } = splitTarget(req.url);
   const request: RestRequest = {
     method: req.method ?? "GET",
-    ...splitTarget(req.url),
+    path,
+    search,
     headers: nodeHeaderSource(req.headers),
     readBody: async (limit) => {
       const body = await readBodyAtMost(req, limit);
@@ -26,10 +28,10 @@ export async function serveRestRequest(
     },
   };
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
+  for (const name in extraHeaders) headers[name.toLowerCase()] = extraHeaders[name]!;
   try {
     const answer = await dispatch(request);
-    for (const [name, value] of Object.entries(answer.headers)) headers[name.toLowerCase()] = value;
+    for (const name in answer.headers) headers[name.toLowerCase()] = answer.headers[name]!;
     req.resume(); // a body the call did not need is drained, so the connection can serve the next one
     await sendNodeResponse(req, res, answer.status, headers, answer.body === null ? null : Buffer.from(answer.body));
   } catch (error) {

@@ -14,11 +14,11 @@ import { rawRequest } from "../helpers/raw-http";
 let server: Server | undefined;
 const handled: { path: string; body: string; headers: IncomingMessage["headers"] }[] = [];
 
-async function startGuarded(appUrl: string): Promise<string> {
+async function startGuarded(appUrl: string, restAnswersCarrySecurityHeaders?: boolean): Promise<string> {
   handled.length = 0;
   server = createServer(async (received, res) => {
     const path = splitTarget(received.url).path;
-    const req = await guardRequest(received, res, path, { appUrl, isRestPath: isPlainRestPath });
+    const req = await guardRequest(received, res, path, { appUrl, isRestPath: isPlainRestPath, restAnswersCarrySecurityHeaders });
     if (!req) return;
     const parts: Buffer[] = [];
     for await (const part of req) parts.push(part as Buffer);
@@ -59,6 +59,25 @@ describe("the edge guard", () => {
     const rest = await rawRequest(baseUrl, { path: "/api/v1/health" });
     expect(rest.headers["content-security-policy"]).toContain("script-src 'self';");
     expect(rest.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  });
+
+  it("leaves a REST answer's security headers to a caller that sends them itself, and puts them on its own refusals", async () => {
+    const baseUrl = await startGuarded("https://service.example", true);
+    const passed = await rawRequest(baseUrl, { path: "/api/v1/health" });
+    expect(passed.status).toBe(200);
+    expect(passed.headers["content-security-policy"]).toBeUndefined();
+    expect(passed.headers["strict-transport-security"]).toBeUndefined();
+    const refused = await rawRequest(baseUrl, {
+      method: "POST",
+      path: "/api/v1/integrations/customer/onboard",
+      headers: { "content-length": String(1_000_001) },
+      chunks: [Buffer.alloc(1_000_001)],
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(refused.headers["strict-transport-security"]).toBe("max-age=31536000");
+    // Pages are Next.js's: the guard still sets theirs.
+    expect((await rawRequest(baseUrl, { path: "/admin" })).headers["content-security-policy"]).toMatch(/'nonce-/);
   });
 
   it("answers 413 to a declared Content-Length over the path's limit without reading the body, in the API's envelope", async () => {

@@ -86,7 +86,7 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
       const refuseUnknown = config.apiUnknownFields() === "refuse";
       readInput = async () => checkBodyFields(input, fields, refuseUnknown);
     } else {
-      input = { ...queryObject(new URLSearchParams(request.search)), ...params };
+      input = request.search.length > 1 ? { ...queryObject(new URLSearchParams(request.search)), ...params } : params;
     }
 
     let ctx: Context | undefined;
@@ -226,7 +226,8 @@ function matchPath(routes: RouteIndex, method: string, path: string): Resolution
     if (!match) continue;
     if (route.method === method || (method === "HEAD" && route.method === "GET")) {
       const params: Record<string, string> = {};
-      for (const [name, value] of Object.entries(match.groups ?? {})) params[name] = safeDecode(value);
+      const groups = match.groups;
+      for (const name in groups) params[name] = safeDecode(groups[name]!);
       return { kind: "route", route, params };
     }
     allowed.push(route.method);
