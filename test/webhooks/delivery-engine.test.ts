@@ -8,7 +8,15 @@ import { createEndpoint, type EndpointInput } from "../../server/webhooks/endpoi
 import { routePendingEvents } from "../../server/webhooks/routing";
 import { cycleSecret, deactivateSecret, listSecrets } from "../../server/webhooks/secrets";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
-import { breach, createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
+import {
+  createEndpointFixture,
+  breach,
+  createTestCustomer,
+  deliveriesOf,
+  drainWebhooks,
+  recordTestEvent,
+  type TestCustomer,
+} from "../helpers/webhook-fixtures";
 import { hmacHex, type TestReceiver } from "../helpers/webhook-receiver";
 import { webhookTestBed } from "../helpers/webhook-test-bed";
 
@@ -25,14 +33,11 @@ interface Setup {
 
 /** An org with a customer and one current-protocol endpoint at the receiver. */
 async function setup(target: TestReceiver, input: Partial<EndpointInput> = {}): Promise<Setup> {
-  const org = await createTestOrg(testDb.db);
-  const customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example"] });
-  const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
-    url: target.url,
-    eventTypes: ["customer.created", "customer.breach.found"],
-    ...input,
+  const { org, customer, endpointId, secret } = await createEndpointFixture(testDb.db, target.url, {
+    customer: { emails: ["a@acme.example"] },
+    endpoint: { eventTypes: ["customer.created", "customer.breach.found"], ...input },
   });
-  return { org, customer, endpointId: endpoint.id, token: secret };
+  return { org, customer, endpointId, token: secret };
 }
 
 const created = (s: Setup) => recordTestEvent(testDb.db, s.customer, "customer.created", {});

@@ -4,11 +4,9 @@ import path from "node:path";
 import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mailDirectory } from "../../server/notifications/transport";
-import { createEndpoint } from "../../server/webhooks/endpoints";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
-import { createTestOrg } from "../helpers/fixtures";
 import { runJobsUntilIdle } from "../helpers/jobs";
-import { createTestCustomer, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
+import { createEndpointFixture, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
 import { startReceiver, type TestReceiver } from "../helpers/webhook-receiver";
 
 /**
@@ -40,15 +38,13 @@ afterAll(async () => {
 async function partnerWithEndpoint(name: string, status: number) {
   const receiver = await startReceiver(() => ({ status, body: `answered ${status}` }));
   receivers.push(receiver);
-  const org = await createTestOrg(testDb.db, name);
-  await testDb.db.partner.update({ where: { id: org.partner.id }, data: { contactEmail: `ops@${name.toLowerCase()}.example` } });
-  const customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example"] });
-  const { endpoint } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
-    url: receiver.url,
-    eventTypes: ["customer.created"],
-    maxAttempts: 1,
+  const { org, customer, endpointId } = await createEndpointFixture(testDb.db, receiver.url, {
+    orgName: name,
+    customer: { emails: ["a@acme.example"] },
+    endpoint: { maxAttempts: 1 },
   });
-  return { org, customer, endpointId: endpoint.id, receiver };
+  await testDb.db.partner.update({ where: { id: org.partner.id }, data: { contactEmail: `ops@${name.toLowerCase()}.example` } });
+  return { org, customer, endpointId, receiver };
 }
 
 async function mailsOf(partnerId: string) {

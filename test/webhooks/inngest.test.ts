@@ -4,11 +4,9 @@ import { JOBS_DUE_EVENT } from "../../inngest/client";
 import { createWebhookFunctions, WEBHOOKS_DUE_EVENT } from "../../inngest/webhooks";
 import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
 import { INTERRUPTED } from "../../server/webhooks/delivery-engine/failure-messages";
-import { createEndpoint } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
-import { createTestOrg } from "../helpers/fixtures";
-import { createTestCustomer, deliveriesOf, recordTestEvent } from "../helpers/webhook-fixtures";
+import { createEndpointFixture, deliveriesOf, recordTestEvent } from "../helpers/webhook-fixtures";
 import { startReceiver, type TestReceiver } from "../helpers/webhook-receiver";
 
 let testDb: TestDatabase;
@@ -33,14 +31,9 @@ beforeEach(() => {
 });
 
 async function setup() {
-  const org = await createTestOrg(testDb.db);
-  const customer = await createTestCustomer(testDb.db, org.partner.id);
-  const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
-    url: target.url,
-    eventTypes: ["customer.created"],
-  });
+  const { customer, endpointId, secret } = await createEndpointFixture(testDb.db, target.url);
   token = secret;
-  return { customer, endpointId: endpoint.id };
+  return { customer, endpointId };
 }
 
 const sendEventMock = (id: string) => ({ id, handler: () => ({ ids: ["mocked"] }) });

@@ -4,9 +4,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SignatureScheme } from "../../server/webhooks/endpoints";
-import { createEndpoint } from "../../server/webhooks/endpoints";
-import { createTestOrg } from "../helpers/fixtures";
-import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
+import { createEndpointFixture, deliveriesOf, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
 import { webhookTestBed } from "../helpers/webhook-test-bed";
 
 /**
@@ -86,35 +84,27 @@ describe.each(RECEIVERS)("the $name receiver of docs/webhooks.md", (receiver) =>
     async (signatureScheme) => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}/exposure-webhooks`;
-      const org = await createTestOrg(testDb.db);
-      const customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example"] });
-      const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
-        url,
-        eventTypes: ["customer.created"],
-        maxAttempts: 1,
-        signatureScheme,
+      const { customer, endpointId, secret } = await createEndpointFixture(testDb.db, url, {
+        customer: { emails: ["a@acme.example"] },
+        endpoint: { maxAttempts: 1, signatureScheme },
       });
       const running = await startReceiver(receiver, port, secret);
 
       const eventId = await recordTestEvent(testDb.db, customer, "customer.created", {});
       await drainWebhooks(testDb.db);
-      const [delivery] = await deliveriesOf(testDb.db, endpoint.id);
+      const [delivery] = await deliveriesOf(testDb.db, endpointId);
       expect(delivery).toMatchObject({ status: "delivered", lastError: null });
       expect(delivery!.attempts.map((attempt) => attempt.statusCode)).toEqual([200]);
       await waitForOutput(running, `received customer.created ${eventId}`);
 
       // Another partner's endpoint at the same receiver: signed with a token the receiver does not hold.
-      const stranger = await createTestOrg(testDb.db);
-      const strangersCustomer = await createTestCustomer(testDb.db, stranger.partner.id, { emails: ["b@other.example"] });
-      const foreign = await createEndpoint(testDb.db, { partnerId: stranger.partner.id }, "current", {
-        url,
-        eventTypes: ["customer.created"],
-        maxAttempts: 1,
-        signatureScheme,
+      const foreign = await createEndpointFixture(testDb.db, url, {
+        customer: { emails: ["b@other.example"] },
+        endpoint: { maxAttempts: 1, signatureScheme },
       });
-      const foreignEventId = await recordTestEvent(testDb.db, strangersCustomer, "customer.created", {});
+      const foreignEventId = await recordTestEvent(testDb.db, foreign.customer, "customer.created", {});
       await drainWebhooks(testDb.db);
-      const [refused] = await deliveriesOf(testDb.db, foreign.endpoint.id);
+      const [refused] = await deliveriesOf(testDb.db, foreign.endpointId);
       expect(refused).toMatchObject({ status: "failed" });
       expect(refused!.attempts.map((attempt) => attempt.statusCode)).toEqual([401]);
       expect(running.output()).not.toContain(foreignEventId);

@@ -7,10 +7,8 @@ import { INTERRUPTED } from "../../server/webhooks/delivery-engine/failure-messa
 import { ResultWriter } from "../../server/webhooks/delivery-engine/outcomes";
 import { sweepDeliveries } from "../../server/webhooks/delivery-engine/sweep";
 import { startDeliveryWorker } from "../../server/webhooks/delivery-worker";
-import { createEndpoint } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
-import { createTestOrg } from "../helpers/fixtures";
-import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
+import { createEndpointFixture, deliveriesOf, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
 import { webhookTestBed } from "../helpers/webhook-test-bed";
 
 const testDb = webhookTestBed();
@@ -21,15 +19,9 @@ async function setup(maxAttempts: number, { firstHangs = true } = {}) {
   const target = await testDb.receiver((_request, index) =>
     firstHangs && index === 0 ? { status: 200, delayMs: 60_000 } : { status: 200, signWith: token },
   );
-  const org = await createTestOrg(testDb.db);
-  const customer = await createTestCustomer(testDb.db, org.partner.id);
-  const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
-    url: target.url,
-    eventTypes: ["customer.created"],
-    maxAttempts,
-  });
+  const { customer, endpointId, secret } = await createEndpointFixture(testDb.db, target.url, { endpoint: { maxAttempts } });
   token = secret;
-  return { target, customer, endpointId: endpoint.id };
+  return { target, customer, endpointId };
 }
 
 async function sweepOnceLeaseRunsOut(): Promise<void> {

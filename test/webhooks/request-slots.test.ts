@@ -2,10 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
 import { PER_ENDPOINT_CONCURRENCY } from "../../server/webhooks/delivery-engine/limits";
 import { startDeliveryWorker } from "../../server/webhooks/delivery-worker";
-import { createEndpoint } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
-import { createTestOrg } from "../helpers/fixtures";
-import { createTestCustomer, deliveriesOf, recordTestEvent } from "../helpers/webhook-fixtures";
+import { createEndpointFixture, deliveriesOf, recordTestEvent } from "../helpers/webhook-fixtures";
 import type { ReplyRule } from "../helpers/webhook-receiver";
 import { webhookTestBed } from "../helpers/webhook-test-bed";
 
@@ -16,15 +14,10 @@ const testDb = webhookTestBed();
 async function endpointWith(rule: ReplyRule, events: number) {
   let token = "";
   const target = await testDb.receiver((request, index) => ({ ...rule(request, index), signWith: token }));
-  const org = await createTestOrg(testDb.db);
-  const customer = await createTestCustomer(testDb.db, org.partner.id);
-  const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
-    url: target.url,
-    eventTypes: ["customer.created"],
-  });
+  const { customer, endpointId, secret } = await createEndpointFixture(testDb.db, target.url);
   token = secret;
   for (let i = 0; i < events; i++) await recordTestEvent(testDb.db, customer, "customer.created", {});
-  return { target, endpointId: endpoint.id };
+  return { target, endpointId };
 }
 
 describe("an endpoint's request slots", () => {
@@ -46,7 +39,9 @@ describe("an endpoint's request slots", () => {
   it("are never more than the endpoint's share in flight while the worker frees each at its answer, and every attempt is recorded", async () => {
     let open = 0;
     let most = 0;
-    const answerMs = 150;
+    // Long enough for a whole share's requests to be open at once on a busy machine (this process
+    // runs the worker and the receiver; at 150 ms the first wave sometimes arrived too spread out).
+    const answerMs = 1_000;
     const events = PER_ENDPOINT_CONCURRENCY + 16;
     const { target, endpointId } = await endpointWith(() => {
       most = Math.max(most, ++open);

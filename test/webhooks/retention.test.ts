@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { createEndpoint } from "../../server/webhooks/endpoints";
 import { purgeOldWebhookRecords, WEBHOOK_LOG_RETENTION_DAYS } from "../../server/webhooks/retention";
 import { routePendingEvents } from "../../server/webhooks/routing";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
-import { createTestOrg } from "../helpers/fixtures";
-import { createTestCustomer, recordTestEvent } from "../helpers/webhook-fixtures";
+import { createEndpointFixture, recordTestEvent } from "../helpers/webhook-fixtures";
 
 let testDb: TestDatabase;
 beforeAll(async () => {
@@ -16,11 +14,8 @@ afterAll(async () => {
 
 it("deletes finished deliveries and routed events past the retention period, and nothing else", async () => {
   vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");
-  const org = await createTestOrg(testDb.db);
-  const customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example"] });
-  const { endpoint } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
-    url: "http://127.0.0.1:9/hook",
-    eventTypes: ["customer.created"],
+  const { org, customer, endpointId } = await createEndpointFixture(testDb.db, "http://127.0.0.1:9/hook", {
+    customer: { emails: ["a@acme.example"] },
   });
   const eventIds: string[] = [];
   for (let i = 0; i < 5; i++) eventIds.push(await recordTestEvent(testDb.db, customer, "customer.created", {}));
@@ -30,7 +25,7 @@ it("deletes finished deliveries and routed events past the retention period, and
   const now = new Date();
   const old = new Date(now.getTime() - (WEBHOOK_LOG_RETENTION_DAYS + 1) * 86_400_000);
   const recent = new Date(now.getTime() - (WEBHOOK_LOG_RETENTION_DAYS - 1) * 86_400_000);
-  const deliveries = await testDb.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, orderBy: { sequence: "asc" } });
+  const deliveries = await testDb.db.webhookDelivery.findMany({ where: { endpointId }, orderBy: { sequence: "asc" } });
   const [oldDelivered, oldFailed, oldPending, recentDelivered, recentFailed] = deliveries;
   const setDelivery = (id: string, status: "delivered" | "failed" | "pending", createdAt: Date) =>
     testDb.db.webhookDelivery.update({ where: { id }, data: { status, createdAt } });
@@ -44,7 +39,7 @@ it("deletes finished deliveries and routed events past the retention period, and
   await testDb.db.outboxEvent.update({ where: { id: unroutedOld }, data: { routedAt: null, createdAt: old } });
 
   expect(await purgeOldWebhookRecords(testDb.db, now)).toEqual({ deliveries: 2, events: 3 });
-  const left = await testDb.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, select: { id: true } });
+  const left = await testDb.db.webhookDelivery.findMany({ where: { endpointId }, select: { id: true } });
   expect(left.map((row) => row.id).sort()).toEqual(
     [oldPending!.id, recentDelivered!.id, recentFailed!.id, ...deliveries.slice(5).map((d) => d.id)].sort(),
   );

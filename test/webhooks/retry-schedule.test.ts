@@ -5,10 +5,9 @@ import { performAttempt } from "../../server/webhooks/delivery-engine/attempt";
 import { deliverDueBatch } from "../../server/webhooks/delivery-engine/batch";
 import { claimAttempts } from "../../server/webhooks/delivery-engine/claim";
 import { ENDPOINT_HEALTH_JOB, ResultWriter } from "../../server/webhooks/delivery-engine/outcomes";
-import { createEndpoint, type EndpointInput, type Protocol } from "../../server/webhooks/endpoints";
+import { type EndpointInput, type Protocol } from "../../server/webhooks/endpoints";
 import { routePendingEvents } from "../../server/webhooks/routing";
-import { createTestOrg } from "../helpers/fixtures";
-import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
+import { createEndpointFixture, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
 import { type TestReceiver } from "../helpers/webhook-receiver";
 import { webhookTestBed } from "../helpers/webhook-test-bed";
 
@@ -17,14 +16,12 @@ const testDb = webhookTestBed();
 const receiver = (...args: Parameters<typeof testDb.receiver>) => testDb.receiver(...args);
 
 async function setup(target: TestReceiver, protocol: Protocol = "current", input: Partial<EndpointInput> = {}) {
-  const org = await createTestOrg(testDb.db);
-  const customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example"] });
-  const { endpoint } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, protocol, {
-    url: target.url,
-    eventTypes: protocol === "current" ? ["customer.created", "customer.breach.found"] : ["email.added"],
-    ...input,
+  const { customer, endpointId } = await createEndpointFixture(testDb.db, target.url, {
+    protocol,
+    customer: { emails: ["a@acme.example"] },
+    endpoint: { eventTypes: protocol === "current" ? ["customer.created", "customer.breach.found"] : ["email.added"], ...input },
   });
-  return { customer, endpointId: endpoint.id };
+  return { customer, endpointId };
 }
 
 /** An event both protocols send: a monitored address added. */

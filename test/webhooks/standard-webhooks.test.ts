@@ -1,10 +1,9 @@
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { sendTestEvent } from "../../server/webhooks/delivery-log";
-import { createEndpoint, updateEndpoint } from "../../server/webhooks/endpoints";
+import { updateEndpoint } from "../../server/webhooks/endpoints";
 import { cycleSecret } from "../../server/webhooks/secrets";
-import { createTestOrg } from "../helpers/fixtures";
-import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
+import { createEndpointFixture, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
 import { hmacHex, type ReceivedRequest, type TestReceiver } from "../helpers/webhook-receiver";
 import { webhookTestBed } from "../helpers/webhook-test-bed";
 
@@ -25,16 +24,12 @@ interface Setup {
 }
 
 async function setup(target: TestReceiver): Promise<Setup> {
-  const org = await createTestOrg(testDb.db);
-  const owner = { partnerId: org.partner.id };
-  const customer = await createTestCustomer(testDb.db, org.partner.id, { emails: ["a@acme.example"] });
-  const { endpoint, secret } = await createEndpoint(testDb.db, owner, "current", {
-    url: target.url,
-    eventTypes: ["customer.created", "customer.deleted"],
-    signatureScheme: "standard-webhooks",
+  const { org, customer, endpoint, endpointId, secret } = await createEndpointFixture(testDb.db, target.url, {
+    customer: { emails: ["a@acme.example"] },
+    endpoint: { eventTypes: ["customer.created", "customer.deleted"], signatureScheme: "standard-webhooks" },
   });
   expect(endpoint.signatureScheme).toBe("standard-webhooks");
-  return { owner, customer, endpointId: endpoint.id, token: secret };
+  return { owner: { partnerId: org.partner.id }, customer, endpointId, token: secret };
 }
 
 const receiverFor = (token: string) => new Webhook(`whsec_${Buffer.from(token, "utf8").toString("base64")}`);
