@@ -25,8 +25,8 @@ export type ProcedureCall = (options: ProcedureCallOptions) => Promise<unknown>;
  * parsers, the resolver), each with the options and context the previous one passed on, a thrown
  * error made a TRPCError, and a failed result thrown. tRPC's own runner builds those option
  * objects with a transpiled object-spread helper (four calls per middleware), which took a fifth
- * of the REST path's JavaScript time (docs/measures.md, "API overhead"); here they are native
- * spreads. A procedure whose definition does not have the shape this relies on (tRPC changed it,
+ * of the REST path's JavaScript time (docs/measures.md, "API overhead"); here they are object
+ * literals. A procedure whose definition does not have the shape this relies on (tRPC changed it,
  * or a caller override) is called through tRPC itself.
  */
 export function procedureCaller(procedure: AnyTRPCProcedure): ProcedureCall {
@@ -38,8 +38,6 @@ export function procedureCaller(procedure: AnyTRPCProcedure): ProcedureCall {
   const chain = middlewares as Middleware[];
   const meta = def.meta;
 
-  // Each middleware gets an object literal of one shape (spreading `options` at every step made
-  // larger, slower objects: docs/measures.md, "API overhead").
   async function callFrom(index: number, options: ProcedureCallOptions): Promise<MiddlewareResult> {
     try {
       return await chain[index]!({
