@@ -145,11 +145,13 @@ async function main() {
       url: `${bareReference.baseUrl}/customer/${customerId}/threat-score`,
       headers: partner,
     };
-    const others: Target[] = profileDir ? [] : [
-      { name: "bare Next.js route handler (GET /api/live)", url: `${service.baseUrl}/api/live`, headers: {} },
-      { name: "GET /api/v1/health (tRPC + SELECT 1)", url: `${service.baseUrl}/api/v1/health`, headers: {} },
-      { name: "authenticated partner GET (plans)", url: `${service.baseUrl}/api/v1/integrations/partner/plans`, headers: partner },
-    ];
+    const others: Target[] = profileDir
+      ? []
+      : [
+          { name: "bare Next.js route handler (GET /api/live)", url: `${service.baseUrl}/api/live`, headers: {} },
+          { name: "GET /api/v1/health (tRPC + SELECT 1)", url: `${service.baseUrl}/api/v1/health`, headers: {} },
+          { name: "authenticated partner GET (plans)", url: `${service.baseUrl}/api/v1/integrations/partner/plans`, headers: partner },
+        ];
     for (const target of [threatScore, ...(bare ? [bare] : []), ...others]) {
       const response = await fetch(target.url, { headers: target.headers });
       if (!response.ok) throw new Error(`${target.url}: ${response.status} ${await response.text()}`);
