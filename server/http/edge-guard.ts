@@ -66,18 +66,10 @@ export function strictTransportSecurity(appUrl: string): string | undefined {
   return appUrl.startsWith("https://") ? "max-age=31536000" : undefined;
 }
 
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
-const restHeadersByAppUrl = new Map<string, Readonly<Record<string, string>>>();
-
 /** The security headers of a REST answer (no pages: the policy without a nonce), names in lower case. */
-export function restSecurityHeaders(appUrl: string): Readonly<Record<string, string>> {
-  let headers = restHeadersByAppUrl.get(appUrl);
-  if (!headers) {
-    const hsts = strictTransportSecurity(appUrl);
-    headers = Object.freeze({ "content-security-policy": POLICY_WITHOUT_NONCE, ...(hsts ? { "strict-transport-security": hsts } : {}) });
-    restHeadersByAppUrl.set(appUrl, headers);
-  }
-  return headers;
+export function restSecurityHeaders(appUrl: string): Record<string, string> {
+  const hsts = strictTransportSecurity(appUrl);
+  return { "content-security-policy": POLICY_WITHOUT_NONCE, ...(hsts ? { "strict-transport-security": hsts } : {}) };
 }
 
 export interface EdgeGuardOptions {
@@ -103,9 +95,10 @@ export async function guardRequest(
   options: EdgeGuardOptions,
 ): Promise<IncomingMessage | undefined> {
   const restPath = options.isRestPath(path);
-  const carriedByAnswer = restPath && options.restAnswersCarrySecurityHeaders === true;
   // The caller's answer carries them; a refusal from here must too.
-  const refusalHeaders = carriedByAnswer ? restSecurityHeaders(options.appUrl) : NO_HEADERS;
+  const carriedByAnswer = restPath && options.restAnswersCarrySecurityHeaders === true;
+  const refuseWith = (refusal: Refusal | { status: number; error: string }) =>
+    refuse(req, res, refusal, carriedByAnswer ? restSecurityHeaders(options.appUrl) : {});
   if (!carriedByAnswer) {
     const hsts = strictTransportSecurity(options.appUrl);
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
@@ -124,18 +117,18 @@ export async function guardRequest(
       { method: req.method ?? "GET", headers: nodeHeaderSource(req.headers) },
       { json: path.startsWith("/api/trpc/") },
     );
-    if (refusal) return refuse(req, res, refusal, refusalHeaders);
+    if (refusal) return refuseWith(refusal);
   }
 
   const limit = bodyLimitFor(path);
   const declared = req.headers["content-length"];
   if (declared !== undefined) {
-    return Number(declared) > limit ? refuse(req, res, tooLarge(limit), refusalHeaders) : req;
+    return Number(declared) > limit ? refuseWith(tooLarge(limit)) : req;
   }
   if (req.headers["transfer-encoding"] === undefined) return req;
   const body = await readWithin(req, limit);
   if (body === "closed") return undefined;
-  if (body === "too large") return refuse(req, res, tooLarge(limit), refusalHeaders);
+  if (body === "too large") return refuseWith(tooLarge(limit));
   return replayWithBody(req, body);
 }
 
@@ -155,7 +148,7 @@ function refuse(
   req: IncomingMessage,
   res: ServerResponse,
   refusal: Refusal | { status: number; error: string },
-  headers: Readonly<Record<string, string>>,
+  headers: Record<string, string>,
 ): undefined {
   const body = JSON.stringify({ success: false, error: refusal.error });
   res.writeHead(refusal.status, {

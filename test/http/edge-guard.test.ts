@@ -30,6 +30,10 @@ async function startGuarded(appUrl: string, restAnswersCarrySecurityHeaders?: bo
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A POST of `bytes` bytes with its Content-Length declared. */
+const postDeclaring = (baseUrl: string, path: string, bytes: number) =>
+  rawRequest(baseUrl, { method: "POST", path, headers: { "content-length": String(bytes) }, chunks: [Buffer.alloc(bytes)] });
+
 afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
   server = undefined;
@@ -67,12 +71,7 @@ describe("the edge guard", () => {
     expect(passed.status).toBe(200);
     expect(passed.headers["content-security-policy"]).toBeUndefined();
     expect(passed.headers["strict-transport-security"]).toBeUndefined();
-    const refused = await rawRequest(baseUrl, {
-      method: "POST",
-      path: "/api/v1/integrations/customer/onboard",
-      headers: { "content-length": String(1_000_001) },
-      chunks: [Buffer.alloc(1_000_001)],
-    });
+    const refused = await postDeclaring(baseUrl, "/api/v1/integrations/customer/onboard", 1_000_001);
     expect(refused.status).toBe(413);
     expect(refused.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(refused.headers["strict-transport-security"]).toBe("max-age=31536000");
@@ -82,12 +81,7 @@ describe("the edge guard", () => {
 
   it("answers 413 to a declared Content-Length over the path's limit without reading the body, in the API's envelope", async () => {
     const baseUrl = await startGuarded("http://service.example");
-    const answer = await rawRequest(baseUrl, {
-      method: "POST",
-      path: "/api/unsubscribe",
-      headers: { "content-length": String(65_537) },
-      chunks: [Buffer.alloc(65_537)],
-    });
+    const answer = await postDeclaring(baseUrl, "/api/unsubscribe", 65_537);
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body.toString())).toEqual({ success: false, error: "Request body too large (limit 65536 bytes)" });
     expect(handled).toEqual([]);

@@ -195,7 +195,9 @@ function indexBySegmentCount(routes: Route[]): RouteIndex {
   const index: RouteIndex = new Map();
   for (const route of routes) {
     const count = segmentCount(route.pathTemplate);
-    index.set(count, [...(index.get(count) ?? []), route]);
+    const sameCount = index.get(count);
+    if (sameCount) sameCount.push(route);
+    else index.set(count, [route]);
   }
   return index;
 }
