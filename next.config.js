@@ -26,10 +26,17 @@ const nextConfig = {
         source: "/:path*",
         headers: [
           { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
           { key: "X-Frame-Options", value: "DENY" },
-          // No page uses these; an injected script or a framed page cannot either. The CSP and HSTS depend
-          // on the request and APP_URL, so the production server adds them (server/http/edge-guard.ts).
+        ],
+      },
+      {
+        // Every path but the REST API's (JSON answers, never a page: these two concern documents
+        // a browser renders; docs/operations.md, "Security headers"). No page uses these features;
+        // an injected script or a framed page cannot either. The CSP and HSTS depend on the request
+        // and APP_URL, so the production server adds them (server/http/edge-guard.ts).
+        source: "/((?!api/v1/|api/integrations/).*)",
+        headers: [
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
           {
             key: "Permissions-Policy",
             value: "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()",

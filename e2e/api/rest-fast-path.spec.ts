@@ -8,14 +8,16 @@ import { partnerHeaders } from "../demo";
  * is loaded (scripts/serve.ts). What clients see must not change: the config's headers, gzip,
  * HEAD, Next.js's own redirects, the size limit.
  */
-test("REST answers carry the config's security headers and none of Next.js's page-routing ones", async ({ baseURL }) => {
+test("REST answers carry the API's security headers and none of Next.js's page-routing ones", async ({ baseURL }) => {
   await rawRequest(baseURL!, { path: "/api/v1/health" }); // the first call may load the route through Next.js
   const response = await rawRequest(baseURL!, { path: "/api/v1/health" });
   expect(response.status).toBe(200);
   expect(JSON.parse(response.body.toString())).toEqual({ success: true, status: "ok", database: "ok" });
   expect(response.headers["x-content-type-options"]).toBe("nosniff");
-  expect(response.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   expect(response.headers["x-frame-options"]).toBe("DENY");
+  expect(response.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect(response.headers["referrer-policy"]).toBeUndefined();
+  expect(response.headers["permissions-policy"]).toBeUndefined();
   expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   expect(response.headers.vary ?? "").not.toContain("rsc");
 });

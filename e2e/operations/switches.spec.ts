@@ -39,6 +39,10 @@ test("with REST_FAST_PATH, DIRECT_DRIVER_READS and BULK_COPY off the service ans
       expect(health.status).toBe(200);
       expect(health.headers.vary ?? "").toContain("rsc");
       expect(health.headers["x-content-type-options"]).toBe("nosniff");
+      // The same security headers as the fast path's (e2e/api/rest-fast-path.spec.ts).
+      expect(health.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(health.headers["permissions-policy"]).toBeUndefined();
+      expect(health.headers["referrer-policy"]).toBeUndefined();
     }
 
     // breach/check reads through Prisma now: its answers match the exposure index row for row.

@@ -41,7 +41,7 @@ export function bodyLimitFor(path: string): number {
  */
 const NOT_COOKIE_AUTHENTICATED = ["/api/v1/", "/api/integrations/", "/api/unsubscribe", "/api/inngest"];
 
-/** The policy of every answer; pages get the nonce their scripts carry. */
+/** The policy of every answer but the REST API's; pages get the nonce their scripts carry. */
 export function contentSecurityPolicy(nonce?: string): string {
   return [
     "default-src 'self'",
@@ -58,18 +58,21 @@ export function contentSecurityPolicy(nonce?: string): string {
   ].join("; ");
 }
 
-/** The policy of every answer without pages (the REST API's), made once. */
-const POLICY_WITHOUT_NONCE = contentSecurityPolicy();
+/**
+ * The REST API's policy: its answers are JSON, never a page, so nothing may load and nothing may
+ * frame one (the OWASP REST Security Cheat Sheet's set; docs/operations.md, "Security headers").
+ */
+export const REST_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /** HSTS for a year, only when the service's public address is https (browsers ignore it over http anyway). */
 export function strictTransportSecurity(appUrl: string): string | undefined {
   return appUrl.startsWith("https://") ? "max-age=31536000" : undefined;
 }
 
-/** The security headers of a REST answer (no pages: the policy without a nonce), names in lower case. */
+/** The security headers of a REST answer that depend on the request or APP_URL, names in lower case. */
 export function restSecurityHeaders(appUrl: string): Record<string, string> {
   const hsts = strictTransportSecurity(appUrl);
-  return { "content-security-policy": POLICY_WITHOUT_NONCE, ...(hsts ? { "strict-transport-security": hsts } : {}) };
+  return { "content-security-policy": REST_CONTENT_SECURITY_POLICY, ...(hsts ? { "strict-transport-security": hsts } : {}) };
 }
 
 export interface EdgeGuardOptions {
@@ -103,7 +106,7 @@ export async function guardRequest(
     const hsts = strictTransportSecurity(options.appUrl);
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
     if (restPath) {
-      res.setHeader("Content-Security-Policy", POLICY_WITHOUT_NONCE);
+      res.setHeader("Content-Security-Policy", REST_CONTENT_SECURITY_POLICY);
     } else {
       const policy = contentSecurityPolicy(randomBytes(16).toString("base64"));
       req.headers["content-security-policy"] = policy; // where Next.js reads the nonce from

@@ -49,12 +49,15 @@ export function headerResolverFromBuild(build: BuildManifests): HeaderResolver |
   const conditional = manifest.headers?.find((rule) => rule.has?.length || rule.missing?.length);
   if (conditional) return { unsupported: `the headers of ${conditional.source} depend on the request` };
 
-  const rules = (manifest.headers ?? []).map((rule) => ({ pattern: new RegExp(rule.regex), headers: rule.headers }));
+  const rules = (manifest.headers ?? []).map((rule) => ({
+    pattern: new RegExp(rule.regex),
+    headers: rule.headers.map(({ key, value }) => [key.toLowerCase(), value] as const),
+  }));
   return (path) => {
     const headers: Record<string, string> = {};
     for (const rule of rules) {
       if (!rule.pattern.test(path)) continue;
-      for (const { key, value } of rule.headers) headers[key.toLowerCase()] = value;
+      for (const [name, value] of rule.headers) headers[name] = value;
     }
     return headers;
   };

@@ -275,7 +275,7 @@ describe("request bodies on the production server", () => {
 });
 
 describe("security headers on the production server", () => {
-  it("give pages a Content-Security-Policy whose nonce Next.js's scripts carry, frame-ancestors 'none' and a Permissions-Policy; no HSTS over http", async () => {
+  it("give pages a Content-Security-Policy whose nonce Next.js's scripts carry, frame-ancestors 'none', a Permissions-Policy and a Referrer-Policy; no HSTS over http", async () => {
     const response = await fetch(`${server.baseUrl}/admin/sign-in`);
     expect(response.status).toBe(200);
     const policy = response.headers.get("content-security-policy")!;
@@ -288,15 +288,26 @@ describe("security headers on the production server", () => {
     expect(scripts.length).toBeGreaterThan(0);
     for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
     expect(response.headers.get("permissions-policy")).toContain("camera=()");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(response.headers.get("strict-transport-security")).toBeNull();
 
     const again = (await fetch(`${server.baseUrl}/admin/sign-in`)).headers.get("content-security-policy");
     expect(again).not.toEqual(policy); // a fresh nonce per answer
   });
 
-  it("give REST answers (the fast path) the policy and the Permissions-Policy too", async () => {
-    const response = await fetch(`${server.baseUrl}/api/v1/health`);
-    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
-    expect(response.headers.get("permissions-policy")).toContain("camera=()");
+  it("give REST answers (the fast path, both prefixes) the API's set: a policy that loads nothing, no page-only headers", async () => {
+    for (const path of ["/api/v1/health", "/api/integrations/partner/plans"]) {
+      const response = await fetch(`${server.baseUrl}${path}`);
+      expect(response.headers.get("content-security-policy"), path).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(response.headers.get("x-frame-options"), path).toBe("DENY");
+      expect(response.headers.get("cache-control"), path).toBe("no-store");
+      expect(response.headers.get("permissions-policy"), path).toBeNull();
+      expect(response.headers.get("referrer-policy"), path).toBeNull();
+    }
+    // Every other route handler under /api keeps the full set.
+    const live = await fetch(`${server.baseUrl}/api/live`);
+    expect(live.headers.get("permissions-policy")).toContain("camera=()");
+    expect(live.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
   });
 });

@@ -305,8 +305,9 @@ function tooLarge(): HttpError {
   return { status: 413, message: `Request body too large (limit ${MAX_REST_BODY_BYTES} bytes)`, headers: {} };
 }
 
+/** Names in lower case, as Node and fetch give them: the production server writes them as they are. */
 function jsonHeaders(requestId: string): Record<string, string> {
-  return { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId };
+  return { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-request-id": requestId };
 }
 
 function errorResponse(error: HttpError, requestId: string): RestResponse {
