@@ -9,6 +9,7 @@
  *    development: runs Next.js's development server through scripts/serve.ts --dev (tsx) in a
  *    child process on PORT, passing signals through.
  */
+import "./lib/require-node";
 import "./lib/load-env";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";

