@@ -146,11 +146,18 @@ export function stampPeerAddress(req: IncomingMessage): void {
   slot[STAMPED] = true;
   const peer = req.socket.remoteAddress ?? "";
   req.headers[PEER_ADDRESS_HEADER] = peer;
-  const raw: string[] = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (req.rawHeaders[i]!.toLowerCase() !== PEER_ADDRESS_HEADER) raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const raw = req.rawHeaders;
+  // Names of another length cannot be the header: only those are compared (this runs on every request).
+  const sentByClient = (name: string) => name.length === PEER_ADDRESS_HEADER.length && name.toLowerCase() === PEER_ADDRESS_HEADER;
+  let kept = raw;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (sentByClient(raw[i]!)) {
+      kept = raw.filter((_, at) => !sentByClient(raw[at - (at % 2)]!));
+      break;
+    }
   }
-  req.rawHeaders = [...raw, PEER_ADDRESS_HEADER, peer];
+  kept.push(PEER_ADDRESS_HEADER, peer);
+  req.rawHeaders = kept;
 }
 
 type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;

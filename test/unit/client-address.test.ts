@@ -1,3 +1,5 @@
+import { IncomingMessage } from "node:http";
+import { Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   clientKey,
@@ -5,6 +7,7 @@ import {
   parseTrustProxy,
   pickClientAddress,
   requestClientAddress,
+  stampPeerAddress,
   PEER_ADDRESS_HEADER,
 } from "../../server/client-address";
 import { checkConfig, config } from "../../server/config";
@@ -103,5 +106,31 @@ describe("the client address", () => {
   it("is read from the peer header only where the server stamps it", () => {
     // Nothing in this process stamped a request yet: a client-sent header is not believed.
     expect(requestClientAddress(new Headers({ [PEER_ADDRESS_HEADER]: "127.0.0.9" }), none)).toBeUndefined();
+  });
+});
+
+describe("stampPeerAddress", () => {
+  function request(rawHeaders: string[], remoteAddress = "192.0.2.7"): IncomingMessage {
+    const req = new IncomingMessage(new Socket());
+    Object.defineProperty(req.socket, "remoteAddress", { value: remoteAddress });
+    req.rawHeaders = rawHeaders;
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < rawHeaders.length; i += 2) headers[rawHeaders[i]!.toLowerCase()] = rawHeaders[i + 1]!;
+    req.headers = headers;
+    return req;
+  }
+
+  it("adds the socket's peer to the headers and the raw headers", () => {
+    const req = request(["Host", "service.example", "X-Forwarded-For", "203.0.113.1"]);
+    stampPeerAddress(req);
+    expect(req.headers[PEER_ADDRESS_HEADER]).toBe("192.0.2.7");
+    expect(req.rawHeaders).toEqual(["Host", "service.example", "X-Forwarded-For", "203.0.113.1", PEER_ADDRESS_HEADER, "192.0.2.7"]);
+  });
+
+  it("replaces every copy a client sent, in any case, and keeps the other headers in order", () => {
+    const req = request(["X-Exposure-Monitor-Peer", "198.51.100.1", "Host", "service.example", "x-exposure-monitor-peer", "198.51.100.2"]);
+    stampPeerAddress(req);
+    expect(req.headers[PEER_ADDRESS_HEADER]).toBe("192.0.2.7");
+    expect(req.rawHeaders).toEqual(["Host", "service.example", PEER_ADDRESS_HEADER, "192.0.2.7"]);
   });
 });
