@@ -67,3 +67,64 @@ describe("the dispatcher's middleware-chain runner answers as tRPC's callTRPCPro
     expect(String(ours!.cause)).toBe(String(theirs!.cause));
   });
 });
+
+describe("the runner's last step (input parsers, output parser and resolver as one)", () => {
+  const twoInputs = t.procedure
+    .input(z.object({ name: z.string() }))
+    .input(z.object({ times: z.coerce.number().int().min(1) }))
+    .query(({ input }) => `${input.name} x${input.times}`);
+  const useAfterInput = t.procedure
+    .input(z.object({ name: z.string() }))
+    .use(async ({ input, next }) => next({ ctx: { seenInput: input } }))
+    .query(({ ctx, input }) => ({ ctx, input }));
+  const merged = t.router({ twoInputs, useAfterInput });
+  const options = (path: string, rawInput: unknown) => ({
+    ctx: { tenant: "acme" },
+    path,
+    type: "query" as const,
+    getRawInput: async () => rawInput,
+    signal: undefined,
+    batchIndex: 0,
+  });
+
+  it("merges several inputs as tRPC does, and refuses the second's failure the same way", async () => {
+    const procedure = merged._def.procedures.twoInputs;
+    const good = options("twoInputs", { name: "Ada", times: "3" });
+    expect(await procedureCaller(procedure)(good)).toBe(await callTRPCProcedure({ router: merged, ...good }));
+    const bad = options("twoInputs", { name: "Ada", times: 0 });
+    const [ours, theirs] = await Promise.all(
+      [procedureCaller(procedure)(bad), callTRPCProcedure({ router: merged, ...bad })].map((call) => call.catch((error: unknown) => error)),
+    );
+    expect(ours).toBeInstanceOf(TRPCError);
+    expect((ours as TRPCError).code).toBe("BAD_REQUEST");
+    expect(String((ours as TRPCError).cause)).toBe(String((theirs as TRPCError).cause));
+  });
+
+  it("runs a chain with a middleware after its input as it is", async () => {
+    const call = options("useAfterInput", { name: "Ada" });
+    expect(await procedureCaller(merged._def.procedures.useAfterInput)(call)).toEqual(await callTRPCProcedure({ router: merged, ...call }));
+  });
+
+  it("does not call tRPC's own parser and resolver steps where it runs them as one", async () => {
+    const procedure = router._def.procedures.greet as unknown as { _def: { middlewares: Array<(...args: unknown[]) => unknown> } };
+    const steps = procedure._def.middlewares;
+    const calledBack: string[] = [];
+    const original = [...steps];
+    steps.forEach((step, index) => {
+      const tag = (step as { _type?: string })._type;
+      if (index < 2) return;
+      const spy = Object.assign((...args: unknown[]) => (calledBack.push(tag ?? "resolver"), step(...args)), { _type: tag });
+      steps[index] = spy;
+    });
+    try {
+      const caller = procedureCaller(router._def.procedures.greet);
+      const greetOptions = { ...options("greet", { name: "Grace" }) };
+      expect(await caller(greetOptions)).toEqual({ text: "acme:ada greets Grace" });
+      expect(calledBack).toEqual([]);
+      await callTRPCProcedure({ router, ...greetOptions });
+      expect(calledBack).toEqual(["input", "output", "resolver"]);
+    } finally {
+      steps.splice(0, steps.length, ...original);
+    }
+  });
+});

@@ -101,11 +101,9 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
         signal: undefined,
         batchIndex: 0,
       });
-      return {
-        status: ctx.response.status ?? route.meta.successStatus ?? 200,
-        headers: { ...jsonHeaders(requestId), ...ctx.response.headers },
-        body: JSON.stringify(data),
-      };
+      const headers = jsonHeaders(requestId);
+      for (const name in ctx.response.headers) headers[name] = ctx.response.headers[name]!;
+      return { status: ctx.response.status ?? route.meta.successStatus ?? 200, headers, body: JSON.stringify(data) };
     } catch (error) {
       const httpError = toHttpError(error, route.errors);
       if (httpError.unexpected !== undefined) {

@@ -1,4 +1,5 @@
 import { getTRPCErrorFromUnknown, TRPCError, type AnyTRPCProcedure } from "@trpc/server";
+import { getParseFn, isObject, type Parser } from "@trpc/server/unstable-core-do-not-import";
 
 /** What tRPC gives every middleware besides `meta` and `next` (its `callTRPCProcedure` options, less the router). */
 export interface ProcedureCallOptions {
@@ -16,6 +17,16 @@ type Middleware = (
   options: ProcedureCallOptions & { meta: unknown; next: (nextOptions?: NextOptions) => Promise<MiddlewareResult> },
 ) => Promise<MiddlewareResult>;
 type NextOptions = { ctx?: object; input?: unknown; getRawInput?: () => Promise<unknown> };
+type ParseFn = (value: unknown) => unknown;
+type TaggedMiddleware = Middleware & { _type?: string };
+interface ProcedureDef {
+  middlewares?: unknown;
+  meta?: unknown;
+  caller?: unknown;
+  inputs?: unknown[];
+  output?: unknown;
+  resolver?: (options: object) => unknown;
+}
 
 export type ProcedureCall = (options: ProcedureCallOptions) => Promise<unknown>;
 
@@ -30,12 +41,12 @@ export type ProcedureCall = (options: ProcedureCallOptions) => Promise<unknown>;
  * or a caller override) is called through tRPC itself.
  */
 export function procedureCaller(procedure: AnyTRPCProcedure): ProcedureCall {
-  const def = (procedure as { _def?: { middlewares?: unknown; meta?: unknown; caller?: unknown } })._def;
+  const def = (procedure as { _def?: ProcedureDef })._def;
   const middlewares = def?.middlewares;
   if (!def || def.caller || !Array.isArray(middlewares) || !middlewares.every((one) => typeof one === "function")) {
     return (options) => (procedure as unknown as ProcedureCall)(options);
   }
-  const chain = middlewares as Middleware[];
+  const chain = withValidatedResolver(def, middlewares as Middleware[]);
   const meta = def.meta;
 
   async function callFrom(index: number, options: ProcedureCallOptions): Promise<MiddlewareResult> {
@@ -74,4 +85,63 @@ export function procedureCaller(procedure: AnyTRPCProcedure): ProcedureCall {
     if (!result.ok) throw result.error;
     return result.data;
   };
+}
+
+/**
+ * The chain with its end as one step. tRPC ends every procedure with a middleware per input parser,
+ * one for the output parser and one calling the resolver (`.input()`, `.output()`, `.query()`), each
+ * an async step with its own `next` and object spreads: a sixth of what a REST call allocates. Here
+ * they run as one: the same parsers (tRPC's `getParseFn` of the procedure's `inputs` and `output`),
+ * in the same order, with the same errors (BAD_REQUEST for an input, "Output validation failed" for
+ * an output, both with the parser's error as the cause) and the same merge of several inputs. A
+ * chain that does not end so (a middleware after an input, parsers that do not match the
+ * procedure's) runs as it is.
+ */
+function withValidatedResolver(def: ProcedureDef, chain: Middleware[]): Middleware[] {
+  const tagged = chain as TaggedMiddleware[];
+  // `.query()` and `.mutation()` keep the resolver in the definition and end the chain with the step calling it.
+  const resolver = def.resolver;
+  if (typeof resolver !== "function" || tagged.length === 0) return chain;
+  let tailStart = tagged.length - 1;
+  while (tailStart > 0 && (tagged[tailStart - 1]!._type === "input" || tagged[tailStart - 1]!._type === "output")) tailStart--;
+  const tail = tagged.slice(tailStart, -1);
+  const inputs = def.inputs ?? [];
+  const outputSteps = tail.filter((step) => step._type === "output").length;
+  const allInputSteps = tagged.filter((step) => step._type === "input").length;
+  if (tail.length - outputSteps !== inputs.length || allInputSteps !== inputs.length || outputSteps !== (def.output ? 1 : 0)) return chain;
+
+  const parseInputs = inputs.map((parser) => getParseFn(parser as Parser) as ParseFn);
+  const parseOutput = def.output ? (getParseFn(def.output as Parser) as ParseFn) : undefined;
+  const validatedResolver: Middleware = async (options) => {
+    let input = options.input;
+    if (parseInputs.length > 0) {
+      const rawInput = await options.getRawInput();
+      for (const parse of parseInputs) {
+        let parsed: unknown;
+        try {
+          parsed = await parse(rawInput);
+        } catch (cause) {
+          throw new TRPCError({ code: "BAD_REQUEST", cause });
+        }
+        input = isObject(input) && isObject(parsed) ? { ...input, ...parsed } : parsed;
+      }
+    }
+    const data = await resolver({
+      ctx: options.ctx,
+      type: options.type,
+      path: options.path,
+      input,
+      getRawInput: options.getRawInput,
+      signal: options.signal,
+      batchIndex: options.batchIndex,
+      meta: options.meta,
+    });
+    if (!parseOutput) return { ok: true, data };
+    try {
+      return { ok: true, data: await parseOutput(data) };
+    } catch (cause) {
+      throw new TRPCError({ message: "Output validation failed", code: "INTERNAL_SERVER_ERROR", cause });
+    }
+  };
+  return [...chain.slice(0, tailStart), validatedResolver];
 }
