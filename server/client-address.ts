@@ -147,17 +147,20 @@ export function stampPeerAddress(req: IncomingMessage): void {
   const peer = req.socket.remoteAddress ?? "";
   req.headers[PEER_ADDRESS_HEADER] = peer;
   const raw = req.rawHeaders;
-  // Names of another length cannot be the header: only those are compared (this runs on every request).
-  const sentByClient = (name: string) => name.length === PEER_ADDRESS_HEADER.length && name.toLowerCase() === PEER_ADDRESS_HEADER;
   let kept = raw;
   for (let i = 0; i < raw.length; i += 2) {
-    if (sentByClient(raw[i]!)) {
-      kept = raw.filter((_, at) => !sentByClient(raw[at - (at % 2)]!));
+    if (isPeerAddressHeader(raw[i]!)) {
+      kept = raw.filter((_, at) => !isPeerAddressHeader(raw[at - (at % 2)]!));
       break;
     }
   }
   kept.push(PEER_ADDRESS_HEADER, peer);
   req.rawHeaders = kept;
+}
+
+/** Names of another length cannot be the header: only those are compared (this runs on every request). */
+function isPeerAddressHeader(name: string): boolean {
+  return name.length === PEER_ADDRESS_HEADER.length && name.toLowerCase() === PEER_ADDRESS_HEADER;
 }
 
 type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;

@@ -22,16 +22,14 @@ const router = t.router({
   badOutput: withUser.output(z.object({ n: z.number() })).query(() => ({ n: "one" }) as unknown as { n: number }),
 });
 
+/** What both runners get for one call of `path` (a query) with `rawInput`. */
+function callOptions(path: string, rawInput: unknown) {
+  return { ctx: { tenant: "acme" }, path, type: "query" as const, getRawInput: async () => rawInput, signal: undefined, batchIndex: 0 };
+}
+
 /** One call both ways: tRPC's own runner and the dispatcher's, with the same options. */
 async function bothWays(path: "greet" | "fail" | "badOutput", rawInput: unknown) {
-  const options = {
-    ctx: { tenant: "acme" },
-    path,
-    type: "query" as const,
-    getRawInput: async () => rawInput,
-    signal: undefined,
-    batchIndex: 0,
-  };
+  const options = callOptions(path, rawInput);
   const settle = (promise: Promise<unknown>) =>
     promise.then(
       (data) => ({ data }),
@@ -78,20 +76,12 @@ describe("the runner's last step (input parsers, output parser and resolver as o
     .use(async ({ input, next }) => next({ ctx: { seenInput: input } }))
     .query(({ ctx, input }) => ({ ctx, input }));
   const merged = t.router({ twoInputs, useAfterInput });
-  const options = (path: string, rawInput: unknown) => ({
-    ctx: { tenant: "acme" },
-    path,
-    type: "query" as const,
-    getRawInput: async () => rawInput,
-    signal: undefined,
-    batchIndex: 0,
-  });
 
   it("merges several inputs as tRPC does, and refuses the second's failure the same way", async () => {
     const procedure = merged._def.procedures.twoInputs;
-    const good = options("twoInputs", { name: "Ada", times: "3" });
+    const good = callOptions("twoInputs", { name: "Ada", times: "3" });
     expect(await procedureCaller(procedure)(good)).toBe(await callTRPCProcedure({ router: merged, ...good }));
-    const bad = options("twoInputs", { name: "Ada", times: 0 });
+    const bad = callOptions("twoInputs", { name: "Ada", times: 0 });
     const [ours, theirs] = await Promise.all(
       [procedureCaller(procedure)(bad), callTRPCProcedure({ router: merged, ...bad })].map((call) => call.catch((error: unknown) => error)),
     );
@@ -101,7 +91,7 @@ describe("the runner's last step (input parsers, output parser and resolver as o
   });
 
   it("runs a chain with a middleware after its input as it is", async () => {
-    const call = options("useAfterInput", { name: "Ada" });
+    const call = callOptions("useAfterInput", { name: "Ada" });
     expect(await procedureCaller(merged._def.procedures.useAfterInput)(call)).toEqual(await callTRPCProcedure({ router: merged, ...call }));
   });
 
@@ -118,7 +108,7 @@ describe("the runner's last step (input parsers, output parser and resolver as o
     });
     try {
       const caller = procedureCaller(router._def.procedures.greet);
-      const greetOptions = { ...options("greet", { name: "Grace" }) };
+      const greetOptions = callOptions("greet", { name: "Grace" });
       expect(await caller(greetOptions)).toEqual({ text: "acme:ada greets Grace" });
       expect(calledBack).toEqual([]);
       await callTRPCProcedure({ router, ...greetOptions });
