@@ -31,6 +31,7 @@ import { serveRestRequest, splitTarget } from "../server/http/rest-node";
 import { headerResolverFromBuild } from "../server/http/route-headers";
 import { log } from "../server/log";
 import { runShutdownPhase } from "../server/shutdown";
+import { holdTickObjectShape } from "../server/startup/tick-object-shape";
 
 /** Everything done within this; Kubernetes, systemd and Docker wait 10 s before SIGKILL by default. */
 const SHUTDOWN_LIMIT_MS = 9_500;
@@ -59,6 +60,8 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   log.info("shut down", { signal, ms: Date.now() - startedAt });
   process.exit(0);
 }
+
+holdTickObjectShape();
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);

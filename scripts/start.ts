@@ -18,6 +18,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { appSecret } from "../server/app-key";
 import { checkConfig, config } from "../server/config";
+import { holdTickObjectShape } from "../server/startup/tick-object-shape";
 
 const dev = process.argv.includes("--dev");
 
@@ -38,6 +39,8 @@ if (!dev && typeof process.execve === "function") {
   if (missing.length > 0)
     process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], process.env);
 }
+// Before the first full collection: production's server is this process (scripts/serve.ts holds it too, for --dev).
+if (!dev) holdTickObjectShape();
 
 const root = process.cwd();
 const require = createRequire(import.meta.url);

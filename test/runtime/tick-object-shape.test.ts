@@ -1,0 +1,40 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { holdTickObjectShape } from "../../server/startup/tick-object-shape";
+
+/**
+ * The inline caches of the object literal in Node's nextTick, in a process that ran a full
+ * collection while no tick object was alive (server/startup/tick-object-shape.ts), read from V8's
+ * own debug print. Without the hold they turn generic; with it they keep their one hidden class.
+ * If a Node upgrade makes the first case pass too, V8 or Node fixed it and the hold can go.
+ */
+function literalCacheStates(mode: "hold" | "none"): string[] {
+  const child = path.join(import.meta.dirname, "tick-object-shape.child.ts");
+  const run = spawnSync(
+    process.execPath,
+    ["--no-opt", "--no-maglev", "--retain-maps-for-n-gc=0", "--expose-gc", "--allow-natives-syntax", "--import", "tsx", child, mode],
+    { encoding: "utf8", cwd: path.join(import.meta.dirname, "../..") },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  return [...run.stdout.matchAll(/slot #\d+ DefineKeyedOwnPropertyInLiteral (\w+)/g)].map((match) => match[1]!);
+}
+
+describe("the tick object shape", () => {
+  it("is held once per process", () => {
+    expect(holdTickObjectShape()).toBe(true);
+    expect(holdTickObjectShape()).toBe(true);
+  });
+
+  it("turns nextTick's literal generic after a collection when not held", () => {
+    const states = literalCacheStates("none");
+    expect(states.length).toBeGreaterThanOrEqual(3);
+    expect(states).toContain("MEGAMORPHIC");
+  });
+
+  it("keeps nextTick's literal on its one hidden class when held", () => {
+    const states = literalCacheStates("hold");
+    expect(states.length).toBeGreaterThanOrEqual(3);
+    expect(states.every((state) => state === "MONOMORPHIC")).toBe(true);
+  });
+});
