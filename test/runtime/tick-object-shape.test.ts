@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { holdTickObjectShape } from "../../server/startup/tick-object-shape";
@@ -11,13 +13,23 @@ import { holdTickObjectShape } from "../../server/startup/tick-object-shape";
  */
 function literalCacheStates(mode: "hold" | "none"): string[] {
   const child = path.join(import.meta.dirname, "tick-object-shape.child.ts");
-  const run = spawnSync(
-    process.execPath,
-    ["--no-opt", "--no-maglev", "--retain-maps-for-n-gc=0", "--expose-gc", "--allow-natives-syntax", "--import", "tsx", child, mode],
-    { encoding: "utf8", cwd: path.join(import.meta.dirname, "../..") },
-  );
-  expect(run.status, run.stderr).toBe(0);
-  return [...run.stdout.matchAll(/slot #\d+ DefineKeyedOwnPropertyInLiteral (\w+)/g)].map((match) => match[1]!);
+  // V8 prints to the process's stdout itself: into a file, as a pipe can take only part of it.
+  const dir = mkdtempSync(path.join(tmpdir(), "tick-shape-"));
+  const outFile = path.join(dir, "stdout.txt");
+  const out = openSync(outFile, "w");
+  try {
+    const run = spawnSync(
+      process.execPath,
+      ["--no-opt", "--no-maglev", "--retain-maps-for-n-gc=0", "--expose-gc", "--allow-natives-syntax", "--import", "tsx", child, mode],
+      { encoding: "utf8", cwd: path.join(import.meta.dirname, "../.."), stdio: ["ignore", out, "pipe"] },
+    );
+    expect(run.status, run.stderr).toBe(0);
+  } finally {
+    closeSync(out);
+  }
+  const printed = readFileSync(outFile, "utf8");
+  rmSync(dir, { recursive: true, force: true });
+  return [...printed.matchAll(/slot #\d+ DefineKeyedOwnPropertyInLiteral (\w+)/g)].map((match) => match[1]!);
 }
 
 describe("the tick object shape", () => {
