@@ -1,6 +1,8 @@
 import { createHook } from "node:async_hooks";
 
-let heldTickObject: object | undefined;
+// Process-wide: dist/start.js and dist/serve.js are bundled apart, and each may ask.
+const SLOT = Symbol.for("exposure-monitor.held-tick-object");
+const slot = globalThis as unknown as { [SLOT]?: object };
 
 /**
  * Holds one of Node's process.nextTick objects for the life of the process. nextTick builds each
@@ -12,10 +14,10 @@ let heldTickObject: object | undefined;
  * the chain alive. Call it early, before the process first idles. Returns whether one is held.
  */
 export function holdTickObjectShape(): boolean {
-  if (heldTickObject) return true;
+  if (slot[SLOT]) return true;
   const hook = createHook({
     init(_asyncId, type, _triggerAsyncId, resource) {
-      if (type === "TickObject") heldTickObject = resource as object;
+      if (type === "TickObject") slot[SLOT] = resource as object;
     },
   });
   hook.enable();
@@ -24,5 +26,5 @@ export function holdTickObjectShape(): boolean {
   } finally {
     hook.disable();
   }
-  return heldTickObject !== undefined;
+  return slot[SLOT] !== undefined;
 }

@@ -16,26 +16,37 @@ function literalCacheStates(mode: "hold" | "none"): string[] {
   // V8 prints to the process's stdout itself: into a file, as a pipe can take only part of it.
   const dir = mkdtempSync(path.join(tmpdir(), "tick-shape-"));
   const outFile = path.join(dir, "stdout.txt");
-  const out = openSync(outFile, "w");
   try {
-    const run = spawnSync(
-      process.execPath,
-      ["--no-opt", "--no-maglev", "--retain-maps-for-n-gc=0", "--expose-gc", "--allow-natives-syntax", "--import", "tsx", child, mode],
-      { encoding: "utf8", cwd: path.join(import.meta.dirname, "../.."), stdio: ["ignore", out, "pipe"] },
-    );
-    expect(run.status, run.stderr).toBe(0);
+    const out = openSync(outFile, "w");
+    try {
+      const run = spawnSync(
+        process.execPath,
+        ["--no-opt", "--no-maglev", "--retain-maps-for-n-gc=0", "--expose-gc", "--allow-natives-syntax", "--import", "tsx", child, mode],
+        { encoding: "utf8", cwd: path.join(import.meta.dirname, "../.."), stdio: ["ignore", out, "pipe"] },
+      );
+      expect(run.status, run.stderr).toBe(0);
+    } finally {
+      closeSync(out);
+    }
+    return cacheStatesIn(readFileSync(outFile, "utf8"));
   } finally {
-    closeSync(out);
+    rmSync(dir, { recursive: true, force: true });
   }
-  const printed = readFileSync(outFile, "utf8");
-  rmSync(dir, { recursive: true, force: true });
+}
+
+function cacheStatesIn(printed: string): string[] {
   return [...printed.matchAll(/slot #\d+ DefineKeyedOwnPropertyInLiteral (\w+)/g)].map((match) => match[1]!);
 }
 
 describe("the tick object shape", () => {
   it("is held once per process", () => {
+    const slots = globalThis as unknown as Record<symbol, unknown>;
+    const slot = Symbol.for("exposure-monitor.held-tick-object");
     expect(holdTickObjectShape()).toBe(true);
+    const held = slots[slot];
+    expect(held).toBeTypeOf("object");
     expect(holdTickObjectShape()).toBe(true);
+    expect(slots[slot]).toBe(held);
   });
 
   it("turns nextTick's literal generic after a collection when not held", () => {
