@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Prisma } from "../db/client";
 import type { Db } from "../db/client";
-import { jobType, type ClaimedJob, type JobType } from "./queue";
+import { jobType, type ClaimedJob, type JobType, type JobTypeOptions } from "./queue";
 
 /** How a job runs. */
 export interface JobHandler<P> {
@@ -23,19 +23,19 @@ export interface JobDefinition<P extends Prisma.InputJsonValue> extends JobType<
 export function defineJob<P extends Prisma.InputJsonValue>(type: JobType<P>, handler: JobHandler<P>): JobDefinition<P>;
 /** A job type and its handler in one. */
 export function defineJob<P extends Prisma.InputJsonValue>(
-  definition: { kind: string; payload: z.ZodType<P>; maxAttempts?: number } & JobHandler<P>,
+  definition: { kind: string; payload: z.ZodType<P> } & JobTypeOptions & JobHandler<P>,
 ): JobDefinition<P>;
 export function defineJob<P extends Prisma.InputJsonValue>(
-  typeOrDefinition: JobType<P> | ({ kind: string; payload: z.ZodType<P>; maxAttempts?: number } & JobHandler<P>),
+  typeOrDefinition: JobType<P> | ({ kind: string; payload: z.ZodType<P> } & JobTypeOptions & JobHandler<P>),
   handler?: JobHandler<P>,
 ): JobDefinition<P> {
   if (handler) return { ...(typeOrDefinition as JobType<P>), run: handler.run, retryDelayMs: handler.retryDelayMs };
-  const { kind, payload, maxAttempts, run, retryDelayMs } = typeOrDefinition as {
+  const { kind, payload, maxAttempts, followUpWhileRunning, run, retryDelayMs } = typeOrDefinition as {
     kind: string;
     payload: z.ZodType<P>;
-    maxAttempts?: number;
-  } & JobHandler<P>;
-  return { ...jobType<P>(kind, payload, { maxAttempts }), run, retryDelayMs };
+  } & JobTypeOptions &
+    JobHandler<P>;
+  return { ...jobType<P>(kind, payload, { maxAttempts, followUpWhileRunning }), run, retryDelayMs };
 }
 
 /** A payload the job type's schema refuses: the job fails for good, its handler never runs. */

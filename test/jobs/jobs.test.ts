@@ -1,10 +1,12 @@
 import { InngestTestEngine } from "@inngest/test";
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { Prisma } from "../../server/db/client";
 import { createInngestFunctions } from "../../inngest/functions";
 import { createJobCatalogue } from "../../server/jobs/catalogue";
 import { defineJob } from "../../server/jobs/definition";
-import { claimDueJobs, jobType } from "../../server/jobs/queue";
+import { claimDueJobs, completeJob, failJob, jobType } from "../../server/jobs/queue";
 import { startInProcessRunner } from "../../server/jobs/runner";
 import { Sleeper } from "../../server/jobs/sleeper";
 import { currentSlot, runScheduleIfDue, type Schedule } from "../../server/jobs/schedules";
@@ -168,6 +170,159 @@ describe("the job queue", () => {
     expect(reclaimed).toHaveLength(10);
     expect(reclaimed.every((job) => job.attempts === 2)).toBe(true);
   });
+});
+
+describe("follow-ups of deduplicated jobs requested while they run", () => {
+  const followUpJob = jobType("test.follow-up", numbered, { followUpWhileRunning: true, maxAttempts: 2 });
+  const plainJob = jobType("test.plain", numbered);
+  const KEY = "thing:1";
+  const claim = (kind: string) => claimDueJobs(testDb.db, { limit: 10, leaseMs: 60_000, kinds: [kind] });
+  /** The kind's rows, finished ones first (a follow-up is written after the job it follows). */
+  const rowsOf = async (kind: string) =>
+    (await testDb.db.job.findMany({ where: { kind }, orderBy: { createdAt: "asc" } })).map(
+      ({ status, payload, dedupeKey, attempts, followUpPayload }) => ({ status, payload, dedupeKey, attempts, followUpPayload }),
+    );
+
+  it("joins a pending job; while it runs, any number of requests lead to one follow-up with the last payload, after it", async () => {
+    const id = await followUpJob.enqueue(testDb.db, { n: 1 }, { dedupeKey: KEY });
+    expect(id).toBeDefined();
+    expect(await followUpJob.enqueue(testDb.db, { n: 2 }, { dedupeKey: KEY })).toBeUndefined();
+    const [running] = await claim("test.follow-up");
+    expect(running).toMatchObject({ id, payload: { n: 1 } });
+
+    for (let n = 3; n <= 52; n++) expect(await followUpJob.enqueue(testDb.db, { n }, { dedupeKey: KEY })).toBeUndefined();
+    expect(await claim("test.follow-up")).toEqual([]); // nothing runs beside it
+    await completeJob(testDb.db, id!);
+    expect(await rowsOf("test.follow-up")).toEqual([
+      { status: "succeeded", payload: { n: 1 }, dedupeKey: null, attempts: 1, followUpPayload: null },
+      { status: "pending", payload: { n: 52 }, dedupeKey: KEY, attempts: 0, followUpPayload: null },
+    ]);
+
+    expect(await followUpJob.enqueue(testDb.db, { n: 53 }, { dedupeKey: KEY })).toBeUndefined(); // joins the follow-up
+    const [followUp] = await claim("test.follow-up");
+    await completeJob(testDb.db, followUp!.id);
+    expect(await testDb.db.job.count({ where: { kind: "test.follow-up", status: { not: "succeeded" } } })).toBe(0);
+  });
+
+  it("drops a request while the job runs for a type without the option (one run per key)", async () => {
+    const id = await plainJob.enqueue(testDb.db, { n: 1 }, { dedupeKey: KEY });
+    await claim("test.plain");
+    expect(await plainJob.enqueue(testDb.db, { n: 2 }, { dedupeKey: KEY })).toBeUndefined();
+    await completeJob(testDb.db, id!);
+    expect(await rowsOf("test.plain")).toEqual([
+      { status: "succeeded", payload: { n: 1 }, dedupeKey: null, attempts: 1, followUpPayload: null },
+    ]);
+  });
+
+  it("after a lease ran out: the new claim takes in what was requested before it, and a late finish of the first claim queues one follow-up, never two", async () => {
+    const id = await followUpJob.enqueue(testDb.db, { n: 1 }, { dedupeKey: KEY });
+    await claim("test.follow-up"); // a worker that then dies, or is slow
+    await followUpJob.enqueue(testDb.db, { n: 2 }, { dedupeKey: KEY });
+    await testDb.db.job.update({ where: { id: id! }, data: { leaseUntil: new Date(Date.now() - 1000) } });
+    const [retaken] = await claim("test.follow-up");
+    expect(retaken).toMatchObject({ id, attempts: 2 });
+    // This run reads the input after the request committed: nothing more is owed for it.
+    expect(await rowsOf("test.follow-up")).toEqual([
+      { status: "running", payload: { n: 1 }, dedupeKey: KEY, attempts: 2, followUpPayload: null },
+    ]);
+
+    await followUpJob.enqueue(testDb.db, { n: 3 }, { dedupeKey: KEY }); // during the second run
+    await completeJob(testDb.db, id!); // the first worker, late
+    await completeJob(testDb.db, id!); // the second
+    expect(await rowsOf("test.follow-up")).toEqual([
+      { status: "succeeded", payload: { n: 1 }, dedupeKey: null, attempts: 2, followUpPayload: null },
+      { status: "pending", payload: { n: 3 }, dedupeKey: KEY, attempts: 0, followUpPayload: null },
+    ]);
+  });
+
+  it("a retry takes in the requests made during the failed attempt; a job failed for good still gets its follow-up", async () => {
+    const id = await followUpJob.enqueue(testDb.db, { n: 1 }, { dedupeKey: KEY });
+    const [first] = await claim("test.follow-up");
+    await followUpJob.enqueue(testDb.db, { n: 2 }, { dedupeKey: KEY });
+    expect(await failJob(testDb.db, first!, new Error("transient"), 0)).toBe("retrying");
+    expect(await rowsOf("test.follow-up")).toEqual([
+      { status: "pending", payload: { n: 1 }, dedupeKey: KEY, attempts: 1, followUpPayload: null },
+    ]);
+
+    const [second] = await claim("test.follow-up");
+    await followUpJob.enqueue(testDb.db, { n: 3 }, { dedupeKey: KEY });
+    expect(await failJob(testDb.db, second!, new Error("still failing"), 0)).toBe("failed");
+    expect(await rowsOf("test.follow-up")).toEqual([
+      { status: "failed", payload: { n: 1 }, dedupeKey: null, attempts: 2, followUpPayload: null },
+      { status: "pending", payload: { n: 3 }, dedupeKey: KEY, attempts: 0, followUpPayload: null },
+    ]);
+    expect((await claim("test.follow-up")).map((job) => job.id)).not.toContain(id);
+  });
+
+  it("takes a key given twice in one enqueueMany or insertSelected once", async () => {
+    const queued = await followUpJob.enqueueMany(testDb.db, [
+      { payload: { n: 1 }, dedupeKey: "a" },
+      { payload: { n: 2 }, dedupeKey: "a" },
+      { payload: { n: 3 }, dedupeKey: "b" },
+      { payload: { n: 4 } },
+    ]);
+    expect(queued).toBe(3);
+    await claim("test.follow-up");
+    await testDb.db.$executeRaw(
+      followUpJob.insertSelected(
+        Prisma.sql`SELECT jsonb_build_object('n', n) AS payload, CASE WHEN n < 8 THEN 'a' END AS dedupe_key FROM generate_series(5, 9) AS n`,
+      ),
+    );
+    const rows = await testDb.db.job.findMany({ where: { kind: "test.follow-up" } });
+    expect(
+      rows
+        .filter((row) => row.status === "running")
+        .map((row) => row.dedupeKey)
+        .sort(),
+    ).toEqual(["a", "b", null]);
+    expect([5, 6, 7]).toContain((rows.find((row) => row.dedupeKey === "a")!.followUpPayload as { n: number }).n);
+    const pending = rows.filter((row) => row.status === "pending").map((row) => (row.payload as { n: number }).n);
+    expect(pending.sort()).toEqual([8, 9]);
+  });
+
+  // Two sessions at once: PostgreSQL (PGlite runs one transaction at a time).
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "waits for a request still in its transaction: the job's end queues its follow-up, and a pending job it joined is not claimed before it commits",
+    async () => {
+      const requester = new pg.Client({ connectionString: testDb.url });
+      await requester.connect();
+      const request = async (n: number) => {
+        const { sql, params } = followUpJob.insertStatement({ n }, { dedupeKey: KEY });
+        await requester.query("BEGIN");
+        await requester.query(sql, params);
+      };
+      const waitForLockWaiter = () =>
+        vi.waitFor(
+          async () => {
+            const waiting = await requester.query("SELECT 1 FROM pg_locks WHERE locktype IN ('tuple', 'transactionid') AND NOT granted");
+            expect(waiting.rowCount).toBeGreaterThan(0);
+          },
+          { timeout: 10_000 },
+        );
+      try {
+        const id = await followUpJob.enqueue(testDb.db, { n: 1 }, { dedupeKey: KEY });
+        await claim("test.follow-up");
+        await request(2);
+        const completing = completeJob(testDb.db, id!);
+        await waitForLockWaiter();
+        await requester.query("COMMIT");
+        await completing;
+        expect((await rowsOf("test.follow-up")).map(({ status, payload }) => ({ status, payload }))).toEqual([
+          { status: "succeeded", payload: { n: 1 } },
+          { status: "pending", payload: { n: 2 } },
+        ]);
+
+        // The change that joined the pending follow-up is not committed yet: no worker may start
+        // it, or its run would read the input without that change.
+        await request(3);
+        expect(await claim("test.follow-up")).toEqual([]);
+        await requester.query("COMMIT");
+        expect(await claim("test.follow-up")).toMatchObject([{ payload: { n: 2 } }]);
+      } finally {
+        await requester.end();
+      }
+    },
+  );
 });
 
 describe("schedules", () => {
