@@ -45,6 +45,9 @@ export function createBreachScanFunctions(getDb: () => Promise<Db>) {
     },
   );
 
+  // No event dedupe or per-customer key: a scan asked for while this one runs is a job row of its
+  // own (drain-jobs), never joined to this run, so it is not lost (scans of a customer serialize
+  // on its row lock).
   const scanOneCustomer = inngest.createFunction(
     {
       id: "breaches-scan-customer",

@@ -30,7 +30,8 @@ export const matchNewExposuresJob = defineJob(matchNewExposuresJobType, {
 
 /**
  * Queues a scan job for every active customer, a page at a time (one statement per page; a
- * customer whose scan is already queued keeps that one). Returns how many pages it wrote.
+ * customer whose scan is pending keeps that one, one whose scan runs gets one follow-up).
+ * Returns how many pages it wrote.
  */
 export async function enqueueDailyScans(db: Queryable): Promise<number> {
   let afterId = "00000000-0000-0000-0000-000000000000";
