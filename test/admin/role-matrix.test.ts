@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppMeta } from "../../server/api/meta";
 import { uiRouter } from "../../server/api/ui/root";
 import type { UiSession } from "../../server/api/ui/session";
-import { MFA_ENROLMENT_REQUIRED, roleAllows, roleRefusalMessage, STAFF_ROLES, type StaffRole, type StaffRule } from "../../server/auth/staff-roles";
+import {
+  MFA_ENROLMENT_REQUIRED,
+  roleAllows,
+  roleRefusalMessage,
+  STAFF_ROLES,
+  type StaffRole,
+  type StaffRule,
+} from "../../server/auth/staff-roles";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { clientError, createStaffSession, startUiServer, uiCallerAs } from "../helpers/ui";
@@ -77,7 +84,7 @@ const EXPECTED: Record<string, StaffRule> = {
 /** Callable while enrolment in a required MFA is pending: what the enrolment page needs. */
 const BEFORE_MFA = ["admin.me", "admin.security.mfa.status", "admin.security.mfa.begin", "admin.security.mfa.confirm"];
 
-const procedures = uiRouter._def.procedures as Record<string, { _def: { meta?: AppMeta; type: string } }>;
+const procedures = uiRouter._def.procedures as unknown as Record<string, { _def: { meta?: AppMeta; type: string } }>;
 const adminPaths = Object.keys(procedures).filter((path) => path.startsWith("admin."));
 
 let testDb: TestDatabase;
