@@ -9,10 +9,7 @@ export const AUDIT_FORMAT_INVALID = "format must be csv or json";
 export const AUDIT_WINDOW_INVALID = "until must be later than since";
 
 const bound = (message: string) =>
-  z.iso
-    .datetime({ offset: true, error: message })
-    .optional()
-    .meta({ description: "ISO 8601 date-time with Z or an offset" });
+  z.iso.datetime({ offset: true, error: message }).optional().meta({ description: "ISO 8601 date-time with Z or an offset" });
 
 const auditEntrySchema = z.object({
   id: z.string().meta({ format: "uuid" }),
