@@ -105,7 +105,7 @@ export function SignInForm({
           {pending ? "Signing in…" : "Sign in"}
         </button>
         <button type="button" className="button" disabled={pending} onClick={(event) => void singleSignOn(event.currentTarget.form)}>
-          Sign in with single sign-on
+          Use single sign-on
         </button>
       </div>
     </form>
