@@ -72,8 +72,8 @@ export async function endStaffSessions(
   return ended;
 }
 
-/** Deletes staff sessions and reset links that ended, expired or were used over 30 days ago (housekeeping). */
-export async function deleteSpentStaffSignInRecords(db: Queryable): Promise<{ sessions: number; resets: number }> {
+/** Deletes staff sessions, reset links and invitations that ended, expired or were used over 30 days ago (housekeeping). */
+export async function deleteSpentStaffSignInRecords(db: Queryable): Promise<{ sessions: number; resets: number; invitations: number }> {
   const sessions = await db.$executeRaw`
     DELETE FROM staff_sessions
     WHERE ended_at < now() - make_interval(days => ${STAFF_SIGN_IN_RECORD_RETENTION_DAYS})
@@ -82,5 +82,9 @@ export async function deleteSpentStaffSignInRecords(db: Queryable): Promise<{ se
     DELETE FROM staff_password_resets
     WHERE used_at < now() - make_interval(days => ${STAFF_SIGN_IN_RECORD_RETENTION_DAYS})
        OR expires_at < now() - make_interval(days => ${STAFF_SIGN_IN_RECORD_RETENTION_DAYS})`;
-  return { sessions, resets };
+  const invitations = await db.$executeRaw`
+    DELETE FROM staff_invitations
+    WHERE spent_at < now() - make_interval(days => ${STAFF_SIGN_IN_RECORD_RETENTION_DAYS})
+       OR expires_at < now() - make_interval(days => ${STAFF_SIGN_IN_RECORD_RETENTION_DAYS})`;
+  return { sessions, resets, invitations };
 }

@@ -124,19 +124,29 @@ export async function markBreakGlass(db: Queryable, distributorId: string, email
   return normalized;
 }
 
-/** The client settings next-auth builds a provider from (the secret decrypted). */
+/** The client settings next-auth builds a provider from (the secret decrypted); one that cannot be decrypted is left out. */
 export async function ssoClients(
   db: Queryable,
 ): Promise<Array<{ distributorId: string; issuer: string; clientId: string; clientSecret: string }>> {
   const rows = await db.distributorSso.findMany({
     select: { distributorId: true, issuer: true, clientId: true, clientSecretCiphertext: true },
   });
-  return rows.map((row) => ({
-    distributorId: row.distributorId,
-    issuer: row.issuer,
-    clientId: row.clientId,
-    clientSecret: decryptSecret(row.clientSecretCiphertext),
-  }));
+  return rows.flatMap((row) => {
+    try {
+      return [
+        {
+          distributorId: row.distributorId,
+          issuer: row.issuer,
+          clientId: row.clientId,
+          clientSecret: decryptSecret(row.clientSecretCiphertext),
+        },
+      ];
+    } catch (error) {
+      // A secret stored under another app key: that distributor's single sign-on is off, password sign-in still works.
+      log.error("single sign-on client secret cannot be decrypted", { distributorId: row.distributorId, error });
+      return [];
+    }
+  });
 }
 
 /** The distributor whose single sign-on an address's domain is allowed for (the sign-in page's button). */
