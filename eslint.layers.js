@@ -8,7 +8,7 @@
 export const SERVER_TIERS = [
   ["*.ts", "db"],
   ["metrics", "i18n", "docs"],
-  ["http", "jobs", "events"],
+  ["http", "jobs", "events", "audit"],
   ["breaches/catalogue"],
   ["breaches/exposure-index"],
   ["notifications"],

@@ -18,6 +18,8 @@ export const config = {
     if (raw === "ignore") return "ignore";
     throw new Error(`API_UNKNOWN_FIELDS must be refuse or ignore (got "${process.env.API_UNKNOWN_FIELDS!.trim()}")`);
   },
+  /** Days the audit log keeps a row (docs/admin-ui.md, "Audit log"); housekeeping prunes older ones. */
+  auditRetentionDays: (): number => integer("AUDIT_RETENTION_DAYS", 400, 1, 36_500),
   breachCheckRateLimit: (): number => integer("BREACH_CHECK_RATE_LIMIT", 60, 1, 1_000_000),
   breachRetrieveRateLimit: (): number => integer("BREACH_RETRIEVE_RATE_LIMIT", 60, 1, 1_000_000),
   /** Have I Been Pwned as the breach source instead of the local exposure index. */

@@ -17,5 +17,8 @@ export const ADMIN_NAV: AdminNavEntry[] = [
   { href: "/admin/domains", label: "Domains" },
   { href: "/admin/billing", label: "Billing" },
   { href: "/admin/mail", label: "Mail previews" },
+  { href: "/admin/staff", label: "Staff" },
+  { href: "/admin/security", label: "Sign-in security" },
+  { href: "/admin/audit", label: "Audit log" },
   { href: "/admin/account", label: "Account" },
 ];

@@ -446,6 +446,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/distributors/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the audit log
+         * @description The distributor's own audit log in [since, until), oldest first, at most 100,000 rows: as JSON (the default) or, with format=csv, as text/csv with a header line (before and after as JSON text).
+         */
+        get: operations["distributor-exportAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integrations/partner/plans": {
         parameters: {
             query?: never;
@@ -4036,6 +4056,91 @@ export interface operations {
             };
             /** @description Billing code not found */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "distributor-exportAudit": {
+        parameters: {
+            query?: {
+                since?: string;
+                until?: string;
+                format?: "csv" | "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            time: string;
+                            /** @enum {string} */
+                            actor_kind: "staff" | "api-key" | "cli";
+                            /** @description The staff member's or the API key's id */
+                            actor_id: string | null;
+                            /** @description The staff member's e-mail, the API key's prefix, or cli */
+                            actor: string;
+                            /** @description The API key's owner: partner <uuid> or distributor <uuid> */
+                            actor_owner: string | null;
+                            client_address: string | null;
+                            /** @example partner.update */
+                            action: string;
+                            /** @example partner */
+                            target_type: string | null;
+                            target_id: string | null;
+                            /** @description The values before the change, secrets removed (null when not recorded) */
+                            before: unknown;
+                            /** @description The values after the change, secrets removed */
+                            after: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description since must be an ISO 8601 date-time | until must be an ISO 8601 date-time | format must be csv or json | until must be later than since */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Distributor ID and API key are required in headers | Failed to verify org API key */
+            401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -1,3 +1,5 @@
+import type { StaffRule } from "../auth/staff-roles";
+import type { AuditSpec } from "./audit";
 import type { OpenApiMeta } from "trpc-to-openapi";
 
 /** How a zod validation failure becomes the error message of an endpoint. */
@@ -24,6 +26,12 @@ export type AuthKind = "none" | "partner" | "partnerOrDistributor" | "distributo
 
 export type AppMeta = OpenApiMeta<{
   auth?: AuthKind;
+  /** How a mutation is audited (server/api/audit.ts); every mutation of a builder that takes credentials states one. */
+  audit?: AuditSpec;
+  /** Admin UI: what the procedure needs of the staff member's role (server/auth/staff-roles.ts). */
+  staffRule?: StaffRule;
+  /** Admin UI: callable before a staff member who must enrol in MFA has done so (the enrolment itself). */
+  beforeMfaEnrolment?: boolean;
   errors?: EndpointErrors;
   /** Error statuses this endpoint answers besides the common ones, with its message (or messages) each. */
   responses?: Record<number, string | string[]>;

@@ -19,6 +19,7 @@ import { updateInfo } from "./procedures/customer/update-info";
 import { upgrade } from "./procedures/customer/upgrade";
 import { createPartner } from "./procedures/distributor/create-partner";
 import { createPartnerApiKey } from "./procedures/distributor/create-partner-api-key";
+import { exportAudit } from "./procedures/distributor/export-audit";
 import { getBillingCode } from "./procedures/distributor/get-billing-code";
 import { getPartner } from "./procedures/distributor/get-partner";
 import { getPlan } from "./procedures/distributor/get-plan";
@@ -107,6 +108,7 @@ export const appRouter = router({
     revokePartnerApiKey,
     listBillingCodes,
     getBillingCode,
+    exportAudit,
   }),
   partner: router({
     listPlans: listPartnerPlans,

@@ -1,7 +1,9 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { authenticateDistributor, authenticatePartner } from "../auth/api-keys";
+import { MFA_ENROLMENT_REQUIRED, roleAllows, roleRefusal, staffAccess, type StaffRule } from "../auth/staff-roles";
 import { AppError } from "../errors";
+import { apiKeyActor, auditedCall } from "./audit";
 import { isAccessExpired, PORTAL_SESSION_EXPIRED } from "../portal/sessions";
 import type { Context } from "./context";
 import type { AppMeta } from "./meta";
@@ -55,12 +57,18 @@ const refuseNulCharacters = t.middleware(async ({ meta, getRawInput, next }) => 
 /** No credentials (health). */
 export const publicProcedure = t.procedure.meta({ auth: "none" }).use(refuseNulCharacters);
 
-/** Partner API: SW-PARTNER-ID + a key of that partner. A distributor key is refused. */
+/**
+ * Partner API: SW-PARTNER-ID + a key of that partner. A distributor key is refused. Every
+ * builder below that takes credentials audits its mutations (./audit.ts: each states `audit`).
+ */
 export const partnerProcedure = t.procedure
   .meta({ auth: "partner" })
-  .use(async ({ ctx, next }) => {
+  .use(async ({ ctx, type, meta, getRawInput, next }) => {
     const caller = await authenticatePartner(ctx.db, ctx.headers, { allowDistributorKey: false });
-    return next({ ctx: { caller } });
+    return auditedCall(
+      { type, meta, ctx, getRawInput, proceed: () => next({ ctx: { caller } }) },
+      { actor: apiKeyActor(ctx, caller), distributorId: caller.distributorId, ctx: { caller } },
+    );
   })
   .use(refuseNulCharacters);
 
@@ -70,35 +78,70 @@ export const partnerProcedure = t.procedure
  */
 export const partnerOrDistributorProcedure = t.procedure
   .meta({ auth: "partnerOrDistributor" })
-  .use(async ({ ctx, next }) => {
+  .use(async ({ ctx, type, meta, getRawInput, next }) => {
     const caller = await authenticatePartner(ctx.db, ctx.headers, { allowDistributorKey: true });
-    return next({ ctx: { caller } });
+    return auditedCall(
+      { type, meta, ctx, getRawInput, proceed: () => next({ ctx: { caller } }) },
+      { actor: apiKeyActor(ctx, caller), distributorId: caller.distributorId, ctx: { caller } },
+    );
   })
   .use(refuseNulCharacters);
 
 /** Distributor API: SW-DISTRIBUTOR-ID + a key of that distributor. */
 export const distributorProcedure = t.procedure
   .meta({ auth: "distributor" })
-  .use(async ({ ctx, next }) => {
+  .use(async ({ ctx, type, meta, getRawInput, next }) => {
     const caller = await authenticateDistributor(ctx.db, ctx.headers);
-    return next({ ctx: { caller } });
+    return auditedCall(
+      { type, meta, ctx, getRawInput, proceed: () => next({ ctx: { caller } }) },
+      { actor: apiKeyActor(ctx, caller), distributorId: caller.distributorId, ctx: { caller } },
+    );
   })
   .use(refuseNulCharacters);
 
 /**
- * Admin UI: a signed-in staff member. ctx.staff carries the distributor every query must be
- * scoped to; nothing a staff member asks for may reach outside it.
+ * Admin UI: a signed-in staff member whose role has the procedure's rule (`staffRule` in its
+ * meta, stated with `staffProcedure.requires(rule)` or `.meta(requires(rule))`; a procedure
+ * without one is refused to all but owners, and test/admin/role-matrix.test.ts fails for it).
+ * The role and MFA state are read on every call, so a change takes effect at once. ctx.staff
+ * carries the distributor every query must be scoped to; nothing a staff member asks for may
+ * reach outside it. Mutations are audited like the APIs'.
  */
-export const staffProcedure = t.procedure
+const staffBase = t.procedure
   .meta({ auth: "none" })
-  .use(async ({ ctx, next }) => {
+  .use(async ({ ctx, type, meta, getRawInput, next }) => {
     const session = ctx.session;
     if (session?.kind !== "staff") throw new AppError("UNAUTHENTICATED", "Sign in to continue");
-    return next({
-      ctx: { staff: { id: session.staffId, distributorId: session.distributorId, email: session.email, sessionId: session.sessionId } },
-    });
+    const access = await staffAccess(ctx.db, session);
+    if (!access) throw new AppError("UNAUTHENTICATED", "Sign in to continue");
+    if (access.mustEnrolMfa && !meta?.beforeMfaEnrolment) throw new AppError("FORBIDDEN", MFA_ENROLMENT_REQUIRED);
+    const rule = meta?.staffRule ?? "owner";
+    if (!roleAllows(rule, access.role)) throw roleRefusal(rule, access.role);
+    const staff = {
+      id: session.staffId,
+      distributorId: session.distributorId,
+      email: access.email,
+      sessionId: session.sessionId,
+      role: access.role,
+      mfaEnrolled: access.mfaEnrolled,
+      mustEnrolMfa: access.mustEnrolMfa,
+    };
+    return auditedCall(
+      { type, meta, ctx, getRawInput, proceed: () => next({ ctx: { staff } }) },
+      { actor: { kind: "staff", staffId: staff.id, email: staff.email }, distributorId: staff.distributorId, ctx: { staff } },
+    );
   })
   .use(refuseNulCharacters);
+
+/** The meta that states a staff procedure's rule (for builders derived from staffProcedure). */
+export function requires(rule: StaffRule): { staffRule: StaffRule } {
+  return { staffRule: rule };
+}
+
+export const staffProcedure = Object.assign(staffBase, {
+  /** The builder for procedures that need `rule` (server/auth/staff-roles.ts, STAFF_RULES). */
+  requires: (rule: StaffRule) => staffBase.meta(requires(rule)),
+});
 
 /**
  * Customer portal: a customer signed in with a magic link, whose access token is current (an

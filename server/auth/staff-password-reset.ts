@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { recordAuditAfter } from "../audit/log";
 import { config } from "../config";
 import type { Db, Queryable } from "../db/client";
 import { AppError, badRequest, notFound } from "../errors";
@@ -120,11 +121,11 @@ export async function resetStaffPassword(db: Db, input: { token: string; newPass
   if (state !== "valid") throw badRequest(resetLinkRefusal(state));
   const tokenHash = hashSecretToken(input.token);
   const result = await db.$transaction(async (tx) => {
-    const [consumed] = await tx.$queryRaw<Array<{ staffUserId: string; email: string }>>`
+    const [consumed] = await tx.$queryRaw<Array<{ staffUserId: string; email: string; distributorId: string }>>`
       UPDATE staff_password_resets AS link SET used_at = now()
       FROM staff_users AS staff
       WHERE link.token_hash = ${tokenHash} AND link.used_at IS NULL AND link.expires_at > now() AND staff.id = link.staff_user_id
-      RETURNING staff.id::text AS "staffUserId", staff.email AS email`;
+      RETURNING staff.id::text AS "staffUserId", staff.email AS email, staff.distributor_id::text AS "distributorId"`;
     if (!consumed) return undefined;
     await storePasswordHash(tx, consumed.staffUserId, passwordHash, "password-reset");
     return consumed;
@@ -134,5 +135,11 @@ export async function resetStaffPassword(db: Db, input: { token: string; newPass
     throw badRequest(resetLinkRefusal(now === "valid" ? "used" : now));
   }
   log.info("staff password reset", { staffUserId: result.staffUserId });
+  await recordAuditAfter(db, {
+    distributorId: result.distributorId,
+    actor: { kind: "staff", staffId: result.staffUserId, email: result.email },
+    action: "staff.password-reset",
+    target: { type: "staff", id: result.staffUserId },
+  });
   return { email: result.email };
 }

@@ -16,6 +16,7 @@ export const PASSWORD_TOO_SHORT = `Password must be at least ${MIN_PASSWORD_LENG
 export const PASSWORD_TOO_LONG = `Password must be at most ${MAX_PASSWORD_LENGTH} characters`;
 export const PASSWORD_TOO_COMMON = "This password is on a list of the most common passwords; choose another";
 export const WRONG_CURRENT_PASSWORD = "The current password is not right";
+export const NO_PASSWORD_TO_CHANGE = "This account signs in with single sign-on and has no password to change";
 export const PASSWORD_UNCHANGED = "The new password must be different from the current one";
 
 let commonPasswords: Set<string> | undefined;
@@ -97,6 +98,7 @@ export async function changeStaffPassword(
       "Retry-After": String(limit.retryAfterSeconds),
     });
   }
+  if (!staff.passwordHash) throw badRequest(NO_PASSWORD_TO_CHANGE);
   if (!(await verify(staff.passwordHash, input.currentPassword).catch(() => false))) throw badRequest(WRONG_CURRENT_PASSWORD);
   if (input.newPassword === input.currentPassword) throw badRequest(PASSWORD_UNCHANGED);
   return replaceStaffPasswordHash(db, staff.id, await hashNewPassword(input.newPassword), "password-changed", input.sessionId);

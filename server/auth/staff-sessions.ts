@@ -4,7 +4,7 @@ import { log } from "../log";
 /** Staff sessions last a working day at most, however active; a stolen cookie should not live long. */
 export const STAFF_SESSION_SECONDS = 12 * 60 * 60;
 
-export type StaffSessionEndReason = "sign-out" | "sign-out-everywhere" | "password-changed" | "password-reset";
+export type StaffSessionEndReason = "sign-out" | "sign-out-everywhere" | "password-changed" | "password-reset" | "mfa-reset" | "removed";
 
 /** Ended and expired staff sessions and spent reset links are kept this long, then deleted. */
 const STAFF_SIGN_IN_RECORD_RETENTION_DAYS = 30;
@@ -12,10 +12,14 @@ const STAFF_SIGN_IN_RECORD_RETENTION_DAYS = 30;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A new admin UI session of the staff member (at sign-in); the cookie carries its id. */
-export async function startStaffSession(db: Queryable, staffUserId: string): Promise<{ id: string; expiresAt: Date }> {
+export async function startStaffSession(
+  db: Queryable,
+  staffUserId: string,
+  method: "password" | "sso" = "password",
+): Promise<{ id: string; expiresAt: Date }> {
   const [session] = await db.$queryRaw<Array<{ id: string; expiresAt: Date }>>`
-    INSERT INTO staff_sessions (staff_user_id, expires_at)
-    VALUES (${staffUserId}::uuid, now() + make_interval(secs => ${STAFF_SESSION_SECONDS}))
+    INSERT INTO staff_sessions (staff_user_id, expires_at, method)
+    VALUES (${staffUserId}::uuid, now() + make_interval(secs => ${STAFF_SESSION_SECONDS}), ${method})
     RETURNING id::text AS id, expires_at AS "expiresAt"`;
   return session!;
 }
@@ -68,8 +72,8 @@ export async function endStaffSessions(
   return ended;
 }
 
-/** Deletes staff sessions and reset links that ended, expired or were used over 30 days ago (housekeeping). */
-export async function deleteSpentStaffSignInRecords(db: Queryable): Promise<{ sessions: number; resets: number }> {
+/** Deletes staff sessions, reset links and invitations that ended, expired or were used over 30 days ago (housekeeping). */
+export async function deleteSpentStaffSignInRecords(db: Queryable): Promise<{ sessions: number; resets: number; invitations: number }> {
   const sessions = await db.$executeRaw`
     DELETE FROM staff_sessions
     WHERE ended_at < now() - make_interval(days => ${STAFF_SIGN_IN_RECORD_RETENTION_DAYS})
@@ -78,5 +82,9 @@ export async function deleteSpentStaffSignInRecords(db: Queryable): Promise<{ se
     DELETE FROM staff_password_resets
     WHERE used_at < now() - make_interval(days => ${STAFF_SIGN_IN_RECORD_RETENTION_DAYS})
        OR expires_at < now() - make_interval(days => ${STAFF_SIGN_IN_RECORD_RETENTION_DAYS})`;
-  return { sessions, resets };
+  const invitations = await db.$executeRaw`
+    DELETE FROM staff_invitations
+    WHERE spent_at < now() - make_interval(days => ${STAFF_SIGN_IN_RECORD_RETENTION_DAYS})
+       OR expires_at < now() - make_interval(days => ${STAFF_SIGN_IN_RECORD_RETENTION_DAYS})`;
+  return { sessions, resets, invitations };
 }

@@ -1,31 +1,38 @@
 import { createHash } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { clientKey, normalizeAddress } from "../client-address";
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { badRequest, conflict, notFound } from "../errors";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { consumeRateLimit, countEvent, eventsInWindow } from "../rate-limit";
+import { verifyStaffMfaCode } from "./staff-mfa";
 import { hashNewPassword } from "./staff-passwords";
+import type { StaffRole } from "./staff-roles";
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
-/** A staff account for the admin UI; the password follows the new-password rule and is stored only as an argon2id hash. */
+/**
+ * A staff account for the admin UI; the password follows the new-password rule and is stored only
+ * as an argon2id hash (no password: an account that signs in by single sign-on). Without a role,
+ * the distributor's first staff member is its owner and any later one an agent.
+ */
 export async function createStaffUser(
-  db: Db,
-  input: { distributorId: string; email: string; password: string; name?: string },
-): Promise<{ id: string }> {
+  db: Queryable,
+  input: { distributorId: string; email: string; password?: string; name?: string; role?: StaffRole; ssoSubject?: string },
+): Promise<{ id: string; role: StaffRole }> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL_PATTERN.test(email)) throw badRequest("Validation failed: email: Invalid email address");
-  const passwordHash = await hashNewPassword(input.password);
+  const passwordHash = input.password === undefined ? null : await hashNewPassword(input.password);
   const distributor = await db.distributor.findUnique({ where: { id: input.distributorId }, select: { id: true } });
   if (!distributor) throw notFound("Distributor not found");
+  const role = input.role ?? ((await db.staffUser.count({ where: { distributorId: distributor.id } })) === 0 ? "owner" : "agent");
   try {
     return await db.staffUser.create({
-      data: { distributorId: distributor.id, email, passwordHash, name: input.name ?? null },
-      select: { id: true },
+      data: { distributorId: distributor.id, email, passwordHash, name: input.name ?? null, role, ssoSubject: input.ssoSubject ?? null },
+      select: { id: true, role: true },
     });
   } catch (error) {
     if (isUniqueViolation(error, "staff_users_email_key")) throw conflict(`A staff user with e-mail ${email} already exists`);
@@ -58,7 +65,16 @@ const LOGGED_ACCOUNT_LENGTH = 254;
 
 export type StaffSignIn =
   | { ok: true; staff: { id: string; email: string; distributorId: string; name: string | null } }
-  | { ok: false; reason: "invalid" | "rate-limited"; retryAfterSeconds?: number };
+  | {
+      ok: false;
+      /**
+       * invalid: e-mail or password wrong; mfa-required: right, and the account asks for a code
+       * (none given); mfa-invalid: the code is wrong or used; sso-required: the distributor
+       * signs in by single sign-on only.
+       */
+      reason: "invalid" | "rate-limited" | "mfa-required" | "mfa-invalid" | "sso-required";
+      retryAfterSeconds?: number;
+    };
 
 /** How long a sign-in to an account waits after `failures` failed ones in the window: none for the first 10, then 200 ms more per failure, at most 2 s. */
 export function accountSlowdownMs(failures: number): number {
@@ -70,9 +86,14 @@ export function accountSlowdownMs(failures: number): number {
  * request's client (server/client-address.ts); without one, every such attempt shares one bucket.
  * Attempts are counted before the password is checked. An unknown address costs as much as a
  * wrong password (the hash is still verified against a dummy), so it reveals nothing. Refusals
- * are logged (account, client, reason) and counted in /api/metrics.
+ * are logged (account, client, reason) and counted in /api/metrics. With the right password, an
+ * account whose distributor requires single sign-on is refused unless it is break-glass, and an
+ * account with MFA needs a code (`otp`: TOTP or a recovery code; its attempts counted apart).
  */
-export async function authenticateStaff(db: Db, input: { email: string; password: string; clientAddress?: string }): Promise<StaffSignIn> {
+export async function authenticateStaff(
+  db: Db,
+  input: { email: string; password: string; otp?: string; clientAddress?: string },
+): Promise<StaffSignIn> {
   const email = input.email.trim().toLowerCase();
   const clientAddress = normalizeAddress(input.clientAddress);
   const client = clientAddress ? clientKey(clientAddress) : "unknown";
@@ -109,12 +130,20 @@ export async function authenticateStaff(db: Db, input: { email: string; password
     ? null
     : await db.staffUser.findUnique({
         where: { email },
-        select: { id: true, email: true, distributorId: true, name: true, passwordHash: true },
+        select: { id: true, email: true, distributorId: true, name: true, passwordHash: true, breakGlass: true, totpEnabledAt: true },
       });
   const matches = await verify(staff?.passwordHash ?? (await dummyHash()), input.password).catch(() => false);
-  if (!staff || !matches) {
+  if (!staff?.passwordHash || !matches) {
     await countEvent(db, accountFailuresKey, LOGIN_WINDOW_SECONDS);
     return refused({ ok: false, reason: "invalid" });
+  }
+  if (await passwordRefusedBySso(db, staff)) return refused({ ok: false, reason: "sso-required" });
+  if (staff.totpEnabledAt) {
+    const otp = input.otp?.trim();
+    if (!otp) return { ok: false, reason: "mfa-required" };
+    const check = await verifyStaffMfaCode(db, staff.id, otp);
+    if (check === "rate-limited") return refused({ ok: false, reason: "rate-limited" }, { limit: "mfa" });
+    if (check !== "ok") return refused({ ok: false, reason: "mfa-invalid" });
   }
   await Promise.all([
     db.staffUser.update({ where: { id: staff.id }, data: { lastLoginAt: new Date() } }),
@@ -122,6 +151,13 @@ export async function authenticateStaff(db: Db, input: { email: string; password
     db.rateLimitCounter.deleteMany({ where: { key: accountClientKey } }),
   ]);
   return { ok: true, staff: { id: staff.id, email: staff.email, distributorId: staff.distributorId, name: staff.name } };
+}
+
+/** Whether passwords are refused for this account: its distributor requires single sign-on and it is not break-glass. */
+export async function passwordRefusedBySso(db: Queryable, staff: { distributorId: string; breakGlass: boolean }): Promise<boolean> {
+  if (staff.breakGlass) return false;
+  const sso = await db.distributorSso.findUnique({ where: { distributorId: staff.distributorId }, select: { required: true } });
+  return sso?.required === true;
 }
 
 let dummy: Promise<string> | undefined;

@@ -56,7 +56,8 @@ export interface StaffCustomerView {
     total: number;
     newest: Array<{ id: string; kind: string; recipient: string; status: string; createdAt: Date; sentAt: Date | null }>;
   };
-  audit: Array<{ id: string; action: string; staffEmail: string; createdAt: Date }>;
+  /** The audit log's rows about the customer (who: the actor's e-mail, key prefix or `cli`). */
+  audit: Array<{ id: string; action: string; actorLabel: string; createdAt: Date }>;
 }
 
 /** The customer, when it belongs to one of the distributor's partners; else not found, exactly like an unknown id. */
@@ -103,9 +104,9 @@ export async function staffCustomerView(db: Db, distributorId: string, customerI
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
       take,
     }),
-    db.staffAuditEntry.findMany({
-      where,
-      select: { id: true, action: true, staffEmail: true, createdAt: true },
+    db.auditEntry.findMany({
+      where: { distributorId, targetType: "customer", targetId: customer.id },
+      select: { id: true, action: true, actorLabel: true, createdAt: true },
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
       take,
     }),

@@ -39,7 +39,7 @@ function createMetrics() {
     }),
     staffSignInsRefused: new Counter({
       name: "exposure_monitor_staff_sign_ins_refused_total",
-      help: "Admin UI sign-ins refused, by reason: invalid (wrong password or unknown e-mail) or rate-limited",
+      help: "Admin UI sign-ins refused, by reason: invalid (wrong password or unknown e-mail), rate-limited, mfa-invalid or sso-required",
       labelNames: ["reason"] as const,
       registers,
     }),

@@ -1,3 +1,5 @@
+import { installAuditAppendOnly } from "../audit/append-only";
+import { copySupportSignInEntries, STAFF_ACCESS_MIGRATION } from "../audit/support-sign-in-entries";
 import { seedBreachCategories } from "../breaches/catalogue/categories";
 import { openMissingBillingPeriods } from "../customers/billing-periods";
 import { CUSTOMER_FIGURES_MIGRATION, recountCustomerFigures } from "../customers/figures";
@@ -11,7 +13,9 @@ import { seedSystemPlans } from "../distributors/system-plans";
  * (server/db, under the migrations' advisory lock), then the domain's start-up steps: the system
  * plans and breach categories, and billing periods for active customers that lack one (under a
  * lock of their own), and, when this run added the customers' stored figures, their first count;
- * when it added domain verification, the sensitive breaches recorded before it are withheld.
+ * when it added domain verification, the sensitive breaches recorded before it are withheld; the
+ * audit log's append-only trigger (and, when this run added the log, the support sign-in links
+ * recorded before it, copied in).
  */
 export async function prepareDatabase(database: Database): Promise<string[]> {
   const applied = await migrateDatabase(database);
@@ -26,6 +30,8 @@ export async function prepareDatabase(database: Database): Promise<string[]> {
       await seedSystemPlans(tx);
       await seedBreachCategories(tx);
       await openMissingBillingPeriods(tx);
+      await installAuditAppendOnly(tx);
+      if (applied.includes(STAFF_ACCESS_MIGRATION)) await copySupportSignInEntries(tx);
     },
     { maxWait: 60_000, timeout: 120_000 },
   );

@@ -1,4 +1,6 @@
+import { pruneAuditEntries } from "../audit/append-only";
 import { deleteSpentStaffSignInRecords } from "../auth/staff-sessions";
+import { config } from "../config";
 import { defineJob } from "../jobs/definition";
 import { scheduleJob, slotPayload } from "../jobs/schedules";
 
@@ -7,7 +9,10 @@ const SCHEDULE_SLOT_RETENTION_DAYS = 400;
 /** Longer than any rate-limit window (the longest is the staff sign-in's 15 minutes). */
 const RATE_LIMIT_COUNTER_RETENTION_HOURS = 24;
 
-/** Deletes finished jobs, old schedule slots, ended rate-limit counters and spent staff sessions and reset links so those tables stay small. */
+/**
+ * Deletes finished jobs, old schedule slots, ended rate-limit counters, spent staff sessions, reset
+ * links and invitations so those tables stay small, and audit rows past AUDIT_RETENTION_DAYS.
+ */
 export const housekeepingJob = defineJob({
   kind: "housekeeping",
   payload: slotPayload,
@@ -20,6 +25,7 @@ export const housekeepingJob = defineJob({
     await db.$executeRaw`
       DELETE FROM rate_limit_counters WHERE window_start < now() - make_interval(hours => ${RATE_LIMIT_COUNTER_RETENTION_HOURS})`;
     await deleteSpentStaffSignInRecords(db);
+    await pruneAuditEntries(db, config.auditRetentionDays());
   },
 });
 

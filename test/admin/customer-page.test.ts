@@ -76,19 +76,26 @@ describe("a customer's page", () => {
     const signIn = await consumeMagicLink(testDb.db, new URL(url).searchParams.get("token_hash")!);
     expect(signIn.ok && signIn.signIn.customerId).toBe(customerId);
 
-    const entries = await testDb.db.staffAuditEntry.findMany({ where: { customerId } });
+    const entries = await testDb.db.auditEntry.findMany({ where: { targetType: "customer", targetId: customerId } });
     expect(entries).toEqual([
       expect.objectContaining({
         distributorId: orgX.distributor.id,
-        staffUserId: staffX.kind === "staff" ? staffX.staffId : "",
-        staffEmail: staffX.email,
-        action: "portal-sign-in-link",
+        actorKind: "staff",
+        actorId: staffX.kind === "staff" ? staffX.staffId : "",
+        actorLabel: staffX.email,
+        action: "customer.support-sign-in-link",
       }),
     ]);
+    expect(JSON.stringify(entries)).not.toContain(new URL(url).searchParams.get("token_hash")!);
     expect(entries[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
     const view = await asX().get({ customerId });
     expect(view.audit).toEqual([
-      { id: entries[0]!.id, action: "portal-sign-in-link", staffEmail: staffX.email, createdAt: entries[0]!.createdAt.toISOString() },
+      {
+        id: entries[0]!.id,
+        action: "customer.support-sign-in-link",
+        actorLabel: staffX.email,
+        createdAt: entries[0]!.createdAt.toISOString(),
+      },
     ]);
   });
 
@@ -97,7 +104,7 @@ describe("a customer's page", () => {
     await transitionCustomer(testDb.db, orgX.partner.id, customerId, "offboard");
     expect((await asX().get({ customerId })).canSignIn).toBe(false);
     await expect(asX().signInLink({ customerId })).rejects.toThrow("Customer cannot sign in: customer is inactive");
-    expect(await testDb.db.staffAuditEntry.count({ where: { customerId } })).toBe(0);
+    expect(await testDb.db.auditEntry.count({ where: { targetId: customerId } })).toBe(0);
   });
 
   it("another distributor's staff find neither the customer nor a link to it (404, nothing recorded)", async () => {
@@ -113,7 +120,7 @@ describe("a customer's page", () => {
     }
     const anonymous = await clientError(ui.clientAs().admin.customers.signInLink.mutate({ customerId }));
     expect(anonymous.data?.httpStatus).toBe(401);
-    expect(await testDb.db.staffAuditEntry.count({ where: { customerId } })).toBe(0);
+    expect(await testDb.db.auditEntry.count({ where: { targetId: customerId } })).toBe(0);
     expect(await testDb.db.magicLinkToken.count({ where: { portalUser: { customerId } } })).toBe(0);
   });
 });

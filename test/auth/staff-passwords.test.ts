@@ -36,7 +36,7 @@ async function staffWith(password = PASSWORD): Promise<UiSession & { kind: "staf
 }
 
 async function storedHash(staffId: string): Promise<string> {
-  return (await testDb.db.staffUser.findUniqueOrThrow({ where: { id: staffId } })).passwordHash;
+  return (await testDb.db.staffUser.findUniqueOrThrow({ where: { id: staffId } })).passwordHash!;
 }
 
 describe("changing one's password in the admin UI (over /api/trpc)", () => {

@@ -82,7 +82,7 @@ describe("staff procedures", () => {
     const caller = createUiCaller(createContext(testDb.db, new Headers(), "req", staffSession()));
     const me = await caller.admin.me();
     expect(me).toEqual({
-      staff: { id: staffId, email: "ops@staffed.example" },
+      staff: { id: staffId, email: "ops@staffed.example", role: "owner", mfaEnrolled: false, mustEnrolMfa: false },
       distributor: { id: org.distributor.id, name: "Staffed distributor" },
     });
   });

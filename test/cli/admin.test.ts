@@ -99,7 +99,7 @@ describe("admin commands", () => {
     const row = await testDb.db.staffUser.findUniqueOrThrow({ where: { id: String(staff.id) } });
     expect(row.email).toBe("ops@example.com");
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);
-    expect(await verify(row.passwordHash, "correct horse battery")).toBe(true);
+    expect(await verify(row.passwordHash!, "correct horse battery")).toBe(true);
     await expect(
       admin("create-staff", "--distributor", String(distributor.id), "--email", "ops@example.com", "--password", "another password"),
     ).rejects.toThrow("already exists");

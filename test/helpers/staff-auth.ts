@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import NextAuth, { getServerSession } from "next-auth";
 import { createUiRequestHandler } from "../../server/api/ui/handler";
-import { buildAuthOptions, type UiSession } from "../../server/api/ui/session";
+import { authOptionsWithSso, buildAuthOptions, type UiSession } from "../../server/api/ui/session";
 import { sessionCookieName } from "../../server/auth/ui-cookie";
 import type { Db } from "../../server/db/client";
 import { readBodyAtMost } from "../../server/http/node-io";
@@ -58,7 +58,8 @@ export async function startStaffAuthServer(db: Db) {
         else apiResponse.json(value);
       },
     });
-    await NextAuth(apiRequest as never, apiResponse as never, options);
+    // As the app route does: a provider per distributor's single sign-on, read on each request.
+    await NextAuth(apiRequest as never, apiResponse as never, await authOptionsWithSso(async () => db));
   }
 
   const server = createServer((req, res) => {
@@ -116,10 +117,14 @@ function staffBrowser(baseUrl: string) {
     /** The session cookie's value now (undefined when there is none). */
     sessionCookie: () => jar.get(sessionCookieName()),
     setSessionCookie: (value: string) => jar.set(sessionCookieName(), value),
-    async signIn(email: string, password: string): Promise<{ ok: boolean; error?: string }> {
+    /** A request with this browser's cookies (a path of the app, or a full URL of the app). */
+    request: (pathOrUrl: string, init?: { method?: string; form?: Record<string, string>; json?: unknown }) =>
+      request(pathOrUrl.startsWith(baseUrl) ? pathOrUrl.slice(baseUrl.length) : pathOrUrl, init),
+    csrfToken,
+    async signIn(email: string, password: string, otp?: string): Promise<{ ok: boolean; error?: string }> {
       const response = await request("/api/auth/callback/staff", {
         method: "POST",
-        form: { csrfToken: await csrfToken(), email, password, json: "true" },
+        form: { csrfToken: await csrfToken(), email, password, ...(otp === undefined ? {} : { otp }), json: "true" },
       });
       const { url } = (await response.json()) as { url: string };
       const error = new URL(url).searchParams.get("error") ?? undefined;

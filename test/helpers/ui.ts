@@ -4,14 +4,15 @@ import { createContext } from "../../server/api/context";
 import { createUiRequestHandler } from "../../server/api/ui/handler";
 import { createUiCaller, type UiRouter } from "../../server/api/ui/root";
 import { createStaffUser } from "../../server/auth/staff";
+import type { StaffRole } from "../../server/auth/staff-roles";
 import type { UiSession } from "../../server/api/ui/session";
 import type { Db } from "../../server/db/client";
 import { serveOnLoopback } from "./http";
 
-/** A new staff member of the distributor and the session they would have after signing in. */
-export async function createStaffSession(db: Db, distributorId: string): Promise<UiSession> {
+/** A new staff member of the distributor (an owner unless told) and the session they would have after signing in. */
+export async function createStaffSession(db: Db, distributorId: string, role: StaffRole = "owner"): Promise<UiSession> {
   const email = `staff-${randomUUID().slice(0, 8)}@admin.example`;
-  const { id } = await createStaffUser(db, { distributorId, email, password: "a long staff password" });
+  const { id } = await createStaffUser(db, { distributorId, email, password: "a long staff password", role });
   return { kind: "staff", staffId: id, distributorId, email, name: null };
 }
 

@@ -7,6 +7,7 @@ import { queueMonthlyReport } from "../../server/notifications/monthly-reports";
 import { createTestCustomer } from "../helpers/customers";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
+import { createStaffSession } from "../helpers/ui";
 
 let testDb: TestDatabase;
 let mine: TestOrg;
@@ -26,38 +27,31 @@ afterAll(async () => {
   await testDb?.close();
 });
 
-/** The admin UI's procedures as a signed-in staff member of the distributor sees them. */
-const staffOf = (org: TestOrg) =>
-  createUiCaller(
-    createContext(testDb.db, new Headers(), randomUUID(), {
-      kind: "staff",
-      staffId: randomUUID(),
-      distributorId: org.distributor.id,
-      email: "staff@example.com",
-      name: null,
-    }),
-  ).admin.mail;
+/** The admin UI's procedures as a signed-in staff member of the distributor (a viewer: the preview only reads) sees them. */
+const staffOf = async (org: TestOrg) =>
+  createUiCaller(createContext(testDb.db, new Headers(), randomUUID(), await createStaffSession(testDb.db, org.distributor.id, "viewer")))
+    .admin.mail;
 
 const appError = (code: string, message: string) =>
   expect.objectContaining({ cause: expect.objectContaining({ code, message }) }) as unknown as TRPCError;
 
 describe("the staff mail preview", () => {
   it("lists the messages of the staff member's distributor's customers, newest first, by kind or status", async () => {
-    const list = await staffOf(mine).list({});
+    const list = await (await staffOf(mine)).list({});
     expect(list.pagination).toEqual({ totalCount: 2, page: 1, pageSize: 50, hasNextPage: false });
     expect(list.messages.map((message) => [message.kind, message.recipient, message.status, message.customer?.companyName])).toEqual([
       ["monthly_report", "alerts@acme.example", "pending", "Acme Ltd"],
       ["welcome", "it@acme.example", "pending", "Acme Ltd"],
     ]);
-    expect((await staffOf(mine).list({ kind: "welcome" })).messages.map((message) => message.kind)).toEqual(["welcome"]);
-    expect((await staffOf(mine).list({ status: "sent" })).pagination.totalCount).toBe(0);
-    expect((await staffOf(theirs).list({})).messages.map((message) => message.customer?.companyName)).toEqual(["Other Co"]);
-    expect((await staffOf(mine).list({ page: 2 })).messages).toEqual([]);
+    expect((await (await staffOf(mine)).list({ kind: "welcome" })).messages.map((message) => message.kind)).toEqual(["welcome"]);
+    expect((await (await staffOf(mine)).list({ status: "sent" })).pagination.totalCount).toBe(0);
+    expect((await (await staffOf(theirs)).list({})).messages.map((message) => message.customer?.companyName)).toEqual(["Other Co"]);
+    expect((await (await staffOf(mine)).list({ page: 2 })).messages).toEqual([]);
   });
 
   it("shows one message as it would be sent: HTML, text and attachments", async () => {
-    const [report, welcome] = (await staffOf(mine).list({})).messages;
-    const shown = await staffOf(mine).get({ id: welcome!.id });
+    const [report, welcome] = (await (await staffOf(mine)).list({})).messages;
+    const shown = await (await staffOf(mine)).get({ id: welcome!.id });
     expect(shown).toMatchObject({
       id: welcome!.id,
       kind: "welcome",
@@ -70,22 +64,22 @@ describe("the staff mail preview", () => {
     expect(shown.html).toContain("Welcome to breach monitoring");
     expect(shown.text).toContain("WELCOME TO BREACH MONITORING");
     const period = new Date().toISOString().slice(0, 7);
-    const shownReport = await staffOf(mine).get({ id: report!.id });
+    const shownReport = await (await staffOf(mine)).get({ id: report!.id });
     expect(shownReport.attachments).toEqual([
       { filename: `breach-report-${period}.pdf`, contentType: "application/pdf", size: expect.any(Number) },
     ]);
-    const pdf = await staffOf(mine).attachment({ id: report!.id, filename: `breach-report-${period}.pdf` });
+    const pdf = await (await staffOf(mine)).attachment({ id: report!.id, filename: `breach-report-${period}.pdf` });
     expect(Buffer.from(pdf.base64, "base64").subarray(0, 5).toString()).toBe("%PDF-");
-    await expect(staffOf(mine).attachment({ id: report!.id, filename: "other.pdf" })).rejects.toEqual(
+    await expect((await staffOf(mine)).attachment({ id: report!.id, filename: "other.pdf" })).rejects.toEqual(
       appError("NOT_FOUND", "Attachment not found"),
     );
   });
 
   it("finds no message of another distributor's customers, nor one by a malformed id, and needs a staff session", async () => {
-    const [theirMessage] = (await staffOf(theirs).list({})).messages;
+    const [theirMessage] = (await (await staffOf(theirs)).list({})).messages;
     expect(theirMessage!.customer?.id).toBe(theirCustomer);
     for (const id of [theirMessage!.id, "not-a-uuid", randomUUID()]) {
-      await expect(staffOf(mine).get({ id })).rejects.toEqual(appError("NOT_FOUND", "Message not found"));
+      await expect((await staffOf(mine)).get({ id })).rejects.toEqual(appError("NOT_FOUND", "Message not found"));
     }
     const anonymous = createUiCaller(createContext(testDb.db, new Headers(), randomUUID())).admin.mail;
     await expect(anonymous.list({})).rejects.toEqual(appError("UNAUTHENTICATED", "Sign in to continue"));

@@ -3,12 +3,26 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { trpc } from "../_lib/client";
 import { signInErrorMessage } from "./messages";
 
-export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string }) {
+/**
+ * E-mail and password, then (once MFA is set up) the authenticator's code; or single sign-on,
+ * found by the address's domain or given by the page (`ssoProvider`, a distributor's sign-in link).
+ */
+export function SignInForm({
+  callbackUrl,
+  initialError,
+  ssoProvider,
+}: {
+  callbackUrl: string;
+  initialError?: string;
+  ssoProvider?: string;
+}) {
   const router = useRouter();
   const [error, setError] = useState(initialError);
   const [pending, setPending] = useState(false);
+  const [askCode, setAskCode] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -20,6 +34,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
         redirect: false,
         email: String(form.get("email") ?? ""),
         password: String(form.get("password") ?? ""),
+        otp: String(form.get("otp") ?? ""),
         callbackUrl,
       });
       if (result?.ok && !result.error) {
@@ -27,11 +42,33 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
         router.refresh();
         return;
       }
+      if (result?.error === "MfaRequired" || result?.error === "MfaInvalid") setAskCode(true);
       setError(signInErrorMessage(result?.error ?? ""));
     } catch {
       setError("The service could not be reached; please try again.");
     }
     setPending(false);
+  }
+
+  async function singleSignOn(form: HTMLFormElement | null) {
+    setError(undefined);
+    let provider = ssoProvider;
+    if (!provider) {
+      const email = String(new FormData(form ?? undefined).get("email") ?? "").trim();
+      if (!email) {
+        setError("Enter your e-mail address first: its domain tells which single sign-on to use.");
+        return;
+      }
+      provider = (await trpc.staffInvitation.ssoFor.query({ email })).provider ?? undefined;
+      if (!provider) {
+        setError(
+          "No single sign-on is set up for this address's domain. Sign in with your password, or use your organization's sign-in link.",
+        );
+        return;
+      }
+    }
+    setPending(true);
+    await signIn(provider, { callbackUrl });
   }
 
   return (
@@ -54,11 +91,23 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
       </div>
       <div className="field">
         <label htmlFor="password">Password</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required />
+        <input id="password" name="password" type="password" autoComplete="current-password" required={!ssoProvider} />
       </div>
-      <button type="submit" className="button button-primary" disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
-      </button>
+      {askCode ? (
+        <div className="field">
+          <label htmlFor="otp">Authentication code</label>
+          <input id="otp" name="otp" type="text" inputMode="text" autoComplete="one-time-code" required autoFocus />
+          <p className="field-hint">The 6-digit code from your authenticator app, or a recovery code.</p>
+        </div>
+      ) : null}
+      <div className="button-row">
+        <button type="submit" className="button button-primary" disabled={pending}>
+          {pending ? "Signing in…" : "Sign in"}
+        </button>
+        <button type="button" className="button" disabled={pending} onClick={(event) => void singleSignOn(event.currentTarget.form)}>
+          Use single sign-on
+        </button>
+      </div>
     </form>
   );
 }

@@ -103,7 +103,8 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
       });
       const headers = jsonHeaders(requestId);
       for (const name in ctx.response.headers) headers[name] = ctx.response.headers[name]!;
-      return { status: ctx.response.status ?? route.meta.successStatus ?? 200, headers, body: JSON.stringify(data) };
+      const body = ctx.response.body ?? JSON.stringify(data);
+      return { status: ctx.response.status ?? route.meta.successStatus ?? 200, headers, body };
     } catch (error) {
       const httpError = toHttpError(error, route.errors);
       if (httpError.unexpected !== undefined) {

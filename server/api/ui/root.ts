@@ -1,14 +1,18 @@
 import { createCallerFactory, router } from "../trpc";
 import { accountRouter } from "./admin/account";
+import { auditRouter } from "./admin/audit";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
 import { customersRouter } from "./admin/customers";
 import { domainsRouter } from "./admin/domains";
 import { mailRouter } from "./admin/mail";
 import { overviewRouter } from "./admin/overview";
 import { partnersRouter } from "./admin/partners";
+import { securityRouter } from "./admin/security";
+import { staffRouter } from "./admin/staff";
 import { webhooksRouter } from "./admin/webhooks";
 import { me } from "./me";
 import { portalRouter } from "./portal/router";
+import { staffInvitationRouter } from "./staff-invitation";
 import { staffPasswordRouter } from "./staff-password";
 import { unsubscribe } from "./unsubscribe";
 
@@ -28,8 +32,12 @@ export const uiRouter = router({
     mail: mailRouter,
     account: router(accountRouter),
     domains: domainsRouter,
+    staff: staffRouter,
+    security: securityRouter,
+    audit: auditRouter,
   }),
   staffPassword: router(staffPasswordRouter),
+  staffInvitation: router(staffInvitationRouter),
   portal: portalRouter,
   notifications: router({ unsubscribe }),
 });

@@ -2,13 +2,15 @@ import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
+import type { OAuthConfig } from "next-auth/providers/oauth";
 import { sessionSecret } from "../../auth/ui-cookie";
 import { requestClientAddress } from "../../client-address";
 import { config } from "../../config";
 import type { Db } from "../../db/client";
 import { getAppDb } from "../../db/instance";
 import { endPortalSession, isPortalSessionLive } from "../../portal/sessions";
-import { authenticateStaff } from "../../auth/staff";
+import { authenticateStaff, type StaffSignIn } from "../../auth/staff";
+import { resolveSsoSignIn, SSO_PROVIDER_PREFIX, ssoClients, ssoProviderId } from "../../auth/staff-sso";
 import { endStaffSession, isStaffSessionLive, STAFF_SESSION_SECONDS, startStaffSession } from "../../auth/staff-sessions";
 
 /**
@@ -56,6 +58,7 @@ declare module "next-auth" {
   interface User {
     distributorId?: string;
     staffName?: string | null;
+    signInMethod?: "password" | "sso";
   }
 }
 
@@ -90,22 +93,63 @@ export function staffCredentialsProvider(getDb: () => Promise<Db>) {
   return CredentialsProvider({
     id: "staff",
     name: "Staff",
-    credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+    credentials: {
+      email: { label: "E-mail", type: "email" },
+      password: { label: "Password", type: "password" },
+      otp: { label: "Authentication code", type: "text" },
+    },
     async authorize(credentials, request) {
       if (!credentials?.email || !credentials.password) return null;
       const result = await authenticateStaff(await getDb(), {
         email: credentials.email,
         password: credentials.password,
+        otp: credentials.otp || undefined,
         clientAddress: requestClientAddress(request?.headers, config.trustProxy()),
       });
-      if (!result.ok) {
-        // next-auth passes the message to the sign-in page as ?error=...
-        throw new Error(result.reason === "rate-limited" ? "RateLimited" : "CredentialsSignin");
-      }
+      // next-auth passes the message to the sign-in page as ?error=...
+      if (!result.ok) throw new Error(SIGN_IN_ERRORS[result.reason]);
       const { staff } = result;
-      return { id: staff.id, email: staff.email, distributorId: staff.distributorId, staffName: staff.name };
+      return { id: staff.id, email: staff.email, distributorId: staff.distributorId, staffName: staff.name, signInMethod: "password" };
     },
   });
+}
+
+/** The sign-in page's error codes (app/admin/sign-in/messages.ts) of each refusal. */
+const SIGN_IN_ERRORS: Record<Extract<StaffSignIn, { ok: false }>["reason"], string> = {
+  invalid: "CredentialsSignin",
+  "rate-limited": "RateLimited",
+  "mfa-required": "MfaRequired",
+  "mfa-invalid": "MfaInvalid",
+  "sso-required": "SsoRequired",
+};
+
+/**
+ * A distributor's single sign-on as a next-auth OAuth provider `sso-<distributor id>`: OpenID
+ * Connect discovery from the issuer, the authorization code flow with PKCE, state and nonce
+ * checked (each in its own cookie, used once), and the ID token verified by openid-client
+ * (signature by the provider's published keys, issuer, audience = the client id, expiry,
+ * nonce). Who the token's subject is decides the signIn callback.
+ */
+export function ssoProvider(client: {
+  distributorId: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}): OAuthConfig<Record<string, unknown>> {
+  return {
+    id: ssoProviderId(client.distributorId),
+    name: "Single sign-on",
+    type: "oauth",
+    wellKnown: `${client.issuer}/.well-known/openid-configuration`,
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    authorization: { params: { scope: "openid email profile" } },
+    checks: ["pkce", "state", "nonce"],
+    idToken: true,
+    profile(claims) {
+      return { id: String(claims.sub ?? ""), email: typeof claims.email === "string" ? claims.email : null, name: null };
+    },
+  };
 }
 
 let options: NextAuthOptions | undefined;
@@ -116,6 +160,17 @@ export function authOptions(): NextAuthOptions {
   return options;
 }
 
+/**
+ * The options for /api/auth itself: the staff and customer sessions' options with a provider for
+ * each distributor's single sign-on, read from the database on each request (a setting changed
+ * in any process takes effect at once).
+ */
+export async function authOptionsWithSso(getDb: () => Promise<Db> = getAppDb): Promise<NextAuthOptions> {
+  const base = getDb === getAppDb ? authOptions() : buildAuthOptions(getDb);
+  const clients = await ssoClients(await getDb());
+  return clients.length === 0 ? base : { ...base, providers: [...base.providers, ...clients.map(ssoProvider)] };
+}
+
 /** The options on a given database (the app's; tests drive next-auth's core on their own). */
 export function buildAuthOptions(getDb: () => Promise<Db>): NextAuthOptions {
   return {
@@ -124,9 +179,24 @@ export function buildAuthOptions(getDb: () => Promise<Db>): NextAuthOptions {
     pages: { signIn: "/admin/sign-in", error: "/admin/sign-in" },
     providers: [staffCredentialsProvider(getDb)],
     callbacks: {
+      async signIn({ user, account, profile }) {
+        if (!account?.provider.startsWith(SSO_PROVIDER_PREFIX)) return true;
+        const distributorId = account.provider.slice(SSO_PROVIDER_PREFIX.length);
+        const result = await resolveSsoSignIn(await getDb(), distributorId, (profile ?? {}) as Record<string, unknown>);
+        if (!result.ok) return `/admin/sign-in?error=${result.reason}`;
+        // The same object becomes the jwt callback's `user` (no adapter): the staff account, not the provider's profile.
+        Object.assign(user, {
+          id: result.staff.id,
+          email: result.staff.email,
+          distributorId: result.staff.distributorId,
+          staffName: result.staff.name,
+          signInMethod: "sso",
+        });
+        return true;
+      },
       async jwt({ token, user }) {
         if (user?.distributorId) {
-          const session = await startStaffSession(await getDb(), user.id);
+          const session = await startStaffSession(await getDb(), user.id, user.signInMethod ?? "password");
           return {
             ...token,
             kind: "staff",

@@ -12,6 +12,7 @@ import { publicProcedure } from "../trpc";
 export const staffPasswordRouter = {
   /** The same answer for every address (counted per address and per client). */
   requestReset: publicProcedure
+    .meta({ audit: { skip: "changes no account: a link is e-mailed, and only to an existing one" } })
     .input(z.object({ email: z.string().trim().max(320).pipe(z.email("Enter a valid e-mail address")) }))
     .mutation(async ({ ctx, input }) => {
       const { message } = await requestStaffPasswordReset(ctx.db, {
@@ -27,6 +28,7 @@ export const staffPasswordRouter = {
   }),
   /** Sets the new password with the link's token; every session of the account ends. */
   reset: publicProcedure
+    .meta({ audit: { action: "staff.password-reset", target: { type: "staff" }, self: true } })
     .input(z.object({ token: z.string().max(200), newPassword: newPasswordSchema }))
     .mutation(async ({ ctx, input }) => {
       await resetStaffPassword(ctx.db, input);

@@ -8,6 +8,7 @@ import { emailBreachEntrySchema, emailInput, localeInput } from "./schemas";
 
 export const retrieve = partnerProcedure
   .meta({
+    audit: { skip: "a lookup: changes nothing but the caller's rate-limit counter" },
     openapi: {
       method: "POST",
       path: "/api/v1/integrations/breach/retrieve",

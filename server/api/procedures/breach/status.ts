@@ -5,6 +5,7 @@ import { partnerProcedure } from "../../trpc";
 
 export const status = partnerProcedure
   .meta({
+    audit: { action: "breach.status", target: { type: "breach-instance", key: "breachId" } },
     openapi: {
       method: "POST",
       path: "/api/v1/integrations/breach/status",

@@ -7,6 +7,7 @@ import { customerIdPath } from "./fields";
 
 export const createMagicLink = partnerProcedure
   .meta({
+    audit: { action: "customer.magic-link", target: { type: "customer", key: "customerId" } },
     openapi: {
       method: "POST",
       path: "/api/v1/integrations/customer/{customerId}/magic-link",

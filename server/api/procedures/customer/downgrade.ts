@@ -6,6 +6,7 @@ const DOWNGRADED = "Customer downgraded successfully";
 
 export const downgrade = partnerOrDistributorProcedure
   .meta({
+    audit: { action: "customer.downgrade", target: { type: "customer", key: "customerId" } },
     openapi: {
       method: "POST",
       path: "/api/v1/integrations/customer/downgrade",

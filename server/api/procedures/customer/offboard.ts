@@ -8,6 +8,7 @@ const OFFBOARDED = "Customer offboarded successfully";
 
 export const offboard = partnerOrDistributorProcedure
   .meta({
+    audit: { action: "customer.offboard", target: { type: "customer", key: "customerId" } },
     openapi: {
       method: "POST",
       path: "/api/v1/integrations/customer/offboard",

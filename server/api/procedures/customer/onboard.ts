@@ -19,6 +19,7 @@ const ONBOARDED = "Customer onboarded successfully";
 
 export const onboard = partnerProcedure
   .meta({
+    audit: { action: "customer.onboard", target: { type: "customer" } },
     openapi: {
       method: "POST",
       path: "/api/v1/integrations/customer/onboard",

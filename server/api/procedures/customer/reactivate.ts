@@ -6,6 +6,7 @@ const REACTIVATED = "Customer reactivated successfully";
 
 export const reactivate = partnerProcedure
   .meta({
+    audit: { action: "customer.reactivate", target: { type: "customer", key: "customerId" } },
     openapi: {
       method: "POST",
       path: "/api/v1/integrations/customer/reactivate",

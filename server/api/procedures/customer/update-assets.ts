@@ -1,11 +1,18 @@
+import type { PartnerContext } from "../../audit";
 import { z } from "zod";
-import { ASSETS_UPDATE_EMPTY, updateCustomerAssets } from "../../../customers/assets";
+import { ASSETS_UPDATE_EMPTY, updateCustomerAssets, getCustomerAssets } from "../../../customers/assets";
 import { uuidInput } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import { assetListsOutput, valueList } from "./fields";
 
 export const updateAssets = partnerProcedure
   .meta({
+    audit: {
+      action: "customer.update-assets",
+      target: { type: "customer", key: "customerId" },
+      before: (ctx: PartnerContext, input) => getCustomerAssets(ctx.db, ctx.caller.partnerId, String(input.customerId)),
+      reload: true,
+    },
     openapi: {
       method: "PATCH",
       path: "/api/v1/integrations/customer/{customerId}/assets",

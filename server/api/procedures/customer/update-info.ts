@@ -1,5 +1,6 @@
+import type { PartnerContext } from "../../audit";
 import { z } from "zod";
-import { updateCustomerInfo } from "../../../customers/info";
+import { updateCustomerInfo, getCustomerInfo } from "../../../customers/info";
 import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import { emailField, requiredText } from "../../schemas";
@@ -18,6 +19,12 @@ const UPDATED = "Customer info updated successfully";
 
 export const updateInfo = partnerProcedure
   .meta({
+    audit: {
+      action: "customer.update-info",
+      target: { type: "customer", key: "customerId" },
+      before: (ctx: PartnerContext, input) => getCustomerInfo(ctx.db, ctx.caller.partnerId, String(input.customerId)),
+      reload: true,
+    },
     openapi: {
       method: "PATCH",
       path: "/api/v1/integrations/customer/{customerId}/info",

@@ -6,6 +6,7 @@ const UPGRADED = "Customer upgraded successfully";
 
 export const upgrade = partnerOrDistributorProcedure
   .meta({
+    audit: { action: "customer.upgrade", target: { type: "customer", key: "customerId" } },
     openapi: {
       method: "POST",
       path: "/api/v1/integrations/customer/upgrade",

@@ -9,6 +9,7 @@ import { customerIdPath } from "./fields";
 
 export const verifyDomain = partnerOrDistributorProcedure
   .meta({
+    audit: { action: "domain.verify-request", target: { type: "domain", key: "domain" } },
     openapi: {
       method: "POST",
       path: "/api/v1/integrations/customer/{customerId}/domains/{domain}/verify",

@@ -7,6 +7,7 @@ import { API_KEYS_PATH, API_KEYS_TAGS, partnerIdPath } from "./partner-fields";
 
 export const createPartnerApiKey = distributorProcedure
   .meta({
+    audit: { action: "partner.api-key-issue", target: { type: "partner", key: "partnerUuid" } },
     openapi: {
       method: "POST",
       path: API_KEYS_PATH,

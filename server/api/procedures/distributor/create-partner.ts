@@ -6,6 +6,7 @@ import { partnerFieldsShape } from "./partner-fields";
 
 export const createPartner = distributorProcedure
   .meta({
+    audit: { action: "partner.create", target: { type: "partner" } },
     openapi: {
       method: "POST",
       path: "/api/v1/distributors/partners",

@@ -7,6 +7,7 @@ import { API_KEYS_PATH, API_KEYS_TAGS, partnerIdPath } from "./partner-fields";
 
 export const revokePartnerApiKey = distributorProcedure
   .meta({
+    audit: { action: "partner.api-key-revoke", target: { type: "api-key", key: "keyId" } },
     openapi: {
       method: "DELETE",
       path: `${API_KEYS_PATH}/{keyId}`,

@@ -1,10 +1,16 @@
+import type { DistributorContext } from "../../audit";
 import { z } from "zod";
-import { INVALID_PARTNER_ID, PARTNER_NOT_FOUND, updatePartner as updatePartnerService } from "../../../distributors/partners";
+import { INVALID_PARTNER_ID, PARTNER_NOT_FOUND, updatePartner as updatePartnerService, getPartner } from "../../../distributors/partners";
 import { distributorProcedure } from "../../trpc";
 import { partnerFieldsShape, partnerIdPath, partnerRecordSchema } from "./partner-fields";
 
 export const updatePartner = distributorProcedure
   .meta({
+    audit: {
+      action: "partner.update",
+      target: { type: "partner", key: "partnerUuid" },
+      before: (ctx: DistributorContext, input) => getPartner(ctx.db, ctx.caller.distributorId, String(input.partnerUuid)),
+    },
     openapi: {
       method: "PATCH",
       path: "/api/v1/distributors/partners/{partnerUuid}",

@@ -7,6 +7,7 @@ import type { WebhookSurface } from "./surfaces";
 export function createEndpoint(surface: WebhookSurface) {
   return surface.procedure
     .meta({
+      audit: { action: "webhook.create", target: { type: "webhook" } },
       openapi: {
         method: "POST",
         path: surface.basePath,

@@ -6,6 +6,7 @@ import type { WebhookSurface } from "./surfaces";
 export function deactivateSecret(surface: WebhookSurface) {
   return surface.procedure
     .meta({
+      audit: { action: "webhook-secret.deactivate", target: { type: "webhook-secret", key: "id" } },
       openapi: {
         method: "DELETE",
         path: `${surface.basePath}/secrets/{id}`,

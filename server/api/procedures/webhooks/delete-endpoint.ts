@@ -8,6 +8,7 @@ import type { WebhookSurface } from "./surfaces";
 export function deleteEndpoint(surface: WebhookSurface) {
   return surface.procedure
     .meta({
+      audit: { action: "webhook.delete", target: { type: "webhook", key: "id" } },
       openapi: {
         method: "DELETE",
         path: `${surface.basePath}/{id}`,

@@ -7,6 +7,7 @@ import type { WebhookSurface } from "./surfaces";
 export function generateSecret(surface: WebhookSurface) {
   return surface.procedure
     .meta({
+      audit: { action: "webhook-secret.generate", target: { type: "webhook-secret" } },
       openapi: {
         method: "POST",
         path: `${surface.basePath}/secrets`,

@@ -19,6 +19,7 @@ function windowBound(name: "since" | "until") {
 export function recoverDeliveries(surface: WebhookSurface) {
   return surface.procedure
     .meta({
+      audit: { action: "webhook.recover", target: { type: "webhook", key: "id" } },
       openapi: {
         method: "POST",
         path: `${surface.basePath}/{id}/recover`,

@@ -8,6 +8,7 @@ import type { WebhookSurface } from "./surfaces";
 export function retryDelivery(surface: WebhookSurface) {
   return surface.procedure
     .meta({
+      audit: { action: "webhook.delivery-retry", target: { type: "webhook", key: "id" } },
       openapi: {
         method: "POST",
         path: `${surface.basePath}/{id}/deliveries/{deliveryId}/retry`,

@@ -8,6 +8,7 @@ import type { WebhookSurface } from "./surfaces";
 export function sendTest(surface: WebhookSurface) {
   return surface.procedure
     .meta({
+      audit: { action: "webhook.test", target: { type: "webhook", key: "id" } },
       openapi: {
         method: "POST",
         path: `${surface.basePath}/{id}/test`,

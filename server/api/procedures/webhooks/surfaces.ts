@@ -1,23 +1,20 @@
-import { authenticateDistributor, authenticatePartner } from "../../../auth/api-keys";
 import { WEBHOOK_BASE_PATHS } from "../../../webhooks/api-paths";
 import type { Protocol } from "../../../webhooks/endpoints";
 import type { WebhookOwner } from "../../../webhooks/owner";
-import { publicProcedure } from "../../trpc";
+import { distributorProcedure, partnerProcedure } from "../../trpc";
 
 /**
  * The three webhook surfaces (their paths: server/webhooks/api-paths.ts): the partner's current
  * one, the distributor's (same shapes) and the partner's earlier one. An operation that works the same on several surfaces is one
  * procedure file exporting a factory that takes the surface, so the paths share their code.
- * Each surface's builder authenticates its caller and puts the owner of the webhooks in ctx.
+ * Each surface's builder authenticates its caller (and audits its mutations) as the partner or
+ * distributor builder does, and puts the owner of the webhooks in ctx.
  */
 function ownerProcedure(auth: "partner" | "distributor") {
-  return publicProcedure.meta({ auth }).use(async ({ ctx, next }) => {
-    const owner: WebhookOwner =
-      auth === "partner"
-        ? { partnerId: (await authenticatePartner(ctx.db, ctx.headers, { allowDistributorKey: false })).partnerId }
-        : { distributorId: (await authenticateDistributor(ctx.db, ctx.headers)).distributorId };
-    return next({ ctx: { ...ctx, owner } });
-  });
+  if (auth === "partner") {
+    return partnerProcedure.use(({ ctx, next }) => next({ ctx: { owner: { partnerId: ctx.caller.partnerId } as WebhookOwner } }));
+  }
+  return distributorProcedure.use(({ ctx, next }) => next({ ctx: { owner: { distributorId: ctx.caller.distributorId } as WebhookOwner } }));
 }
 
 export interface WebhookSurface {

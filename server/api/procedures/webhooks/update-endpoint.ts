@@ -1,5 +1,6 @@
+import { webhookOwnerOf, type WebhookContext } from "../../audit";
 import { z } from "zod";
-import { updateEndpoint as updateEndpointService } from "../../../webhooks/endpoints";
+import { updateEndpoint as updateEndpointService, getEndpoint } from "../../../webhooks/endpoints";
 import { successTrue } from "../../schemas";
 import { endpointResponse, endpointSchema, endpointUpdateBody } from "./schemas";
 import type { WebhookSurface } from "./surfaces";
@@ -7,6 +8,12 @@ import type { WebhookSurface } from "./surfaces";
 export function updateEndpoint(surface: WebhookSurface) {
   return surface.procedure
     .meta({
+      audit: {
+        action: "webhook.update",
+        target: { type: "webhook", key: "id" },
+        before: (ctx: WebhookContext, input) => getEndpoint(ctx.db, webhookOwnerOf(ctx), "current", String(input.id)),
+        reload: true,
+      },
       openapi: {
         method: "PATCH",
         path: `${surface.basePath}/{id}`,

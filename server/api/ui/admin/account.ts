@@ -7,6 +7,8 @@ import { staffProcedure } from "../../trpc";
 export const accountRouter = {
   /** The current password, then the new one; the staff member's other sessions end, this one goes on. */
   changePassword: staffProcedure
+    .requires("viewer")
+    .meta({ audit: { action: "staff.password-change", target: { type: "staff", key: "$actor" } } })
     .input(z.object({ currentPassword: z.string().min(1, "Enter your current password").max(1_000), newPassword: newPasswordSchema }))
     .mutation(({ ctx, input }) =>
       changeStaffPassword(ctx.db, {
@@ -18,6 +20,8 @@ export const accountRouter = {
     ),
   /** Ends every session of the staff member, this one too (the page then signs out). */
   signOutEverywhere: staffProcedure
+    .requires("viewer")
+    .meta({ audit: { action: "staff.sign-out-everywhere", target: { type: "staff", key: "$actor" } } })
     .input(z.object({}).optional())
     .mutation(async ({ ctx }) => ({ endedSessions: await endStaffSessions(ctx.db, ctx.staff.id, "sign-out-everywhere") })),
 };

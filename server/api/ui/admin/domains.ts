@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DOMAIN_POLICIES, setDomainPolicy } from "../../../domains/policy";
 import { attestDomain, distributorDomainPolicy, recentCustomerDomains } from "../../../domains/staff";
+import type { StaffContext } from "../../audit";
 import { router, staffProcedure } from "../../trpc";
 import { iso } from "./inputs";
 
@@ -10,22 +11,36 @@ import { iso } from "./inputs";
  * attestation. Scoped to the staff member's distributor.
  */
 export const domainsRouter = router({
-  overview: staffProcedure.input(z.object({ partnerId: z.uuid().optional() })).query(async ({ ctx, input }) => {
-    const [policy, domains] = await Promise.all([
-      distributorDomainPolicy(ctx.db, ctx.staff.distributorId),
-      recentCustomerDomains(ctx.db, ctx.staff.distributorId, input),
-    ]);
-    return {
-      policy,
-      domains: domains.map((row) => ({ ...row, addedAt: iso(row.addedAt)!, verifiedAt: iso(row.verifiedAt) })),
-    };
-  }),
+  overview: staffProcedure
+    .requires("viewer")
+    .input(z.object({ partnerId: z.uuid().optional() }))
+    .query(async ({ ctx, input }) => {
+      const [policy, domains] = await Promise.all([
+        distributorDomainPolicy(ctx.db, ctx.staff.distributorId),
+        recentCustomerDomains(ctx.db, ctx.staff.distributorId, input),
+      ]);
+      return {
+        policy,
+        domains: domains.map((row) => ({ ...row, addedAt: iso(row.addedAt)!, verifiedAt: iso(row.verifiedAt) })),
+      };
+    }),
 
   setPolicy: staffProcedure
+    .requires("admin")
+    .meta({
+      audit: {
+        action: "distributor.domain-policy",
+        target: { type: "distributor" },
+        before: (ctx: StaffContext) => distributorDomainPolicy(ctx.db, ctx.staff.distributorId).then((policy) => ({ policy })),
+        reload: true,
+      },
+    })
     .input(z.object({ policy: z.enum(DOMAIN_POLICIES) }))
     .mutation(({ ctx, input }) => setDomainPolicy(ctx.db, ctx.staff.distributorId, input.policy)),
 
   attest: staffProcedure
+    .requires("agent")
+    .meta({ audit: { action: "domain.attest", target: { type: "customer", key: "customerId" } } })
     .input(z.object({ customerId: z.string(), domain: z.string().max(300), note: z.string().max(2000) }))
     .mutation(({ ctx, input }) => attestDomain(ctx.db, { distributorId: ctx.staff.distributorId, staffId: ctx.staff.id }, input)),
 });

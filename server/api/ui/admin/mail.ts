@@ -10,6 +10,7 @@ export const MAIL_PAGE_SIZE = 50;
 /** The staff mail preview (/admin/mail): the messages of the staff member's distributor's customers. */
 export const mailRouter = router({
   list: staffProcedure
+    .requires("viewer")
     .input(
       z.object({
         page: pageInput,
@@ -25,13 +26,19 @@ export const mailRouter = router({
       };
     }),
 
-  get: staffProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
-    const { createdAt, sentAt, ...message } = await previewNotification(ctx.db, ctx.staff.distributorId, input.id);
-    return { ...message, createdAt: iso(createdAt), sentAt: iso(sentAt) };
-  }),
+  get: staffProcedure
+    .requires("viewer")
+    .input(z.object({ id: z.string() }))
+    .query(async ({ ctx, input }) => {
+      const { createdAt, sentAt, ...message } = await previewNotification(ctx.db, ctx.staff.distributorId, input.id);
+      return { ...message, createdAt: iso(createdAt), sentAt: iso(sentAt) };
+    }),
 
-  attachment: staffProcedure.input(z.object({ id: z.string(), filename: z.string() })).query(async ({ ctx, input }) => {
-    const attachment = await notificationAttachment(ctx.db, ctx.staff.distributorId, input.id, input.filename);
-    return { filename: attachment.filename, contentType: attachment.contentType, base64: attachment.content.toString("base64") };
-  }),
+  attachment: staffProcedure
+    .requires("viewer")
+    .input(z.object({ id: z.string(), filename: z.string() }))
+    .query(async ({ ctx, input }) => {
+      const attachment = await notificationAttachment(ctx.db, ctx.staff.distributorId, input.id, input.filename);
+      return { filename: attachment.filename, contentType: attachment.contentType, base64: attachment.content.toString("base64") };
+    }),
 });

@@ -8,11 +8,14 @@ export const monthInput = z.string().regex(BILLING_MONTH_PATTERN, { error: INVAL
 
 /** The overview page's figures (across all the distributor's partners) and the monthly billing overview. */
 export const overviewRouter = router({
-  analytics: staffProcedure.query(({ ctx }) => getDistributorAnalytics(ctx.db, ctx.staff.distributorId)),
+  analytics: staffProcedure.requires("viewer").query(({ ctx }) => getDistributorAnalytics(ctx.db, ctx.staff.distributorId)),
 
   /** The month's billing overview; the current month (UTC) when none is given. */
-  billing: staffProcedure.input(z.object({ month: monthInput.optional() })).query(async ({ ctx, input }) => {
-    const overview = await getBillingOverview(ctx.db, ctx.staff.distributorId, input.month ?? billingMonthOf(new Date()));
-    return { ...overview, from: iso(overview.from), to: iso(overview.to) };
-  }),
+  billing: staffProcedure
+    .requires("viewer")
+    .input(z.object({ month: monthInput.optional() }))
+    .query(async ({ ctx, input }) => {
+      const overview = await getBillingOverview(ctx.db, ctx.staff.distributorId, input.month ?? billingMonthOf(new Date()));
+      return { ...overview, from: iso(overview.from), to: iso(overview.to) };
+    }),
 });

@@ -22,7 +22,8 @@ import {
   endpointUpdateInput,
   eventTypeSchema,
 } from "../../procedures/webhooks/schemas";
-import { router, staffProcedure } from "../../trpc";
+import type { StaffContext } from "../../audit";
+import { requires, router, staffProcedure } from "../../trpc";
 import { iso, pageInput } from "./inputs";
 
 export const DELIVERIES_PAGE_SIZE = 20;
@@ -77,10 +78,13 @@ const anyVisibleEndpoint = staffProcedure.use(async ({ ctx, getRawInput, next })
 
 export const webhooksRouter = router({
   /** The distributor's own endpoints with their health. */
-  list: staffProcedure.query(async ({ ctx }) => (await listOwnEndpoints(ctx.db, ctx.staff.distributorId)).map(visibleEndpointResponse)),
+  list: staffProcedure
+    .requires("viewer")
+    .query(async ({ ctx }) => (await listOwnEndpoints(ctx.db, ctx.staff.distributorId)).map(visibleEndpointResponse)),
 
   /** Its partners' endpoints (both protocols) with their health, by partner; optionally one state. */
   partnerEndpoints: staffProcedure
+    .requires("viewer")
     .input(z.object({ page: pageInput, state: z.enum(ENDPOINT_STATES).optional() }))
     .query(async ({ ctx, input }) => {
       const { endpoints, totalCount } = await listPartnerEndpoints(ctx.db, ctx.staff.distributorId, {
@@ -99,33 +103,55 @@ export const webhooksRouter = router({
     }),
 
   /** One endpoint, the distributor's or a partner's, with its owner, health and oldest failed delivery (where a recovery starts). */
-  endpoint: anyVisibleEndpoint.input(endpointInput).query(async ({ ctx }) => ({
-    ...visibleEndpointResponse(ctx.endpoint),
-    oldestFailedAt: iso(await oldestFailedDeliveryAt(ctx.db, ctx.endpoint.id)),
-  })),
+  endpoint: anyVisibleEndpoint
+    .meta(requires("viewer"))
+    .input(endpointInput)
+    .query(async ({ ctx }) => ({
+      ...visibleEndpointResponse(ctx.endpoint),
+      oldestFailedAt: iso(await oldestFailedDeliveryAt(ctx.db, ctx.endpoint.id)),
+    })),
 
   get: distributorWebhooks
+    .meta(requires("viewer"))
     .input(endpointInput)
     .query(async ({ ctx, input }) => endpointResponse(await getEndpoint(ctx.db, ctx.owner, "current", input.id))),
 
   /** The answer carries the distributor's active signing secret (generated when it has none), as the API's does. */
-  create: distributorWebhooks.input(endpointCreateInput).mutation(async ({ ctx, input }) => {
-    const { endpoint, secret } = await createEndpoint(ctx.db, ctx.owner, "current", input);
-    return { webhook: endpointResponse(endpoint), secret };
-  }),
+  create: distributorWebhooks
+    .meta({ audit: { action: "webhook.create", target: { type: "webhook" } }, ...requires("admin") })
+    .input(endpointCreateInput)
+    .mutation(async ({ ctx, input }) => {
+      const { endpoint, secret } = await createEndpoint(ctx.db, ctx.owner, "current", input);
+      return { webhook: endpointResponse(endpoint), secret };
+    }),
 
-  update: distributorWebhooks.input(endpointUpdateInput).mutation(async ({ ctx, input }) => {
-    const { id, ...changes } = input;
-    return endpointResponse(await updateEndpoint(ctx.db, ctx.owner, "current", id, changes));
-  }),
+  update: distributorWebhooks
+    .meta({
+      audit: {
+        action: "webhook.update",
+        target: { type: "webhook", key: "id" },
+        before: (ctx: StaffContext, input) => getEndpoint(ctx.db, { distributorId: ctx.staff.distributorId }, "current", String(input.id)),
+        reload: true,
+      },
+      ...requires("admin"),
+    })
+    .input(endpointUpdateInput)
+    .mutation(async ({ ctx, input }) => {
+      const { id, ...changes } = input;
+      return endpointResponse(await updateEndpoint(ctx.db, ctx.owner, "current", id, changes));
+    }),
 
-  delete: distributorWebhooks.input(endpointInput).mutation(async ({ ctx, input }) => {
-    await deleteEndpoint(ctx.db, ctx.owner, "current", input.id);
-    return { deleted: true };
-  }),
+  delete: distributorWebhooks
+    .meta({ audit: { action: "webhook.delete", target: { type: "webhook", key: "id" } }, ...requires("admin") })
+    .input(endpointInput)
+    .mutation(async ({ ctx, input }) => {
+      await deleteEndpoint(ctx.db, ctx.owner, "current", input.id);
+      return { deleted: true };
+    }),
 
   /** The delivery log of any visible endpoint. */
   deliveries: anyVisibleEndpoint
+    .meta(requires("viewer"))
     .input(z.object({ id: endpointIdInput, page: pageInput, status: deliveryStatusSchema.optional() }))
     .query(async ({ ctx, input }) => {
       const { deliveries, totalCount } = await listDeliveries(ctx.db, ctx.endpoint.ownerRef, ctx.endpoint.protocol, input.id, {
@@ -146,6 +172,7 @@ export const webhooksRouter = router({
 
   /** Re-queues one delivered or failed delivery of any visible endpoint (a partner's: on its behalf). */
   requeueDelivery: anyVisibleEndpoint
+    .meta({ audit: { action: "webhook.delivery-retry", target: { type: "webhook", key: "id" } }, ...requires("admin") })
     .input(z.object({ id: endpointIdInput, deliveryId: z.string() }))
     .mutation(async ({ ctx, input }) =>
       deliveryResponse(await requeueDelivery(ctx.db, ctx.endpoint.ownerRef, ctx.endpoint.protocol, input.id, input.deliveryId)),
@@ -153,6 +180,7 @@ export const webhooksRouter = router({
 
   /** Re-queues the failed deliveries created in [since, until) of any visible endpoint (docs/webhooks.md). */
   recover: anyVisibleEndpoint
+    .meta({ audit: { action: "webhook.recover", target: { type: "webhook", key: "id" } }, ...requires("admin") })
     .input(z.object({ id: endpointIdInput, since: windowBound("since"), until: windowBound("until").optional() }))
     .mutation(async ({ ctx, input }) => ({
       queued: await recoverDeliveries(ctx.db, ctx.endpoint.ownerRef, ctx.endpoint.protocol, input.id, {
@@ -162,21 +190,29 @@ export const webhooksRouter = router({
     })),
 
   sendTest: distributorWebhooks
+    .meta({ audit: { action: "webhook.test", target: { type: "webhook", key: "id" } }, ...requires("admin") })
     .input(z.object({ id: endpointIdInput, eventType: eventTypeSchema.optional() }))
     .mutation(async ({ ctx, input }) => deliveryResponse(await sendTestEvent(ctx.db, ctx.owner, "current", input.id, input.eventType))),
 
-  secrets: distributorWebhooks.query(async ({ ctx }) =>
-    (await listSecrets(ctx.db, ctx.owner)).map((secret) => ({ ...secret, createdAt: iso(secret.createdAt) })),
-  ),
+  secrets: distributorWebhooks
+    .meta(requires("viewer"))
+    .query(async ({ ctx }) => (await listSecrets(ctx.db, ctx.owner)).map((secret) => ({ ...secret, createdAt: iso(secret.createdAt) }))),
 
   /** A new active secret replacing all others at once (for a leaked secret). Shown once. */
-  generateSecret: distributorWebhooks.mutation(({ ctx }) => generateSecret(ctx.db, ctx.owner)),
+  generateSecret: distributorWebhooks
+    .meta({ audit: { action: "webhook-secret.generate", target: { type: "webhook-secret" } }, ...requires("admin") })
+    .mutation(({ ctx }) => generateSecret(ctx.db, ctx.owner)),
 
   /** A new active secret; the previous active one stays valid as the fallback. Shown once. */
-  cycleSecret: distributorWebhooks.mutation(({ ctx }) => cycleSecret(ctx.db, ctx.owner)),
+  cycleSecret: distributorWebhooks
+    .meta({ audit: { action: "webhook-secret.cycle", target: { type: "webhook-secret" } }, ...requires("admin") })
+    .mutation(({ ctx }) => cycleSecret(ctx.db, ctx.owner)),
 
-  deactivateSecret: distributorWebhooks.input(z.object({ secretId: uuidInput("Invalid secret ID") })).mutation(async ({ ctx, input }) => {
-    await deactivateSecret(ctx.db, ctx.owner, input.secretId);
-    return { deactivated: true };
-  }),
+  deactivateSecret: distributorWebhooks
+    .meta({ audit: { action: "webhook-secret.deactivate", target: { type: "webhook-secret", key: "secretId" } }, ...requires("admin") })
+    .input(z.object({ secretId: uuidInput("Invalid secret ID") }))
+    .mutation(async ({ ctx, input }) => {
+      await deactivateSecret(ctx.db, ctx.owner, input.secretId);
+      return { deactivated: true };
+    }),
 });

@@ -8,7 +8,7 @@ import { adminApi, foundOr404 } from "../../../_lib/server";
 
 export const metadata: Metadata = { title: "Customer" };
 
-const AUDIT_ACTIONS: Record<string, string> = { "portal-sign-in-link": "Created a portal sign-in link" };
+const AUDIT_ACTIONS: Record<string, string> = { "customer.support-sign-in-link": "Created a portal sign-in link" };
 
 /** One customer of one of the distributor's partners: what is monitored and found, what was sent, and support sign-in (docs/admin-ui.md). */
 export default async function CustomerPage({ params }: { params: Promise<{ customerId: string }> }) {
@@ -226,13 +226,13 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
       <section aria-labelledby="audit">
         <h2 id="audit">Audit</h2>
         {customer.audit.length === 0 ? (
-          <p className="muted">No staff actions recorded for this customer.</p>
+          <p className="muted">No changes recorded for this customer.</p>
         ) : (
           <ul className="audit-list">
             {customer.audit.map((entry) => (
               <li key={entry.id}>
                 <DateTime iso={entry.createdAt} />: {AUDIT_ACTIONS[entry.action] ?? entry.action}, by{" "}
-                <span className="wrap">{entry.staffEmail}</span>
+                <span className="wrap">{entry.actorLabel}</span>
               </li>
             ))}
           </ul>

@@ -6,6 +6,7 @@ import { legacySurface } from "../surfaces";
 
 export const createLegacyEndpoint = legacySurface.procedure
   .meta({
+    audit: { action: "webhook.create", target: { type: "webhook" } },
     openapi: {
       method: "POST",
       path: legacySurface.basePath,

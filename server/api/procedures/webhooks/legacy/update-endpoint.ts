@@ -1,11 +1,18 @@
+import { webhookOwnerOf, type WebhookContext } from "../../../audit";
 import { z } from "zod";
-import { updateEndpoint as updateEndpointService } from "../../../../webhooks/endpoints";
+import { updateEndpoint as updateEndpointService, getEndpoint } from "../../../../webhooks/endpoints";
 import { successTrue } from "../../../schemas";
 import { endpointIdInput, legacyEndpointResponse, legacyEndpointSchema, legacyEventSchema, urlInput } from "../schemas";
 import { legacySurface } from "../surfaces";
 
 export const updateLegacyEndpoint = legacySurface.procedure
   .meta({
+    audit: {
+      action: "webhook.update",
+      target: { type: "webhook", key: "id" },
+      before: (ctx: WebhookContext, input) => getEndpoint(ctx.db, webhookOwnerOf(ctx), "legacy", String(input.id)),
+      reload: true,
+    },
     openapi: {
       method: "PATCH",
       path: `${legacySurface.basePath}/{id}`,

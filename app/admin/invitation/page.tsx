@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import { uiCaller } from "@/server/api/ui/handler";
+import { AcceptInvitationForm } from "../_components/staff-forms";
+import { textParam, type SearchParams } from "../_lib/server";
+
+export const metadata: Metadata = { title: "Invitation" };
+
+/** Where an invitation link leads: choose a password, or sign in by single sign-on (docs/admin-ui.md, "Staff"). */
+export default async function InvitationPage({ searchParams }: { searchParams: SearchParams }) {
+  const token = textParam((await searchParams).token) ?? "";
+  const state = await (await uiCaller()).staffInvitation.state({ token: token.slice(0, 200) });
+  return (
+    <main className="sign-in" id="main">
+      <h1>Join the admin UI</h1>
+      {state.valid ? (
+        <>
+          <p className="muted">
+            {state.distributorName} invited <strong>{state.email}</strong>.
+          </p>
+          <AcceptInvitationForm token={token} email={state.email} ssoProvider={state.ssoProvider} />
+        </>
+      ) : (
+        <p role="alert">{state.message}</p>
+      )}
+    </main>
+  );
+}
