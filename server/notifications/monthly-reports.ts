@@ -109,8 +109,7 @@ export async function monthlyReportFacts(
   // One query after the other: a transaction is one connection.
   // The addresses of directory users who left make no report line (server/monitored-mailboxes.ts).
   const inactive = await inactiveMailboxes(tx, customer.id);
-  const counts = (instance: { emails: string[] }) =>
-    instance.emails.length === 0 || countedEmails(instance.emails, inactive).length > 0;
+  const counts = (instance: { emails: string[] }) => instance.emails.length === 0 || countedEmails(instance.emails, inactive).length > 0;
   const found = (
     await tx.customerBreach.findMany({
       where: { customerId: customer.id, createdAt: { gte: start, lt: end } },
