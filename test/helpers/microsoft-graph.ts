@@ -69,7 +69,9 @@ export async function startIdentityServer({
     scopes: [scope],
     features: { clientCredentials: { enabled: true }, devInteractions: { enabled: false } },
     routes: { token: `/${tenantId}/oauth2/v2.0/token` },
-    jwks: { keys: [{ ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }), kid: "test", use: "sig" }] },
+    jwks: {
+      keys: [{ ...generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }), kid: "test", use: "sig" }],
+    },
     ttl: { ClientCredentials: 3600 },
     adapter: MapAdapter,
   });
@@ -136,6 +138,7 @@ type Permission = "User.Read.All" | "GroupMember.Read.All" | "Domain.Read.All";
 interface Round {
   entries: object[];
   endSeq: number;
+  select: string[];
 }
 
 /**
@@ -170,6 +173,15 @@ export class FakeGraphTenant {
   async start(): Promise<this> {
     this.server = await serveOnLoopback((request) => this.handle(request));
     return this;
+  }
+
+  /** A tenant without users, groups or domains (delta links handed out before stay valid). */
+  reset(): void {
+    for (const id of this.users.keys()) this.removed.set(id, ++this.seq);
+    this.users.clear();
+    this.groups.clear();
+    this.domains = [];
+    this.pageSize = 100;
   }
 
   /** Adds or changes a user (a change is what the next delta round reports). */
@@ -282,28 +294,30 @@ export class FakeGraphTenant {
       [roundId, offset] = [skip.split(".")[0]!, Number(skip.split(".")[1])];
       if (!this.rounds.has(roundId)) return this.error(410, "resyncRequired", "Resync required.");
     } else {
-      const since = deltaToken === null ? 0 : Number(deltaToken);
-      if (deltaToken !== null && since < this.forgottenBelow) {
+      // A delta link carries the round it closed: its end and the properties its first request selected.
+      const previous = deltaToken === null ? undefined : this.rounds.get(deltaToken);
+      if (deltaToken !== null && (!previous || previous.endSeq < this.forgottenBelow)) {
         return this.error(410, "resyncRequired", "Resync required. Replace any local cached data with the new data.");
       }
-      const select = (url.searchParams.get("$select") ?? "").split(",").filter(Boolean);
+      const since = previous?.endSeq ?? 0;
+      const select = previous?.select ?? (url.searchParams.get("$select") ?? "").split(",").filter(Boolean);
       const changed = [...this.users.values()].filter((user) => user.seq > since).sort((a, b) => a.seq - b.seq);
       const entries: object[] = changed.map((user) => pick(user, select));
       if (since > 0) {
         for (const [id, at] of this.removed) if (at > since) entries.push({ id, "@removed": { reason: "deleted" } });
       }
       roundId = `r${this.rounds.size + 1}`;
-      this.rounds.set(roundId, { entries, endSeq: this.seq });
+      this.rounds.set(roundId, { entries, endSeq: this.seq, select });
     }
     const round = this.rounds.get(roundId)!;
     const page = round.entries.slice(offset, offset + this.pageSize);
     const more = offset + this.pageSize < round.entries.length;
     const base = `${this.graphUrl}/v1.0/users/delta`;
     return this.json("/users/delta", {
-      "@odata.context": `${this.graphUrl}/v1.0/$metadata#users(${(url.searchParams.get("$select") ?? "id").split(",").join(",")})`,
+      "@odata.context": `${this.graphUrl}/v1.0/$metadata#users(${round.select.join(",")})`,
       ...(more
         ? { "@odata.nextLink": `${base}?$skiptoken=${roundId}.${offset + this.pageSize}` }
-        : { "@odata.deltaLink": `${base}?$deltatoken=${round.endSeq}` }),
+        : { "@odata.deltaLink": `${base}?$deltatoken=${roundId}` }),
       value: page,
     });
   }
