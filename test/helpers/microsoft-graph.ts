@@ -380,16 +380,17 @@ function pick(user: GraphUserRecord, select: string[]): object {
 
 /** A tenant and its identity server on loopback; MICROSOFT_LOGIN_URL and MICROSOFT_GRAPH_URL point at them. */
 export async function startMicrosoftCloud(credentials: { tenantId: string; clientId: string; clientSecret: string }) {
-  let identity: IdentityServer | undefined;
-  const tenant = await new FakeGraphTenant(() => identity!).start();
-  identity = await startIdentityServer({ ...credentials, graphUrl: tenant.graphUrl });
+  const started: { identity?: IdentityServer } = {};
+  const tenant = await new FakeGraphTenant(() => started.identity!).start();
+  const identity = await startIdentityServer({ ...credentials, graphUrl: tenant.graphUrl });
+  started.identity = identity;
   return {
     tenant,
     identity,
     env: { MICROSOFT_LOGIN_URL: identity.loginUrl, MICROSOFT_GRAPH_URL: tenant.graphUrl },
     async close() {
       await tenant.close();
-      await identity!.close();
+      await identity.close();
     },
   };
 }
