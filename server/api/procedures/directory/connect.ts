@@ -31,7 +31,13 @@ export const connect = partnerOrDistributorProcedure
     },
     errors: { failure: "Failed to connect directory", invalidJson: "Request body must be valid JSON" },
     responses: {
-      400: [PROVIDER_INVALID, TENANT_ID_INVALID, CLIENT_ID_INVALID, CLIENT_SECRET_REQUIRED, GROUP_ID_INVALID],
+      400: [
+        `Validation failed: provider: ${PROVIDER_INVALID}`,
+        `Validation failed: tenantId: ${TENANT_ID_INVALID}`,
+        `Validation failed: clientId: ${CLIENT_ID_INVALID}`,
+        `Validation failed: clientSecret: ${CLIENT_SECRET_REQUIRED}`,
+        `Validation failed: groupId: ${GROUP_ID_INVALID}`,
+      ],
       404: CUSTOMER_NOT_FOUND,
     },
   })
