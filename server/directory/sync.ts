@@ -11,7 +11,7 @@ import { providerFor, type ConnectionCredentials } from "./providers";
 /** How long a run holds its connection without a sign of life (renewed at every page). */
 export const RUN_LEASE_MS = 120_000;
 /** Users whose addresses one transaction applies. */
-const APPLY_BATCH = 1000;
+export const APPLY_BATCH = 1000;
 const TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
 
 /**
@@ -46,6 +46,8 @@ export interface SyncOptions {
   /** The provider to read (default: the connection's, from its stored credentials). */
   provider?: DirectoryProvider;
   leaseMs?: number;
+  /** Users per apply transaction (default APPLY_BATCH). */
+  applyBatch?: number;
 }
 
 /**
@@ -76,7 +78,7 @@ async function syncOnce(db: Db, connectionId: string, options: SyncOptions): Pro
     if (run.phase === "users") users = await readUserChanges(db, run, provider, leaseMs);
     if (run.phase === "members") await readGroupMembers(db, run, provider, leaseMs);
     if (run.phase === "domains") await readDomains(db, run, provider, leaseMs);
-    const applied = await applyChangedUsers(db, run, leaseMs);
+    const applied = await applyChangedUsers(db, run, leaseMs, options.applyBatch ?? APPLY_BATCH);
     await db.$executeRaw`
       UPDATE directory_connections
       SET state = 'ok', last_sync_at = now(), last_error = NULL, run_id = NULL, run_phase = NULL, run_cursor = NULL,
@@ -298,7 +300,7 @@ async function readDomains(db: Db, run: Run, provider: DirectoryProvider, leaseM
 }
 
 /** Applies the changed users' addresses, a batch per transaction, until none is left changed. */
-async function applyChangedUsers(db: Db, run: Run, leaseMs: number): Promise<{ added: number; removed: number }> {
+async function applyChangedUsers(db: Db, run: Run, leaseMs: number, batchSize: number): Promise<{ added: number; removed: number }> {
   let added = 0;
   let removed = 0;
   let scanRequested = false;
@@ -312,7 +314,7 @@ async function applyChangedUsers(db: Db, run: Run, leaseMs: number): Promise<{ a
         SELECT external_id AS "externalId", mail, proxy_addresses AS "proxyAddresses", enabled, guest, deleted,
                in_group AS "inGroup", addresses
         FROM directory_users WHERE connection_id = ${run.connectionId}::uuid AND dirty
-        ORDER BY external_id LIMIT ${APPLY_BATCH}`;
+        ORDER BY external_id LIMIT ${batchSize}`;
       if (users.length === 0) return 0;
       const before = new Set<string>();
       const after = new Set<string>();
@@ -345,7 +347,7 @@ async function applyChangedUsers(db: Db, run: Run, leaseMs: number): Promise<{ a
       await advance(tx, run, { phase: "apply", cursor: null }, leaseMs);
       return users.length;
     }, TRANSACTION);
-    if (batch < APPLY_BATCH) break;
+    if (batch < batchSize) break;
   }
   if (scanRequested) await wakeJobWorkers();
   return { added, removed };
