@@ -5,9 +5,9 @@ import { successTrue } from "../../schemas";
 export const DIRECTORY_PATH = "/api/v1/integrations/customer/{customerId}/directory";
 export const DIRECTORY_TAGS = ["Partner: customers"];
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** A tenant is named by its id or one of its domains (contoso.onmicrosoft.com). */
-const TENANT_DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+const TENANT_DOMAIN = /^(?=.{1,253}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 export const TENANT_ID_INVALID = "Tenant ID must be a directory (tenant) ID or one of the tenant's domains";
 export const CLIENT_ID_INVALID = "Client ID must be the application (client) ID, a GUID";
