@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../server/db/client";
 import { connectDirectory, getDirectory } from "../../server/directory/connections";
 import { enqueueDueDirectorySyncs } from "../../server/directory/jobs";
+import { MicrosoftGraphDirectory } from "../../server/directory/microsoft-graph";
+import type { DirectoryProvider } from "../../server/directory/provider";
 import { syncDirectory } from "../../server/directory/sync";
 import { refreshThreatScore } from "../../server/customers/threat-score";
 import { isInactiveMailbox } from "../../server/monitored-mailboxes";
@@ -315,5 +317,35 @@ describe("a delta sync", () => {
     expect(await db.job.count({ where: { kind: "directory.sync", dedupeKey: `directory-sync:${connectionId}` } })).toBe(1);
     await enqueueDueDirectorySyncs(db, 6);
     expect(await db.job.count({ where: { kind: "directory.sync", dedupeKey: `directory-sync:${connectionId}` } })).toBe(1);
+  });
+  it("resumes a run whose process stopped halfway (its provider never answers again): each address added and announced once", async () => {
+    cloud.tenant.pageSize = 3;
+    const users = Array.from({ length: 12 }, (_, i) => user(`resume${i}`));
+    for (const entry of users) cloud.tenant.upsertUser(entry);
+    const customerId = await newCustomer();
+    const connectionId = await connect(customerId);
+    const graph = new MicrosoftGraphDirectory({
+      ...credentials,
+      loginUrl: cloud.env.MICROSOFT_LOGIN_URL,
+      graphUrl: cloud.env.MICROSOFT_GRAPH_URL,
+    });
+    let calls = 0;
+    const stalling: DirectoryProvider = {
+      name: "microsoft365",
+      userChanges: (cursor) => (++calls >= 3 ? new Promise(() => undefined) : graph.userChanges(cursor)),
+      groupMembers: (groupId, cursor) => graph.groupMembers(groupId, cursor),
+      domains: () => graph.domains(),
+    };
+    void syncDirectory(db, connectionId, { provider: stalling, leaseMs: 300 });
+    await vi.waitFor(() => expect(calls).toBe(3), { timeout: 30_000 });
+    const stopped = await db.directoryConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    expect(stopped).toMatchObject({ runPhase: "users", state: "syncing" });
+    expect(stopped.runCursor).toContain("$skiptoken=");
+    await new Promise((resolve) => setTimeout(resolve, 400)); // the stopped run's lease runs out
+
+    expect(await syncDirectory(db, connectionId)).toMatchObject({ status: "ok", added: 12 });
+    const added = (await assetEvents(customerId)).flatMap((event) => event.values).sort();
+    expect(added).toEqual(users.map((entry) => entry.mail).sort());
+    expect(await db.monitoredAsset.count({ where: { customerId, source: "directory", active: true } })).toBe(12);
   });
 });
