@@ -17,6 +17,7 @@ export const SERVER_TIERS = [
   ["customers"],
   ["findings"],
   ["domains", "portal"],
+  ["directory"],
   ["api", "startup", "cli"],
 ];
 

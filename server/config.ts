@@ -63,6 +63,12 @@ export const config = {
     }
     return aliases;
   },
+  /** Microsoft's sign-in endpoint for a directory connection's token; another for a national cloud (docs/directory.md). */
+  microsoftLoginUrl: (): string => (nonEmpty(process.env.MICROSOFT_LOGIN_URL) ?? "https://login.microsoftonline.com").replace(/\/+$/, ""),
+  /** Microsoft Graph, where a connected directory's users and domains are read; another for a national cloud. */
+  microsoftGraphUrl: (): string => (nonEmpty(process.env.MICROSOFT_GRAPH_URL) ?? "https://graph.microsoft.com").replace(/\/+$/, ""),
+  /** Hours between two syncs of a connected directory (docs/directory.md). */
+  directorySyncHours: (): number => integer("DIRECTORY_SYNC_HOURS", 6, 1, 168),
   /** The app key that encrypts webhook signing secrets at rest (server/webhooks/app-key.ts). */
   appSecret: (): string | undefined => nonEmpty(process.env.APP_SECRET),
   inngestEnabled: (): boolean =>
@@ -103,6 +109,7 @@ export function checkConfig(): void {
     config.restFastPath,
     config.directDriverReads,
     config.bulkCopy,
+    config.directorySyncHours,
   ])
     read();
 }

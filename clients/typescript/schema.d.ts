@@ -175,7 +175,7 @@ export interface paths {
         head?: never;
         /**
          * Replace a customer's monitored domains and/or e-mail addresses
-         * @description Each list given is the complete new set (`[]` removes all of that kind); a list left out stays as it is. Values are normalized (trimmed, lower-case, deduplicated). Emits one customer.asset.added event listing every added asset and one customer.asset.removed event listing every removed one; an active customer is scanned for what was added. Answers the customer's complete lists.
+         * @description Each list given is the complete new set (`[]` removes all of that kind); a list left out stays as it is. Values are normalized (trimmed, lower-case, deduplicated). Emits one customer.asset.added event listing every added asset and one customer.asset.removed event listing every removed one; an active customer is scanned for what was added. The addresses a connected directory brings stay ([directory sync](http://localhost:3000/docs/directory)). Answers the customer's complete lists.
          */
         patch: operations["customer-updateAssets"];
         trace?: never;
@@ -278,6 +278,62 @@ export interface paths {
          *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
          */
         post: operations["customer-verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/customer/{customerId}/directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's directory connection: its state, last sync and counts
+         * @description Never the client secret ([directory sync](http://localhost:3000/docs/directory)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        get: operations["directory-get"];
+        /**
+         * Connect a customer's Microsoft 365 directory (or replace the connection)
+         * @description The customer's enabled member users' mailboxes (mail and smtp: aliases) become monitored addresses with the source `directory`, kept in step every DIRECTORY_SYNC_HOURS; users who are disabled, deleted or leave the group stop being monitored. The first sync starts at once. The client secret is stored encrypted and never returned ([directory sync](http://localhost:3000/docs/directory)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        put: operations["directory-connect"];
+        post?: never;
+        /**
+         * Disconnect a customer's directory
+         * @description The sync stops and the stored credentials are deleted. The addresses it brought stay monitored as the partner's own ([directory sync](http://localhost:3000/docs/directory)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        delete: operations["directory-disconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/customer/{customerId}/directory/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a customer's directory now
+         * @description Queues a sync at once (a sync already queued is that one); GET .../directory shows its outcome ([directory sync](http://localhost:3000/docs/directory)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        post: operations["directory-sync"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1299,7 +1355,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A customer's domain was verified (DNS, e-mail link or staff); what was withheld at it follows
+         * A customer's domain was verified (DNS, e-mail link, staff or the customer's directory); what was withheld at it follows
          * @description Sent to the URL of each enabled endpoint of the partner, or of its distributor, subscribed to this type. Signed by the endpoint's `signatureScheme`: `x-signature` (X-Signature, X-Token) or `standard-webhooks` (webhook-id, webhook-timestamp, webhook-signature).
          */
         post: operations["event-customer-domain-verified"];
@@ -1470,7 +1526,7 @@ export interface components {
             /** @enum {string} */
             status: "unverified" | "verified";
             /** @description How it was verified; null while unverified */
-            method: ("dns" | "email" | "staff") | null;
+            method: ("dns" | "email" | "staff" | "directory") | null;
             /** Format: date-time */
             verifiedAt: string | null;
             /** @description The TXT record to publish on the domain itself for the dns method */
@@ -1485,6 +1541,33 @@ export interface components {
             exposedAddressCount: number;
             /** @description Distinct breaches those addresses are in, withheld ones included */
             breachCount: number;
+        };
+        DirectoryConnection: {
+            /** @enum {string} */
+            provider: "microsoft365";
+            tenantId: string;
+            clientId: string;
+            groupId: string | null;
+            /**
+             * @description syncing: a sync is queued or running; failing: see lastError
+             * @enum {string}
+             */
+            state: "syncing" | "ok" | "failing";
+            /**
+             * Format: date-time
+             * @description When the last sync completed; null before the first
+             */
+            lastSyncAt: string | null;
+            /** @description Why the connection is failing, in words a partner can act on */
+            lastError: string | null;
+            /** @description Enabled members (of the group, with one) whose mailboxes are monitored */
+            activeUsers: number;
+            /** @description Disabled, deleted or out-of-group members whose mailboxes are no longer monitored */
+            inactiveUsers: number;
+            /** @description Monitored e-mail addresses that come from the directory */
+            mailboxCount: number;
+            /** @description The tenant's verified domains as of the last sync */
+            verifiedDomains: string[];
         };
         Plan: {
             /** Format: uuid */
@@ -1894,7 +1977,7 @@ export interface components {
              * @description How it was verified ([domain verification](http://localhost:3000/docs/domains))
              * @enum {string}
              */
-            method: "dns" | "email" | "staff";
+            method: "dns" | "email" | "staff" | "directory";
             /**
              * Format: date-time
              * @description When it was verified
@@ -3354,6 +3437,308 @@ export interface operations {
             };
             /** @description The verification e-mail could not be sent */
             503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "directory-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        directory: components["schemas"]["DirectoryConnection"];
+                    };
+                };
+            };
+            /** @description Validation failed: <field>: <message> */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer not found or does not belong to partner | Directory not connected */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to retrieve directory */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "directory-connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The directory's kind
+                     * @enum {string}
+                     */
+                    provider: "microsoft365";
+                    /**
+                     * @description The Microsoft Entra tenant: its directory (tenant) ID or a domain of it
+                     * @example 7a1b0c4e-9d3f-4b2a-8e6c-1f2d3a4b5c6d
+                     */
+                    tenantId: string;
+                    /**
+                     * @description The application (client) ID of the app registration
+                     * @example 0f8fad5b-d9cb-469f-a165-70867728950e
+                     */
+                    clientId: string;
+                    /** @description A client secret of the app registration; stored encrypted, never returned */
+                    clientSecret: string;
+                    /** @description Only this group's members (nested groups included) are monitored; omitted or null: every user */
+                    groupId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        directory: components["schemas"]["DirectoryConnection"];
+                    };
+                };
+            };
+            /** @description Request body must be valid JSON | Validation failed: provider: Provider must be "microsoft365" | Validation failed: tenantId: Tenant ID must be a directory (tenant) ID or one of the tenant's domains | Validation failed: clientId: Client ID must be the application (client) ID, a GUID | Validation failed: clientSecret: Client secret is required | Validation failed: groupId: Group ID must be the group's object ID, a GUID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer not found or does not belong to partner */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to connect directory */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "directory-disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Validation failed: <field>: <message> */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer not found or does not belong to partner | Directory not connected */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to disconnect directory */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "directory-sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid JSON in request body | Validation failed: <field>: <message> */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer not found or does not belong to partner | Directory not connected */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to start directory sync */
+            500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

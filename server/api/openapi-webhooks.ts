@@ -25,7 +25,8 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   "customer.breach.found": "Scans found the customer's addresses in breaches new to it",
   "customer.breach.resolved": "A breach instance was marked resolved",
   "customer.breach.unresolved": "A breach instance was marked unresolved again",
-  "customer.domain.verified": "A customer's domain was verified (DNS, e-mail link or staff); what was withheld at it follows",
+  "customer.domain.verified":
+    "A customer's domain was verified (DNS, e-mail link, staff or the customer's directory); what was withheld at it follows",
 };
 
 const LEGACY_EVENT_SUMMARIES: Record<LegacyEventType, string> = {

@@ -8,6 +8,10 @@ import { createMagicLink } from "./procedures/customer/create-magic-link";
 import { downgrade } from "./procedures/customer/downgrade";
 import { getAssets } from "./procedures/customer/get-assets";
 import { listDomains } from "./procedures/customer/list-domains";
+import { connect as connectDirectory } from "./procedures/directory/connect";
+import { disconnect as disconnectDirectory } from "./procedures/directory/disconnect";
+import { get as getDirectory } from "./procedures/directory/get";
+import { sync as syncDirectory } from "./procedures/directory/sync";
 import { verifyDomain } from "./procedures/customer/verify-domain";
 import { getInfo } from "./procedures/customer/get-info";
 import { getThreatScore } from "./procedures/customer/get-threat-score";
@@ -96,6 +100,12 @@ export const appRouter = router({
     createMagicLink,
     listDomains,
     verifyDomain,
+  }),
+  directory: router({
+    connect: connectDirectory,
+    get: getDirectory,
+    sync: syncDirectory,
+    disconnect: disconnectDirectory,
   }),
   distributor: router({
     listPlans: listDistributorPlans,

@@ -6,6 +6,7 @@ import { badRequest } from "../errors";
 import { customerRef, recordEvent, type AssetRef } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { recountCustomerFigures } from "./figures";
+import { refreshThreatScore } from "./threat-score";
 import { assetDomain, distinct, INVALID_DOMAIN, INVALID_EMAIL, normalizeDomain } from "./asset-values";
 import { foundOrNotFound, lockOwnedCustomer, ownedCustomerWhere } from "./ownership";
 
@@ -74,14 +75,35 @@ export async function getCustomerAssets(db: Db, partnerId: string, customerId: s
   const customer = foundOrNotFound(
     await db.customer.findFirst({
       where: ownedCustomerWhere(partnerId, customerId),
-      select: { assets: { select: { kind: true, value: true } } },
+      select: { assets: { where: { active: true }, select: { kind: true, value: true } } },
     }),
   );
   return toAssetLists(customer.assets);
 }
 
+/** The monitored assets the partner's lists manage: every active one but the directory's (docs/directory.md). */
 function assetsOf(tx: Queryable, customerId: string): Promise<AssetRow[]> {
-  return tx.monitoredAsset.findMany({ where: { customerId }, select: { id: true, kind: true, value: true } });
+  return tx.monitoredAsset.findMany({
+    where: { customerId, active: true, source: { not: "directory" } },
+    select: { id: true, kind: true, value: true },
+  });
+}
+
+function activeAssetsOf(tx: Queryable, customerId: string): Promise<AssetRow[]> {
+  return tx.monitoredAsset.findMany({ where: { customerId, active: true }, select: { id: true, kind: true, value: true } });
+}
+
+/**
+ * The addresses of the partner's list that the directory had and no longer monitors (a user who
+ * left): the partner takes them over, active again, as its own.
+ */
+async function takeOverInactive(tx: Queryable, customerId: string, assets: ReadonlyArray<{ kind: AssetKind; value: string }>) {
+  const emails = assets.filter((asset) => asset.kind === "email").map((asset) => asset.value);
+  if (emails.length === 0) return [];
+  return tx.$queryRaw<AssetRow[]>`
+    UPDATE monitored_assets SET active = true, source = 'partner'
+    WHERE customer_id = ${customerId}::uuid AND kind = 'email' AND NOT active AND value = ANY(${emails}::text[])
+    RETURNING id::text, kind, value`;
 }
 
 export interface AssetsUpdate {
@@ -93,7 +115,7 @@ export interface AssetsUpdate {
 
 /**
  * Replaces the customer's monitored domains and/or e-mail addresses (each list given is the
- * full new set). In one transaction: the rows change, one customer.asset.added event lists
+ * full new set; the addresses a connected directory brings are its own and stay: docs/directory.md). In one transaction: the rows change, one customer.asset.added event lists
  * every added asset and one customer.asset.removed event every removed one, and an active
  * customer gets a scan of what was added.
  */
@@ -117,7 +139,7 @@ export async function updateCustomerAssets(db: Db, partnerId: string, customerId
       toAdd.push(...values.filter((value) => !existing.has(value)).map((value) => ({ kind, value })));
     }
     if (removed.length > 0) await tx.monitoredAsset.deleteMany({ where: { id: { in: removed.map((asset) => asset.id) } } });
-    const added = await insertAssets(tx, customer.id, toAdd);
+    const added = [...(await takeOverInactive(tx, customer.id, toAdd)), ...(await insertAssets(tx, customer.id, toAdd))];
     if (added.length > 0 || removed.length > 0) await recountCustomerFigures(tx, [customer.id]);
     const data = { customer: customerRef(customer) };
     if (added.length > 0) {
@@ -138,9 +160,100 @@ export async function updateCustomerAssets(db: Db, partnerId: string, customerId
     }
     const scanRequested = added.length > 0 && customer.status === "active";
     if (scanRequested) await requestCustomerScan(tx, customer.id, "assets");
-    const changed = added.length > 0 || removed.length > 0;
-    return { lists: toAssetLists(changed ? await assetsOf(tx, customer.id) : assets), scanRequested };
+    return { lists: toAssetLists(await activeAssetsOf(tx, customer.id)), scanRequested };
   });
   if (result.scanRequested) await wakeJobWorkers();
   return result.lists;
+}
+
+export interface DirectoryCustomer {
+  id: string;
+  partnerId: string;
+  companyName: string;
+  reference: string;
+  status: string;
+}
+
+export interface DirectoryAddressChange {
+  /** Addresses some monitored user of the directory has. */
+  activate: readonly string[];
+  /** Addresses no monitored user of the directory has any more. */
+  deactivate: readonly string[];
+}
+
+/**
+ * A directory sync's change of the customer's mailboxes, in the caller's transaction, which holds
+ * the customer's row lock. An address to activate becomes a monitored asset with the source
+ * `directory` (new, an inactive one of the directory's made active again, or a discovered one
+ * taken over); one to deactivate, if it is the directory's, becomes inactive (its history stays).
+ * The partner's own addresses are left as they are. One customer.asset.added and one
+ * customer.asset.removed event; an active customer gets a scan of what was added (wake the
+ * workers after the commit). Returns what changed.
+ */
+export async function applyDirectoryAddresses(
+  tx: Queryable,
+  customer: DirectoryCustomer,
+  change: DirectoryAddressChange,
+): Promise<{ added: AssetRow[]; removed: AssetRow[]; scanRequested: boolean }> {
+  const activate = [...new Set(change.activate)].sort();
+  const deactivate = [...new Set(change.deactivate)].filter((value) => !activate.includes(value)).sort();
+  const existing = activate.length
+    ? await tx.monitoredAsset.findMany({
+        where: { customerId: customer.id, kind: "email", value: { in: activate } },
+        select: { id: true, value: true, source: true, active: true },
+      })
+    : [];
+  const byValue = new Map(existing.map((row) => [row.value, row]));
+  const reactivated = existing.filter((row) => row.source === "directory" && !row.active).map((row) => row.id);
+  const discovered = existing.filter((row) => row.source === "discovered").map((row) => row.id);
+  const added: AssetRow[] = [];
+  if (reactivated.length > 0 || discovered.length > 0) {
+    const rows = await tx.$queryRaw<AssetRow[]>`
+      UPDATE monitored_assets SET active = true, source = 'directory'
+      WHERE id = ANY(${[...reactivated, ...discovered]}::uuid[])
+      RETURNING id::text, kind, value`;
+    const announced = new Set(reactivated);
+    added.push(...rows.filter((row) => announced.has(row.id)));
+  }
+  const missing = activate.filter((value) => !byValue.has(value));
+  if (missing.length > 0) {
+    added.push(
+      ...(await tx.$queryRaw<AssetRow[]>`
+        INSERT INTO monitored_assets (customer_id, kind, value, domain, source)
+        SELECT ${customer.id}::uuid, 'email', v.value, substr(v.value, strpos(v.value, '@') + 1), 'directory'
+        FROM unnest(${missing}::text[]) AS v(value)
+        ON CONFLICT (customer_id, kind, value) DO NOTHING
+        RETURNING id::text, kind, value`),
+    );
+  }
+  const removed = deactivate.length
+    ? await tx.$queryRaw<AssetRow[]>`
+        UPDATE monitored_assets SET active = false
+        WHERE customer_id = ${customer.id}::uuid AND kind = 'email' AND source = 'directory' AND active
+          AND value = ANY(${deactivate}::text[])
+        RETURNING id::text, kind, value`
+    : [];
+  const data = { customer: customerRef(customer) };
+  const sorted = (rows: AssetRow[]) => toAssetRefs([...rows].sort((a, b) => (a.value < b.value ? -1 : 1)));
+  if (added.length > 0) {
+    await recordEvent(tx, {
+      type: "customer.asset.added",
+      partnerId: customer.partnerId,
+      customerId: customer.id,
+      data: { ...data, assets: sorted(added) },
+    });
+  }
+  if (removed.length > 0) {
+    await recordEvent(tx, {
+      type: "customer.asset.removed",
+      partnerId: customer.partnerId,
+      customerId: customer.id,
+      data: { ...data, assets: sorted(removed) },
+    });
+    await refreshThreatScore(tx, customer.id);
+  }
+  if (added.length > 0 || removed.length > 0) await recountCustomerFigures(tx, [customer.id]);
+  const scanRequested = added.length > 0 && customer.status === "active";
+  if (scanRequested) await requestCustomerScan(tx, customer.id, "directory");
+  return { added, removed, scanRequested };
 }

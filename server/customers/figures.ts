@@ -19,7 +19,7 @@ export async function recountCustomerFigures(db: Queryable, customerIds?: readon
     FROM (
       SELECT c2.id,
              (SELECT count(*) FROM monitored_assets a WHERE a.customer_id = c2.id AND a.kind = 'domain')::int AS domains,
-             (SELECT count(*) FROM monitored_assets a WHERE a.customer_id = c2.id AND a.kind = 'email')::int AS emails,
+             (SELECT count(*) FROM monitored_assets a WHERE a.customer_id = c2.id AND a.kind = 'email' AND a.active)::int AS emails,
              (SELECT count(*) FROM customer_breaches b WHERE b.customer_id = c2.id)::int AS breaches
       FROM customers c2 WHERE ${which}
     ) f

@@ -55,7 +55,7 @@ export async function listPartnerCustomers(db: Db, partnerId: string, query: Cus
         (SELECT count(*) FROM customer_breaches b WHERE b.customer_id = c.id)::int AS "breachCount",
         ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain'
               ORDER BY a.value COLLATE "C") AS domains,
-        ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email'
+        ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email' AND a.active
               ORDER BY a.value COLLATE "C") AS emails
       FROM page JOIN customers c ON c.id = page.id
       ORDER BY page.created_at DESC, page.id DESC`,

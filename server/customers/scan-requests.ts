@@ -7,7 +7,7 @@ export const SCAN_CUSTOMER_JOB = "breaches.scan-customer";
 /** A customer's queued scan job has the dedupe key `<prefix><customer id>`: one at a time per customer. */
 export const SCAN_DEDUPE_PREFIX = "scan:";
 
-const scanReason = z.enum(["onboard", "upgrade", "assets", "reactivate", "daily", "manual"]);
+const scanReason = z.enum(["onboard", "upgrade", "assets", "reactivate", "daily", "manual", "directory"]);
 export type ScanReason = z.infer<typeof scanReason>;
 
 /**

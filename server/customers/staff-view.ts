@@ -17,7 +17,7 @@ export const STAFF_CUSTOMER_LIST_LIMIT = 25;
 export interface StaffCustomerAsset {
   kind: "domain" | "email";
   value: string;
-  source: "partner" | "discovered";
+  source: "partner" | "discovered" | "directory";
   /** A domain's ownership state (`verified`, `unverified`: docs/domains.md), filled by the admin procedure; null for addresses. */
   verification: string | null;
 }
@@ -81,7 +81,11 @@ export async function staffCustomerView(db: Db, distributorId: string, customerI
   const where = { customerId: customer.id };
   const take = STAFF_CUSTOMER_LIST_LIMIT;
   const [assets, breachTotal, breachOpen, breaches, eventTotal, events, emailTotal, emails, audit] = await Promise.all([
-    db.monitoredAsset.findMany({ where, select: { kind: true, value: true, source: true }, orderBy: [{ kind: "asc" }, { value: "asc" }] }),
+    db.monitoredAsset.findMany({
+      where: { ...where, active: true },
+      select: { kind: true, value: true, source: true },
+      orderBy: [{ kind: "asc" }, { value: "asc" }],
+    }),
     db.customerBreach.count({ where }),
     db.customerBreach.count({ where: { ...where, resolved: false } }),
     db.customerBreach.findMany({

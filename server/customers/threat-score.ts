@@ -49,7 +49,8 @@ export function exposurePoints(exposure: ScoredExposure, now: Date): number {
 }
 
 /**
- * The threat score of a customer's unresolved exposures (docs/threat-score.md):
+ * The threat score of a customer's unresolved exposures (docs/threat-score.md; the addresses of
+ * directory users who left are not counted, server/monitored-mailboxes.ts):
  * round(97 * (1 - e^(-P / 40))), where P sums, over the unresolved breach instances,
  * severity x recency x (1 + log2(exposed addresses)), and 0 for spam lists and fabricated
  * breaches. No exposure is 0; the score approaches 97.
@@ -66,10 +67,18 @@ export async function refreshThreatScore(db: Queryable, customerId: string, now 
   const rows = await db.$queryRaw<
     Array<{ dataClasses: string[]; breachDate: Date; emailCount: number; isSpamList: boolean; isFabricated: boolean }>
   >`
-    SELECT b.data_classes AS "dataClasses", b.breach_date AS "breachDate", cardinality(cb.emails) AS "emailCount",
+    WITH counted AS (
+      SELECT cb.breach_id, cardinality(cb.emails) AS emails,
+             cardinality(cb.emails) - (SELECT count(*) FROM monitored_assets a
+                                       WHERE a.customer_id = cb.customer_id AND a.kind = 'email' AND NOT a.active
+                                         AND a.value = ANY(cb.emails))::int AS "emailCount"
+      FROM customer_breaches cb WHERE cb.customer_id = ${customerId}::uuid AND NOT cb.resolved
+    )
+    SELECT b.data_classes AS "dataClasses", b.breach_date AS "breachDate", counted."emailCount",
            b.is_spam_list AS "isSpamList", b.is_fabricated AS "isFabricated"
-    FROM customer_breaches cb JOIN breaches b ON b.id = cb.breach_id
-    WHERE cb.customer_id = ${customerId}::uuid AND NOT cb.resolved`;
+    FROM counted JOIN breaches b ON b.id = counted.breach_id
+    -- Addresses of directory users who left do not count; an instance of theirs alone leaves the score.
+    WHERE counted.emails = 0 OR counted."emailCount" > 0`;
   const score = threatScore(rows, now);
   await db.$executeRaw`UPDATE customers SET threat_score = ${score}, updated_at = now() WHERE id = ${customerId}::uuid`;
   return score;

@@ -39,7 +39,12 @@ export interface EventData {
   "customer.breach.found": { customer: CustomerRef; breaches: BreachSummary[] };
   "customer.breach.resolved": { customer: CustomerRef; breaches: BreachSummary[] };
   "customer.breach.unresolved": { customer: CustomerRef; breaches: BreachSummary[] };
-  "customer.domain.verified": { customer: CustomerRef; domain: string; method: "dns" | "email" | "staff"; verifiedAt: string };
+  "customer.domain.verified": {
+    customer: CustomerRef;
+    domain: string;
+    method: "dns" | "email" | "staff" | "directory";
+    verifiedAt: string;
+  };
 }
 
 /** An event as stored: its type with the matching payload. */

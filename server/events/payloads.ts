@@ -30,7 +30,9 @@ const breachFields = {
 
 const domainVerifiedFields = {
   domain: z.string().meta({ description: "The verified domain (lower case, internationalized names in punycode)" }),
-  method: z.enum(["dns", "email", "staff"]).meta({ description: "How it was verified ([domain verification](/docs/domains))" }),
+  method: z
+    .enum(["dns", "email", "staff", "directory"])
+    .meta({ description: "How it was verified ([domain verification](/docs/domains))" }),
   verifiedAt: z.iso.datetime().meta({ description: "When it was verified" }),
 };
 

@@ -39,7 +39,7 @@ export async function matchImportForActiveCustomers(db: Db, importId: number): P
     )
     SELECT a.customer_id::text AS "customerId", x.email, x.breach_id::text AS "breachId"
     FROM added x
-    JOIN monitored_assets a ON a.kind = 'email' AND a.domain = x.domain AND a.value = x.email
+    JOIN monitored_assets a ON a.kind = 'email' AND a.domain = x.domain AND a.value = x.email AND a.active
     JOIN customers c ON c.id = a.customer_id AND c.status = 'active'
     UNION ALL
     SELECT a.customer_id::text, x.email, x.breach_id::text
@@ -69,7 +69,7 @@ export async function matchBreachesForActiveCustomers(db: Db, breachIds: readonl
     JOIN customers c ON c.id = a.customer_id AND c.status = 'active'
     JOIN breach_exposures e ON e.domain = a.domain AND e.email = a.value AND e.breach_id = ANY(${ids}::uuid[])
     JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired
-    WHERE a.kind = 'email'
+    WHERE a.kind = 'email' AND a.active
     UNION ALL
     SELECT a.customer_id::text, e.email, e.breach_id::text
     FROM monitored_assets a

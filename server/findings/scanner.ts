@@ -56,7 +56,7 @@ export async function scanCustomer(
 async function scan(db: Db, customerId: string, reason: ScanReason, source: BreachSource): Promise<ScanOutcome> {
   const customer = await db.customer.findUnique({
     where: { id: customerId },
-    select: { status: true, firstScannedAt: true, assets: { select: { kind: true, value: true } } },
+    select: { status: true, firstScannedAt: true, assets: { where: { active: true }, select: { kind: true, value: true } } },
   });
   if (!customer) return { customerId, scanned: false, skipped: "not-found" };
   const skipped = skipReason(customer, reason);
@@ -123,13 +123,15 @@ export async function recordFindings(
       reference: string;
       domains: string[];
       emails: string[];
+      inactiveEmails: string[];
       policy: DomainPolicy;
       verifiedDomains: string[];
     }>
   >`
     SELECT c.partner_id::text AS "partnerId", c.company_name AS "companyName", c.reference,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain') AS domains,
-           ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email') AS emails,
+           ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email' AND a.active) AS emails,
+           ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email' AND NOT a.active) AS "inactiveEmails",
            d.domain_policy::text AS policy,
            ARRAY(SELECT cd.domain FROM customer_domains cd WHERE cd.customer_id = c.id AND cd.status = 'verified') AS "verifiedDomains"
     FROM customers c JOIN partners p ON p.id = c.partner_id JOIN distributors d ON d.id = p.distributor_id
@@ -138,11 +140,13 @@ export async function recordFindings(
   const customer = { id: customerId, ...rows[0] };
   const monitoredDomains = new Set(customer.domains);
   const monitoredEmails = new Set(customer.emails);
+  // The mailboxes of directory users who left are neither monitored nor discovered again.
+  const inactiveEmails = new Set(customer.inactiveEmails);
   const disclosure: Disclosure = { policy: customer.policy, verifiedDomains: new Set(customer.verifiedDomains) };
 
   // Addresses found at a monitored domain: revealed, or withheld until the domain is verified.
   const found = [...new Set(exposures.map((exposure) => exposure.email))].filter(
-    (email) => !monitoredEmails.has(email) && monitoredDomains.has(domainOfEmail(email)),
+    (email) => !monitoredEmails.has(email) && !inactiveEmails.has(email) && monitoredDomains.has(domainOfEmail(email)),
   );
   const discovered = found.filter((email) => revealsDiscoveriesAt(disclosure, domainOfEmail(email)));
   const hiddenEmails = new Set(found.filter((email) => !revealsDiscoveriesAt(disclosure, domainOfEmail(email))));

@@ -1,3 +1,4 @@
+import { countedEmails, inactiveMailboxes } from "../monitored-mailboxes";
 import { z } from "zod";
 import type { Db, Queryable } from "../db/client";
 import { jobType } from "../jobs/queue";
@@ -106,11 +107,22 @@ export async function monthlyReportFacts(
 ): Promise<MonthlyReportData> {
   const { start, end } = periodBounds(period);
   // One query after the other: a transaction is one connection.
-  const found = await tx.customerBreach.findMany({
-    where: { customerId: customer.id, createdAt: { gte: start, lt: end } },
-    select: { emails: true, breach: { select: { name: true, title: true, breachDate: true } } },
-  });
-  const openBreaches = await tx.customerBreach.count({ where: { customerId: customer.id, resolved: false } });
+  // The addresses of directory users who left make no report line (server/monitored-mailboxes.ts).
+  const inactive = await inactiveMailboxes(tx, customer.id);
+  const counts = (instance: { emails: string[] }) => instance.emails.length === 0 || countedEmails(instance.emails, inactive).length > 0;
+  const found = (
+    await tx.customerBreach.findMany({
+      where: { customerId: customer.id, createdAt: { gte: start, lt: end } },
+      select: { emails: true, breach: { select: { name: true, title: true, breachDate: true } } },
+    })
+  )
+    .filter(counts)
+    .map((instance) => ({ ...instance, emails: countedEmails(instance.emails, inactive) }));
+  const openBreaches =
+    inactive.size === 0
+      ? await tx.customerBreach.count({ where: { customerId: customer.id, resolved: false } })
+      : (await tx.customerBreach.findMany({ where: { customerId: customer.id, resolved: false }, select: { emails: true } })).filter(counts)
+          .length;
   const fixedBreaches = await tx.customerBreach.count({
     where: { customerId: customer.id, resolved: true, resolvedAt: { gte: start, lt: end } },
   });
@@ -119,7 +131,7 @@ export async function monthlyReportFacts(
     select: { value: true },
     orderBy: { value: "asc" },
   });
-  const emailCount = await tx.monitoredAsset.count({ where: { customerId: customer.id, kind: "email" } });
+  const emailCount = await tx.monitoredAsset.count({ where: { customerId: customer.id, kind: "email", active: true } });
   const previous = await tx.notification.findFirst({
     where: { customerId: customer.id, kind: "monthly_report", cause: { lt: period } },
     orderBy: { cause: "desc" },

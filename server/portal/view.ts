@@ -223,18 +223,27 @@ export async function setPortalBreachResolved(
 
 export interface PortalAssets {
   domains: string[];
-  emails: Array<{ value: string; discovered: boolean }>;
+  emails: Array<{ value: string; discovered: boolean; directory: boolean }>;
+  /** The customer's connected directory (docs/directory.md): when it was last synced; null without one. */
+  directory: { provider: "microsoft365"; lastSyncAt: string | null } | null;
 }
 
-/** The monitored domains and e-mail addresses; `discovered` marks addresses a scan found on a domain. */
+/**
+ * The monitored domains and e-mail addresses; `discovered` marks addresses a scan found on a
+ * domain, `directory` those read from the customer's own directory.
+ */
 export async function portalAssets(db: Db, customerId: string): Promise<PortalAssets> {
+  const connection = await db.directoryConnection.findUnique({ where: { customerId }, select: { provider: true, lastSyncAt: true } });
   const rows = await db.monitoredAsset.findMany({
-    where: { customerId },
+    where: { customerId, active: true },
     select: { kind: true, value: true, source: true },
     orderBy: [{ kind: "asc" }, { value: "asc" }],
   });
   return {
     domains: rows.filter((row) => row.kind === "domain").map((row) => row.value),
-    emails: rows.filter((row) => row.kind === "email").map((row) => ({ value: row.value, discovered: row.source === "discovered" })),
+    emails: rows
+      .filter((row) => row.kind === "email")
+      .map((row) => ({ value: row.value, discovered: row.source === "discovered", directory: row.source === "directory" })),
+    directory: connection ? { provider: connection.provider, lastSyncAt: connection.lastSyncAt?.toISOString() ?? null } : null,
   };
 }

@@ -1,5 +1,6 @@
 import { catalogueSyncJob, catalogueSyncSchedule } from "../breaches/exposure-index/catalogue-sync";
 import { dailyScanJob, dailyScanSchedule, matchNewExposuresJob, scanCustomerJob } from "../findings/jobs";
+import { directorySyncJob, directorySyncSchedule, directorySyncsDueJob } from "../directory/jobs";
 import { dnsRecheckJob, dnsRecheckSchedule } from "../domains/jobs";
 import { createJobCatalogue } from "../jobs/catalogue";
 import { housekeepingJob, housekeepingSchedule } from "./housekeeping";
@@ -24,6 +25,9 @@ export const jobCatalogue = createJobCatalogue({
     catalogueSyncJob,
     // domains: the hourly re-check of unverified domains' TXT records
     dnsRecheckJob,
+    // directory: one connection's sync, and the hourly fan-out of those due
+    directorySyncJob,
+    directorySyncsDueJob,
     // webhooks: the log's retention, the owner's notice of an endpoint's health change
     webhookRetentionJob,
     endpointHealthJob,
@@ -41,5 +45,6 @@ export const jobCatalogue = createJobCatalogue({
     portalCleanupSchedule,
     monthlyReportSchedule,
     dnsRecheckSchedule,
+    directorySyncSchedule,
   ],
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UiSession } from "../../server/api/ui/session";
 import { transitionCustomer } from "../../server/customers/lifecycle";
+import { connectDirectory } from "../../server/directory/connections";
 import { consumeMagicLink } from "../../server/portal/magic-links";
 import { addCustomerBreach, createTestBreach, createTestCustomer } from "../helpers/customers";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
@@ -122,5 +123,31 @@ describe("a customer's page", () => {
     expect(anonymous.data?.httpStatus).toBe(401);
     expect(await testDb.db.auditEntry.count({ where: { targetId: customerId } })).toBe(0);
     expect(await testDb.db.magicLinkToken.count({ where: { portalUser: { customerId } } })).toBe(0);
+  });
+  it("shows the directory connection's state, last error and counts, never its secret", async () => {
+    const customerId = await createTestCustomer(testDb.db, orgX.partner.id, { companyName: "Directory Ltd" });
+    expect((await asX().get({ customerId })).directory).toBeNull();
+    const secret = "a-client-secret-never-shown";
+    await connectDirectory(testDb.db, orgX.partner.id, customerId, {
+      provider: "microsoft365",
+      tenantId: "contoso.onmicrosoft.com",
+      clientId: "0f8fad5b-d9cb-469f-a165-70867728950e",
+      clientSecret: secret,
+    });
+    await testDb.db.directoryConnection.update({
+      where: { customerId },
+      data: { state: "failing", lastError: "admin consent missing for User.Read.All" },
+    });
+    const view = await asX().get({ customerId });
+    expect(view.directory).toMatchObject({
+      provider: "microsoft365",
+      tenantId: "contoso.onmicrosoft.com",
+      state: "failing",
+      lastError: "admin consent missing for User.Read.All",
+      activeUsers: 0,
+      inactiveUsers: 0,
+      mailboxCount: 0,
+    });
+    expect(JSON.stringify(view)).not.toContain(secret);
   });
 });

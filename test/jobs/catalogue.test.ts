@@ -40,6 +40,8 @@ describe("the job catalogue", () => {
       "breaches.match-new-exposures",
       "breaches.scan-customer",
       "breaches.sync-catalogue",
+      "directory.sync",
+      "directory.sync-due",
       "domains.recheck-dns",
       "housekeeping",
       "notifications.monthly-report",
@@ -57,6 +59,7 @@ describe("the job catalogue", () => {
       { name: "portal-cleanup", every: "day", hourUtc: 3, jobKind: "portal.cleanup" },
       { name: "monthly-report", every: "month", hourUtc: 6, jobKind: "notifications.monthly-reports" },
       { name: "domain-dns-recheck", every: "hour", hourUtc: undefined, jobKind: "domains.recheck-dns" },
+      { name: "directory-sync", every: "hour", hourUtc: undefined, jobKind: "directory.sync-due" },
     ]);
   });
 

@@ -130,10 +130,29 @@ describe("portal procedures for a fully monitored customer", () => {
     expect(await portal.assets()).toEqual({
       domains: ["acme.example"],
       emails: [
-        { value: "ceo@acme.example", discovered: false },
-        { value: "cfo@acme.example", discovered: false },
+        { value: "ceo@acme.example", discovered: false, directory: false },
+        { value: "cfo@acme.example", discovered: false, directory: false },
+      ],
+      directory: null,
+    });
+  });
+
+  it("assets: which addresses come from Microsoft 365 and when it last synced; not those of users who left", async () => {
+    const { customerId, portal } = await signedInCustomer();
+    const lastSyncAt = new Date("2026-12-01T06:00:00.000Z");
+    await testDb.db.directoryConnection.create({
+      data: { customerId, provider: "microsoft365", tenantId: "t", clientId: "c", clientSecretCiphertext: "x", state: "ok", lastSyncAt },
+    });
+    await testDb.db.monitoredAsset.createMany({
+      data: [
+        { customerId, kind: "email", value: "new@acme.example", domain: "acme.example", source: "directory" },
+        { customerId, kind: "email", value: "left@acme.example", domain: "acme.example", source: "directory", active: false },
       ],
     });
+    const assets = await portal.assets();
+    expect(assets.directory).toEqual({ provider: "microsoft365", lastSyncAt: lastSyncAt.toISOString() });
+    expect(assets.emails).toContainEqual({ value: "new@acme.example", discovered: false, directory: true });
+    expect(assets.emails.map((email) => email.value)).not.toContain("left@acme.example");
   });
 });
 

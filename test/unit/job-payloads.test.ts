@@ -23,6 +23,7 @@ const PAYLOADS: Record<string, { good: unknown[]; bad: unknown[] }> = {
     good: [{ importId: 7 }, { breachIds: ["0c1d", "9f2e"] }, { breachIds: [] }],
     bad: [{ importId: 1.5 }, { importId: "7" }, { breachIds: "0c1d" }, {}],
   },
+  "directory.sync": { good: [{ connectionId: CUSTOMER }], bad: [{ connectionId: "nope" }, {}] },
   "notifications.send": { good: [{ notificationId: CUSTOMER }], bad: [{ notificationId: 7 }, {}] },
   "notifications.monthly-report": {
     good: [{ customerId: CUSTOMER, period: "2026-10" }],

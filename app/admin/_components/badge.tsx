@@ -1,6 +1,8 @@
 /** A short status word with a colour that matches its meaning (the word itself carries it too). */
 const TONES: Record<string, "good" | "warn" | "bad" | "neutral"> = {
   active: "good",
+  ok: "good",
+  syncing: "neutral",
   delivered: "good",
   enabled: "good",
   healthy: "good",

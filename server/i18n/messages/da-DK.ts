@@ -99,6 +99,8 @@ export const daDK: Translation = {
       emails: "E-mailadresser",
       none: "Ingen",
       discovered: "Fundet på jeres domæne",
+      directory: "Fra Microsoft 365",
+      directorySynced: "Hentet fra jeres Microsoft 365-katalog, senest synkroniseret {date}.",
     },
     settings: {
       title: "E-mailindstillinger",
@@ -258,6 +260,7 @@ export const daDK: Translation = {
         dns: "Bekræftet via DNS den {date}",
         email: "Bekræftet med et e-mail-link den {date}",
         staff: "Bekræftet af {name} den {date}",
+        directory: "Bekræftet gennem jeres Microsoft 365-katalog den {date}",
       },
       found: "Fundet indtil nu: {addresses} e-mailadresser i {breaches} databrud.",
       hiddenUntilVerified: "Bekræft domænet for at se hvilke.",

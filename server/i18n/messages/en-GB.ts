@@ -106,6 +106,8 @@ export const enGB = {
       emails: "E-mail addresses",
       none: "None",
       discovered: "Found on your domain",
+      directory: "From Microsoft 365",
+      directorySynced: "Read from your Microsoft 365 directory, last synchronised {date}.",
     },
     /** E-mail settings (docs/notifications.md). */
     settings: {
@@ -270,6 +272,7 @@ export const enGB = {
         dns: "Verified through DNS on {date}",
         email: "Verified by an e-mail link on {date}",
         staff: "Verified by {name} on {date}",
+        directory: "Verified through your Microsoft 365 directory on {date}",
       },
       found: "Found so far: {addresses} e-mail addresses in {breaches} breaches.",
       hiddenUntilVerified: "Verify the domain to see which.",

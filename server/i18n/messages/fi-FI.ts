@@ -105,6 +105,8 @@ export const fiFI: Translation = {
       emails: "Sähköpostiosoitteet",
       none: "Ei yhtään",
       discovered: "Löytyi verkkotunnuksestanne",
+      directory: "Microsoft 365:stä",
+      directorySynced: "Luettu Microsoft 365 -hakemistostanne, viimeksi synkronoitu {date}.",
     },
     settings: {
       title: "Sähköpostiasetukset",
@@ -265,6 +267,7 @@ export const fiFI: Translation = {
         dns: "Vahvistettu DNS:n kautta {date}",
         email: "Vahvistettu sähköpostilinkillä {date}",
         staff: "Vahvistanut {name} {date}",
+        directory: "Vahvistettu Microsoft 365 -hakemistonne kautta {date}",
       },
       found: "Tähän mennessä löydetty: {addresses} sähköpostiosoitetta {breaches} tietomurrossa.",
       hiddenUntilVerified: "Vahvistakaa verkkotunnus nähdäksenne, mitkä.",

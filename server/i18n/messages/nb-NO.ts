@@ -105,6 +105,8 @@ export const nbNO: Translation = {
       emails: "E-postadresser",
       none: "Ingen",
       discovered: "Funnet på domenet deres",
+      directory: "Fra Microsoft 365",
+      directorySynced: "Hentet fra Microsoft 365-katalogen deres, sist synkronisert {date}.",
     },
     settings: {
       title: "E-postinnstillinger",
@@ -257,7 +259,12 @@ export const nbNO: Translation = {
       intro:
         "Før vi viser hvilke adresser på et domene som finnes i datainnbrudd, viser dere oss at domenet er deres. Inntil da teller vi bare det vi har funnet.",
       status: { verified: "Bekreftet", unverified: "Ikke bekreftet ennå" },
-      verifiedHow: { dns: "Bekreftet via DNS {date}", email: "Bekreftet med en e-postlenke {date}", staff: "Bekreftet av {name} {date}" },
+      verifiedHow: {
+        dns: "Bekreftet via DNS {date}",
+        email: "Bekreftet med en e-postlenke {date}",
+        staff: "Bekreftet av {name} {date}",
+        directory: "Bekreftet gjennom Microsoft 365-katalogen deres {date}",
+      },
       found: "Funnet så langt: {addresses} e-postadresser i {breaches} datainnbrudd.",
       hiddenUntilVerified: "Bekreft domenet for å se hvilke.",
       dnsHeading: "Alternativ 1: legg til en DNS-post",

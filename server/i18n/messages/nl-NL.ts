@@ -105,6 +105,8 @@ export const nlNL: Translation = {
       emails: "E-mailadressen",
       none: "Geen",
       discovered: "Gevonden op uw domein",
+      directory: "Uit Microsoft 365",
+      directorySynced: "Gelezen uit uw Microsoft 365-directory, laatst gesynchroniseerd op {date}.",
     },
     settings: {
       title: "E-mailinstellingen",
@@ -265,6 +267,7 @@ export const nlNL: Translation = {
         dns: "Geverifieerd via DNS op {date}",
         email: "Geverifieerd met een e-maillink op {date}",
         staff: "Geverifieerd door {name} op {date}",
+        directory: "Geverifieerd via uw Microsoft 365-directory op {date}",
       },
       found: "Tot nu toe gevonden: {addresses} e-mailadressen in {breaches} datalekken.",
       hiddenUntilVerified: "Verifieer het domein om te zien welke.",

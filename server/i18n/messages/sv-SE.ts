@@ -105,6 +105,8 @@ export const svSE: Translation = {
       emails: "E-postadresser",
       none: "Inga",
       discovered: "Hittad på er domän",
+      directory: "Från Microsoft 365",
+      directorySynced: "Hämtade från er Microsoft 365-katalog, senast synkroniserad {date}.",
     },
     settings: {
       title: "E-postinställningar",
@@ -261,6 +263,7 @@ export const svSE: Translation = {
         dns: "Verifierad via DNS den {date}",
         email: "Verifierad med en e-postlänk den {date}",
         staff: "Verifierad av {name} den {date}",
+        directory: "Verifierad genom er Microsoft 365-katalog den {date}",
       },
       found: "Hittills hittat: {addresses} e-postadresser i {breaches} dataintrång.",
       hiddenUntilVerified: "Verifiera domänen för att se vilka.",

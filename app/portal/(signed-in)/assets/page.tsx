@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { format } from "@/server/i18n/format";
+import { formatDate } from "../../_components/format-date";
 import { portalPage, portalText } from "../../portal-page";
 import styles from "../../portal.module.css";
 
@@ -7,12 +9,15 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function AssetsPage() {
-  const { portal, t } = await portalPage("/portal/assets");
+  const { portal, t, me } = await portalPage("/portal/assets");
   const assets = await portal.assets();
   return (
     <>
       <h1>{t.assets.title}</h1>
       <p className={styles.lead}>{t.assets.intro}</p>
+      {assets.directory?.lastSyncAt && (
+        <p className={styles.muted}>{format(t.assets.directorySynced, { date: formatDate(assets.directory.lastSyncAt, me.locale) })}</p>
+      )}
       <div className={styles.overviewGrid}>
         <section className={styles.card} aria-labelledby="domains-title">
           <h2 id="domains-title">{t.assets.domains}</h2>
@@ -36,6 +41,7 @@ export default async function AssetsPage() {
                 <li key={email.value}>
                   {email.value}
                   {email.discovered && <span className={styles.note}> · {t.assets.discovered}</span>}
+                  {email.directory && <span className={styles.note}> · {t.assets.directory}</span>}
                 </li>
               ))}
             </ul>

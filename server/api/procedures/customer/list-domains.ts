@@ -9,7 +9,7 @@ const domainEntry = z
   .object({
     domain: z.string().meta({ description: "The monitored domain (lower case, internationalized names in punycode)" }),
     status: z.enum(["unverified", "verified"]),
-    method: z.enum(["dns", "email", "staff"]).nullable().meta({ description: "How it was verified; null while unverified" }),
+    method: z.enum(["dns", "email", "staff", "directory"]).nullable().meta({ description: "How it was verified; null while unverified" }),
     verifiedAt: z.string().nullable().meta({ format: "date-time" }),
     dnsRecord: z
       .object({ type: z.literal("TXT"), name: z.string(), value: z.string().meta({ example: "exposure-monitor-verification=3f2a..." }) })

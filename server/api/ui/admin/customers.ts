@@ -4,6 +4,7 @@ import { createSupportSignInLink, SUPPORT_SIGN_IN_ACTION } from "../../../portal
 import { requestClientAddress } from "../../../client-address";
 import { config } from "../../../config";
 import { customerDomainListing } from "../../../domains/domains";
+import { directoryView } from "../../../directory/connections";
 import { router, staffProcedure } from "../../trpc";
 import { iso } from "./inputs";
 
@@ -17,8 +18,11 @@ export const customersRouter = router({
     .query(async ({ ctx, input }) => {
       const view = await staffCustomerView(ctx.db, ctx.staff.distributorId, input.customerId);
       const domainStatus = new Map((await customerDomainListing(ctx.db, view.id)).map((domain) => [domain.domain, domain.status]));
+      const connection = await ctx.db.directoryConnection.findUnique({ where: { customerId: view.id }, select: { id: true } });
       return {
         ...view,
+        /** The customer's directory connection (docs/directory.md): state, last error, counts; never its secret. */
+        directory: connection ? await directoryView(ctx.db, connection.id) : null,
         assets: view.assets.map((asset) =>
           asset.kind === "domain" ? { ...asset, verification: domainStatus.get(asset.value) ?? null } : asset,
         ),

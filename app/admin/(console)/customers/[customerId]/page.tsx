@@ -66,6 +66,39 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
             <dd>{formatCount(customer.breaches.total)}</dd>
           </dl>
         </section>
+        <section className="card" aria-labelledby="customer-directory">
+          <h2 id="customer-directory">Directory</h2>
+          {customer.directory ? (
+            <dl className="facts">
+              <dt>Source</dt>
+              <dd>Microsoft 365 {customer.directory.groupId ? "(one group)" : "(every user)"}</dd>
+              <dt>Tenant</dt>
+              <dd className="wrap">{customer.directory.tenantId}</dd>
+              <dt>State</dt>
+              <dd>
+                <Badge status={customer.directory.state} />
+              </dd>
+              {customer.directory.lastError && (
+                <>
+                  <dt>Last error</dt>
+                  <dd className="wrap">{customer.directory.lastError}</dd>
+                </>
+              )}
+              <dt>Last sync</dt>
+              <dd>
+                <DateTime iso={customer.directory.lastSyncAt} />
+              </dd>
+              <dt>Users</dt>
+              <dd>
+                {formatCount(customer.directory.activeUsers)} monitored, {formatCount(customer.directory.inactiveUsers)} left
+              </dd>
+              <dt>Mailboxes</dt>
+              <dd>{formatCount(customer.directory.mailboxCount)}</dd>
+            </dl>
+          ) : (
+            <p className="muted">Not connected: the partner lists this customer&apos;s addresses by hand.</p>
+          )}
+        </section>
         <section className="card" aria-labelledby="customer-support">
           <h2 id="customer-support">Support sign-in</h2>
           {customer.canSignIn ? (
@@ -103,7 +136,9 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
                       {asset.value}
                     </th>
                     <td>{asset.kind === "domain" ? "Domain" : "E-mail address"}</td>
-                    <td>{asset.source === "discovered" ? "Found on a domain" : "Partner"}</td>
+                    <td>
+                      {asset.source === "discovered" ? "Found on a domain" : asset.source === "directory" ? "Microsoft 365" : "Partner"}
+                    </td>
                     <td>{asset.verification ? <Badge status={asset.verification} /> : "—"}</td>
                   </tr>
                 ))}
