@@ -16,6 +16,7 @@ import { inviteStaff } from "../../server/auth/staff-management";
 import { adminCommands, parseAdminCommand } from "../../server/cli/admin";
 import { PEER_ADDRESS_HEADER, stampPeerAddress } from "../../server/client-address";
 import { transitionCustomer } from "../../server/customers/lifecycle";
+import { connectDirectory } from "../../server/directory/connections";
 import { createBillingCode } from "../../server/distributors/billing-codes";
 import { serveRestRequest } from "../../server/http/rest-node";
 import { sendTestEvent } from "../../server/webhooks/delivery-log";
@@ -89,7 +90,7 @@ afterAll(async () => {
 type As = "partner" | "distributor" | "onBehalf";
 interface RestCall {
   as: As;
-  method: "POST" | "PATCH" | "DELETE";
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   body?: unknown;
   /** What the row's target must be. */
@@ -99,6 +100,17 @@ interface RestCall {
 const headersOf = (as: As) =>
   as === "partner" ? org.partner.headers : as === "distributor" ? org.distributor.headers : org.onBehalfHeaders;
 const customer = (overrides = {}) => createTestCustomer(testDb.db, org.partner.id, overrides);
+const connectedCustomer = async () => {
+  const id = await customer();
+  const clientSecret = keep(`directory-secret-${randomUUID()}`) as string;
+  await connectDirectory(testDb.db, org.partner.id, id, {
+    provider: "microsoft365",
+    tenantId: randomUUID(),
+    clientId: randomUUID(),
+    clientSecret,
+  });
+  return id;
+};
 const HOOK_URL = "http://127.0.0.1:9/hook";
 
 async function endpointOf(owner: WebhookOwner, protocol: "current" | "legacy" = "current") {
@@ -245,6 +257,29 @@ const REST_CALLS: Record<string, () => Promise<RestCall>> = {
       body: { emails: ["new@acme.example"] },
       target: { type: "customer", id },
     };
+  },
+  "directory.connect": async () => {
+    const id = await customer();
+    return {
+      as: "partner",
+      method: "PUT",
+      path: `/api/v1/integrations/customer/${id}/directory`,
+      body: {
+        provider: "microsoft365",
+        tenantId: randomUUID(),
+        clientId: randomUUID(),
+        clientSecret: keep(`directory-secret-${randomUUID()}`),
+      },
+      target: { type: "customer", id },
+    };
+  },
+  "directory.sync": async () => {
+    const id = await connectedCustomer();
+    return { as: "partner", method: "POST", path: `/api/v1/integrations/customer/${id}/directory/sync`, target: { type: "customer", id } };
+  },
+  "directory.disconnect": async () => {
+    const id = await connectedCustomer();
+    return { as: "onBehalf", method: "DELETE", path: `/api/v1/integrations/customer/${id}/directory`, target: { type: "customer", id } };
   },
   "customer.createMagicLink": async () => {
     const id = await customer();

@@ -17,6 +17,7 @@ import {
 
 export const connect = partnerOrDistributorProcedure
   .meta({
+    audit: { action: "directory.connect", target: { type: "customer", key: "customerId" } },
     openapi: {
       method: "PUT",
       path: DIRECTORY_PATH,

@@ -8,6 +8,7 @@ import { DIRECTORY_PATH, DIRECTORY_TAGS } from "./fields";
 
 export const disconnect = partnerOrDistributorProcedure
   .meta({
+    audit: { action: "directory.disconnect", target: { type: "customer", key: "customerId" } },
     openapi: {
       method: "DELETE",
       path: DIRECTORY_PATH,

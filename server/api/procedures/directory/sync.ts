@@ -8,6 +8,7 @@ import { DIRECTORY_PATH, DIRECTORY_TAGS } from "./fields";
 
 export const sync = partnerOrDistributorProcedure
   .meta({
+    audit: { action: "directory.sync", target: { type: "customer", key: "customerId" } },
     openapi: {
       method: "POST",
       path: `${DIRECTORY_PATH}/sync`,
