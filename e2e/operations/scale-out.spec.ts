@@ -37,6 +37,7 @@ const SCHEDULED_JOB_KINDS: Record<string, string> = {
   "monthly-report": "notifications.monthly-reports",
   "catalogue-sync": "breaches.sync-catalogue",
   "domain-dns-recheck": "domains.recheck-dns",
+  "directory-sync": "directory.sync-due",
 };
 
 /** The schedules whose current slot is open now (their hours in UTC, as defined with each schedule). */
