@@ -1,7 +1,7 @@
 /**
  * Throughput of the REST stack against its bare reference (bench/support/bare-rest.mjs: node:http
  * and pg answering the same threat-score GET with no service code), on the production build, in
- * one run. The goal (docs/measures.md, "API overhead"): the service's authenticated GET
+ * one run. The goal (docs/measures.md, "Goals"): the service's authenticated GET
  * (`GET /api/v1/integrations/customer/{id}/threat-score`) at >= 0.5 of the bare reference's
  * requests/s in the same run, p99 under 10 ms at 32 connections.
  *   npm run bench -- api-overhead [--postgres] [--profile DIR]        (or: npx tsx bench/api-overhead.ts)

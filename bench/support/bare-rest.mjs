@@ -3,7 +3,7 @@
 // `GET /customer/{id}/threat-score` the way the partner API's threat-score path does in its
 // steady state (the key compared with a known value, one indexed row read, JSON out).
 // bench/api-overhead.ts starts it on the service's own PostgreSQL database and prints the
-// service's throughput as a ratio to it, taken in the same run (docs/measures.md, "API overhead").
+// service's throughput as a ratio to it, taken in the same run (docs/measures.md, "Goals").
 // It has nothing to share an embedded (PGlite) database with, so it runs on PostgreSQL only.
 //   node bench/support/bare-rest.mjs PORT DATABASE_URL PARTNER_ID API_KEY
 // Run from the project root (pg is loaded from its node_modules).

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { openDatabase, type Database, type Db } from "../../server/db/client";
 import { createDistributor } from "../../server/distributors/distributors";
@@ -38,9 +39,18 @@ export function rssSampler() {
 
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
-/** Prints a benchmark's figures (one JSON line) and keeps them in bench/results/. */
+/**
+ * Prints a benchmark's figures (one JSON line) and keeps them in bench/results/, with what the
+ * figures depend on: when, which Node, how busy the machine was (docs/measures.md, "How to measure").
+ */
 export function reportResult(name: string, figures: Record<string, unknown>): void {
-  const line = JSON.stringify({ bench: name, ...figures });
+  const machine = {
+    at: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg().map((load) => Number(load.toFixed(2))),
+  };
+  const line = JSON.stringify({ bench: name, ...figures, machine });
   console.log(line);
   mkdirSync("bench/results", { recursive: true });
   writeFileSync(path.join("bench/results", `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`), line + "\n");

@@ -85,7 +85,7 @@ function registerDriverPaths(prisma: Db, paths: { driverQuery: DriverQuery; bulk
  * One statement on a pg pool, prepared under `preparedAs` when given. The text and values go in
  * as such, never as a config object: pg copies a config object through its property descriptors
  * on every query, the largest single cost in a profile of the REST dispatcher (docs/measures.md,
- * "API overhead"). A prepared statement is a pg Query built from the text with its name set, which
+ * "Choices in the code"). A prepared statement is a pg Query built from the text with its name set, which
  * the pool runs as it runs any query.
  */
 async function poolQuery<T>(pool: pg.Pool, text: string, values: unknown[], preparedAs?: string): Promise<T[]> {

@@ -10,7 +10,7 @@ const slot = globalThis as unknown as { [SLOT]?: object };
  * generic for good once they meet a second hidden class. A full collection while no tick object is
  * alive (the memory reducer's, when the server idles) frees the hidden classes the literal builds
  * through, so the next tick object brings new ones; from then on every nextTick, of every socket
- * and stream, went through V8's runtime (docs/measures.md, "API overhead"). A held object keeps
+ * and stream, went through V8's runtime (docs/measures.md, "Choices in the code"). A held object keeps
  * the chain alive. Call it early, before the process first idles. Returns whether one is held.
  */
 export function holdTickObjectShape(): boolean {

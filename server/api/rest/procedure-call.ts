@@ -36,7 +36,7 @@ export type ProcedureCall = (options: ProcedureCallOptions) => Promise<unknown>;
  * parsers, the resolver), each with the options and context the previous one passed on, a thrown
  * error made a TRPCError, and a failed result thrown. tRPC's own runner builds those option
  * objects with a transpiled object-spread helper (four calls per middleware), which took a fifth
- * of the REST path's JavaScript time (docs/measures.md, "API overhead"); here they are object
+ * of the REST path's JavaScript time (docs/measures.md, "Choices in the code"); here they are object
  * literals. A procedure whose definition does not have the shape this relies on (tRPC changed it,
  * or a caller override) is called through tRPC itself.
  */
