@@ -41,6 +41,14 @@ export default defineConfig([
     rules: {
       "import/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: layerZones() }],
       "import/no-cycle": ["error", { ignoreExternal: true }],
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read environment switches through server/config.ts (README.md lists them)." },
+      ],
     },
+  },
+  {
+    files: ["server/config.ts"],
+    rules: { "no-restricted-properties": "off" },
   },
 ]);

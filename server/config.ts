@@ -7,6 +7,8 @@ import { parseTrustProxy, type TrustProxy } from "./client-address";
  */
 export const config = {
   databaseUrl: (): string | undefined => nonEmpty(process.env.DATABASE_URL),
+  /** Connections in each process's PostgreSQL pool (the listening and index-scan connections come beside it). */
+  databasePoolSize: (): number => integer("DATABASE_POOL_SIZE", 10, 1, 1000),
   dataDir: (): string => path.resolve(/*turbopackIgnore: true*/ nonEmpty(process.env.DATA_DIR) ?? ".data"),
   port: (): number => integer("PORT", 3000, 1, 65535),
   appUrl: (): string => (nonEmpty(process.env.APP_URL) ?? `http://localhost:${config.port()}`).replace(/\/+$/, ""),
@@ -71,6 +73,10 @@ export const config = {
   directorySyncHours: (): number => integer("DIRECTORY_SYNC_HOURS", 6, 1, 168),
   /** The app key that encrypts webhook signing secrets at rest (server/webhooks/app-key.ts). */
   appSecret: (): string | undefined => nonEmpty(process.env.APP_SECRET),
+  /** Signs the UI session cookies; unset: a key derived from the app secret. */
+  nextAuthSecret: (): string | undefined => nonEmpty(process.env.NEXTAUTH_SECRET),
+  /** Print the schema engine's log while migrating (a developer's switch). */
+  prismaEngineDebug: (): boolean => nonEmpty(process.env.PRISMA_ENGINE_DEBUG) !== undefined,
   inngestEnabled: (): boolean =>
     Boolean(nonEmpty(process.env.INNGEST_EVENT_KEY) || nonEmpty(process.env.INNGEST_SIGNING_KEY) || isTruthy(process.env.INNGEST_DEV)),
   /** Whether `npm start` fills an empty database with the demo organization (default: embedded only). */
@@ -99,6 +105,7 @@ export const config = {
 export function checkConfig(): void {
   for (const read of [
     config.port,
+    config.databasePoolSize,
     config.breachCheckRateLimit,
     config.breachRetrieveRateLimit,
     config.apiUnknownFields,

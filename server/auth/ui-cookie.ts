@@ -8,7 +8,7 @@ import { config } from "../config";
 
 /** The key that signs and encrypts session cookies: NEXTAUTH_SECRET, else derived from the app secret. */
 export function sessionSecret(): string {
-  return process.env.NEXTAUTH_SECRET?.trim() || derivedAppKey("ui-sessions").toString("base64url");
+  return config.nextAuthSecret() ?? derivedAppKey("ui-sessions").toString("base64url");
 }
 
 /** next-auth's cookie name: the __Secure- prefix when the public URL is https. */

@@ -97,7 +97,7 @@ async function poolQuery<T>(pool: pg.Pool, text: string, values: unknown[], prep
 }
 
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const pool = new pg.Pool({ connectionString: url, max: config.databasePoolSize() });
   // Prisma listens for idle-connection errors only while connected; a connection the server drops
   // while the pool is closing (a dropped test database, a restart) must not crash the process.
   pool.on("error", (error) => log.warn("idle database connection failed", { error: error.message }));

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { config } from "../config";
 
 /**
  * Prisma's schema engine in its WebAssembly build (the native binary cannot be downloaded on
@@ -76,7 +77,7 @@ export async function openSchemaEngine(
   return engineModule.SchemaEngine.new(
     { datamodels },
     (log) => {
-      if (process.env.PRISMA_ENGINE_DEBUG) console.error(log);
+      if (config.prismaEngineDebug()) console.error(log);
     },
     bindMigrationAwareSqlAdapterFactory(adapterFactory),
   );

@@ -6,6 +6,7 @@ import { claimAttempts, nextDeliveryDueAt, type StartedAttempt } from "./deliver
 import { DELIVERY_LEASE_MS } from "./delivery-engine/limits";
 import { ResultWriter } from "./delivery-engine/outcomes";
 import { sweepDeliveries } from "./delivery-engine/sweep";
+import { type ClaimBatch, RequestSlots } from "./request-slots";
 import { ROUTE_BATCH_SIZE, routePendingEvents } from "./routing";
 
 export interface DeliveryWorker {
@@ -46,39 +47,19 @@ export function startDeliveryWorker(
     router.wake();
     deliverer.wake();
   };
-  // A claimed delivery holds a request slot until its request is answered (requests), then waits
-  // for its outcome to be written (answered); stop() waits for every outcome (recording).
-  const requests = new Set<string>();
-  const answered = new Set<string>();
+  const slots = new RequestSlots(concurrency, () => deliverer.wake());
+  // stop() waits for every outcome to be written.
   const recording = new Set<Promise<void>>();
   const writer = new ResultWriter(db);
 
-  // One claim runs at a time. A slot freed while the loop claims (or waits for the requests it
-  // just started, below) makes it claim again as soon as it is done; one freed while it sleeps wakes it.
-  let claiming = false;
-  let slotsFreed = 0;
-  const slotFreed = (batch: ClaimBatch) => {
-    slotsFreed++;
-    if (--batch.unanswered === 0) batch.answered?.();
-    if (!claiming) deliverer.wake();
-  };
-
   const start = (attempt: StartedAttempt, batch: ClaimBatch) => {
     const { id } = attempt.delivery;
-    requests.add(id);
-    batch.unanswered++;
-    const freeSlot = () => {
-      if (requests.delete(id)) slotFreed(batch);
-    };
-    const task: Promise<void> = performAttempt(db, writer, attempt, () => {
-      answered.add(id);
-      freeSlot();
-    })
+    slots.take(id, batch);
+    const task: Promise<void> = performAttempt(db, writer, attempt, () => slots.answer(id))
       .catch((error: unknown) => log.error("webhook attempt could not be recorded; the sweep will recover it", { deliveryId: id, error }))
       .finally(() => {
         recording.delete(task);
-        answered.delete(id);
-        freeSlot();
+        slots.settle(id);
       });
     recording.add(task);
   };
@@ -108,25 +89,25 @@ export function startDeliveryWorker(
         lastSweep = Date.now();
         await sweepDeliveries(db);
       }
-      const limit = concurrency - requests.size;
-      claiming = true;
-      slotsFreed = 0;
+      const limit = slots.free;
+      const batch = slots.beginClaim();
+      let claimAgain = false;
       try {
         const claimStarted = performance.now();
-        const { claimed, started } = await claimAttempts(db, { limit, leaseMs, answered: [...answered] });
+        const { claimed, started } = await claimAttempts(db, { limit, leaseMs, answered: slots.answeredIds() });
         const claimMs = performance.now() - claimStarted;
-        const batch: ClaimBatch = { unanswered: 0 };
         for (const attempt of started) start(attempt, batch);
         // Requests are often answered sooner than a claim returns: waiting for these (no longer
         // than this claim took) lets the next claim fill their slots too, where it would otherwise
         // find them all in flight and an endpoint at its share would get half its slots per claim.
-        await answeredOrAfter(batch, claimMs);
+        await batch.answeredOrAfter(claimMs);
         // Claimed fewer than asked and no slot freed since: everything claimable was taken, so
         // look when the next one is due rather than claim again for nothing.
-        if (slotsFreed > 0 || (claimed > 0 && claimed >= limit)) return 0;
+        claimAgain = claimed > 0 && claimed >= limit;
       } finally {
-        claiming = false;
+        if (slots.endClaim()) claimAgain = true;
       }
+      if (claimAgain) return 0;
       const dueAt = await nextDeliveryDueAt(db);
       const untilDue = dueAt ? dueAt.getTime() - Date.now() : pollMs;
       // Due but not claimable (every slot or the endpoint's share busy): a finished request wakes the loop.
@@ -143,24 +124,6 @@ export function startDeliveryWorker(
       await Promise.all(recording);
     },
   };
-}
-
-/** The requests one claim started; `answered` is called once each has its answer. */
-interface ClaimBatch {
-  unanswered: number;
-  answered?: () => void;
-}
-
-/** Resolves once every request of the batch has its answer, or after `ms`. */
-function answeredOrAfter(batch: ClaimBatch, ms: number): Promise<void> {
-  if (batch.unanswered === 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    batch.answered = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-  });
 }
 
 /** Runs `step` until stopped, sleeping the milliseconds it returns (0: go on at once) unless woken. */

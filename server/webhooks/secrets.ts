@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db, Queryable } from "../db/client";
 import { notFound } from "../errors";
 import { decryptSecret, encryptSecret } from "../app-key";
-import { lockOwner, ownerKey, ownerOfRow, type WebhookOwner } from "./owner";
+import { lockOwner, type WebhookOwner } from "./owner";
 
 /**
  * Signing secrets of the current protocol (docs/webhooks.md, signing secrets): per organization
@@ -74,22 +74,4 @@ export async function listSecrets(db: Db, owner: WebhookOwner): Promise<SecretLi
 export async function ensureActiveSecret(tx: Queryable, owner: WebhookOwner): Promise<string> {
   const active = await tx.webhookSecret.findFirst({ where: { ...owner, status: "active" }, select: { tokenCiphertext: true } });
   return active ? decryptSecret(active.tokenCiphertext) : (await insertActive(tx, owner)).token;
-}
-
-/** The signing tokens of several owners at once (what one batch of deliveries needs), by ownerKey. */
-export async function signingTokensOf(db: Queryable, owners: WebhookOwner[]): Promise<Map<string, SigningTokens>> {
-  const partnerIds = owners.flatMap((owner) => ("partnerId" in owner ? [owner.partnerId] : []));
-  const distributorIds = owners.flatMap((owner) => ("distributorId" in owner ? [owner.distributorId] : []));
-  const rows = await db.webhookSecret.findMany({
-    where: { OR: [{ partnerId: { in: partnerIds } }, { distributorId: { in: distributorIds } }] },
-    select: { partnerId: true, distributorId: true, status: true, tokenCiphertext: true },
-  });
-  const tokens = new Map<string, SigningTokens>();
-  for (const row of rows) {
-    const key = ownerKey(ownerOfRow(row));
-    const entry = tokens.get(key) ?? {};
-    entry[row.status] = decryptSecret(row.tokenCiphertext);
-    tokens.set(key, entry);
-  }
-  return tokens;
 }

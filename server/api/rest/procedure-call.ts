@@ -28,7 +28,14 @@ interface ProcedureDef {
   resolver?: (options: object) => unknown;
 }
 
-export type ProcedureCall = (options: ProcedureCallOptions) => Promise<unknown>;
+/**
+ * How a procedure is called: `one-step` (this file's runner, the chain's end in one step), `chain`
+ * (this runner, the chain as it is: its end did not have the expected shape) or `trpc` (tRPC's own
+ * runner: the definition did not). The REST route table's test requires `one-step` for every path,
+ * so a tRPC upgrade that changes the shape fails CI instead of silently losing the gain.
+ */
+export type ProcedureRunner = "one-step" | "chain" | "trpc";
+export type ProcedureCall = ((options: ProcedureCallOptions) => Promise<unknown>) & { readonly runner: ProcedureRunner };
 
 /**
  * Calls one procedure the way tRPC's `callTRPCProcedure` does once it has found it: every
@@ -44,9 +51,12 @@ export function procedureCaller(procedure: AnyTRPCProcedure): ProcedureCall {
   const def = (procedure as { _def?: ProcedureDef })._def;
   const middlewares = def?.middlewares;
   if (!def || def.caller || !Array.isArray(middlewares) || !middlewares.every((one) => typeof one === "function")) {
-    return (options) => (procedure as unknown as ProcedureCall)(options);
+    const viaTrpc = (options: ProcedureCallOptions) =>
+      (procedure as unknown as (options: ProcedureCallOptions) => Promise<unknown>)(options);
+    return Object.assign(viaTrpc, { runner: "trpc" as const });
   }
   const chain = withValidatedResolver(def, middlewares as Middleware[]);
+  const runner: ProcedureRunner = chain === middlewares ? "chain" : "one-step";
   const meta = def.meta;
 
   async function callFrom(index: number, options: ProcedureCallOptions): Promise<MiddlewareResult> {
@@ -77,7 +87,7 @@ export function procedureCaller(procedure: AnyTRPCProcedure): ProcedureCall {
     }
   }
 
-  return async (options) => {
+  const call = async (options: ProcedureCallOptions) => {
     const result = await callFrom(0, options);
     if (!result) {
       throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "No result from middlewares - did you forget to `return next()`?" });
@@ -85,6 +95,7 @@ export function procedureCaller(procedure: AnyTRPCProcedure): ProcedureCall {
     if (!result.ok) throw result.error;
     return result.data;
   };
+  return Object.assign(call, { runner });
 }
 
 /**

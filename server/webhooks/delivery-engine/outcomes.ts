@@ -96,7 +96,7 @@ export class ResultWriter {
 }
 
 /** What one write learned about an endpoint from its outcomes, in the order they finished. */
-interface EndpointHealthChange {
+interface EndpointHealthTally {
   /** A delivery succeeded: the run of failures starts again from zero. */
   reset: boolean;
   /** Failed deliveries since the last success in this write (or since the write began). */
@@ -115,8 +115,8 @@ interface EndpointHealthChange {
 /** The job that tells an endpoint's owner it started failing or was disabled (docs/webhooks.md, "Health and warnings"). */
 export const ENDPOINT_HEALTH_JOB = endpointHealthJobType.kind;
 
-function endpointHealthChanges(outcomes: AttemptOutcome[]): Array<[string, EndpointHealthChange]> {
-  const health = new Map<string, EndpointHealthChange>();
+function endpointHealthChanges(outcomes: AttemptOutcome[]): Array<[string, EndpointHealthTally]> {
+  const health = new Map<string, EndpointHealthTally>();
   for (const outcome of outcomes) {
     if (outcome.delivery.isTest) continue;
     const entry = health.get(outcome.delivery.endpointId) ?? { reset: false, add: 0, retrying: false, lastError: "", gone: false };
