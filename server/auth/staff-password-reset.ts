@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { recordAuditAfter } from "../audit/log";
-import { clientKey, normalizeAddress } from "../client-address";
+import { clientBucket } from "../client-address";
 import { config } from "../config";
 import type { Db, Queryable } from "../db/client";
 import { AppError, badRequest, notFound } from "../errors";
@@ -70,7 +70,7 @@ export async function requestStaffPasswordReset(
   const email = input.email.trim().toLowerCase();
   const limits = await Promise.all([
     consumeRateLimit(db, `staff-reset:email:${email}`, RESET_LIMIT_PER_EMAIL, RESET_WINDOW_SECONDS),
-    consumeRateLimit(db, `staff-reset:client:${input.clientAddress ?? "unknown"}`, RESET_LIMIT_PER_CLIENT, RESET_WINDOW_SECONDS),
+    consumeRateLimit(db, `staff-reset:client:${clientBucket(input.clientAddress)}`, RESET_LIMIT_PER_CLIENT, RESET_WINDOW_SECONDS),
   ]);
   const blocked = limits.find((decision) => !decision.allowed);
   if (blocked) throw new AppError("RATE_LIMITED", RESET_RATE_LIMITED, { "Retry-After": String(blocked.retryAfterSeconds) });
@@ -129,9 +129,7 @@ export async function resetStaffPassword(
   const problem = newPasswordProblem(input.newPassword);
   if (problem) throw badRequest(`Validation failed: password: ${problem}`);
   if (!SECRET_TOKEN_PATTERN.test(input.token)) throw badRequest(resetLinkRefusal("invalid"));
-  const address = normalizeAddress(input.clientAddress);
-  const client = address ? clientKey(address) : "unknown";
-  const uses = await consumeRateLimit(db, `staff-reset:uses:${client}`, RESET_USES_PER_CLIENT, RESET_WINDOW_SECONDS);
+  const uses = await consumeRateLimit(db, `staff-reset:uses:${clientBucket(input.clientAddress)}`, RESET_USES_PER_CLIENT, RESET_WINDOW_SECONDS);
   if (!uses.allowed) throw new AppError("RATE_LIMITED", RESET_USES_RATE_LIMITED, { "Retry-After": String(uses.retryAfterSeconds) });
   const state = await resetLinkState(db, input.token);
   if (state !== "valid") throw badRequest(resetLinkRefusal(state));
