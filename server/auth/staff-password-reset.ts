@@ -129,7 +129,12 @@ export async function resetStaffPassword(
   const problem = newPasswordProblem(input.newPassword);
   if (problem) throw badRequest(`Validation failed: password: ${problem}`);
   if (!SECRET_TOKEN_PATTERN.test(input.token)) throw badRequest(resetLinkRefusal("invalid"));
-  const uses = await consumeRateLimit(db, `staff-reset:uses:${clientBucket(input.clientAddress)}`, RESET_USES_PER_CLIENT, RESET_WINDOW_SECONDS);
+  const uses = await consumeRateLimit(
+    db,
+    `staff-reset:uses:${clientBucket(input.clientAddress)}`,
+    RESET_USES_PER_CLIENT,
+    RESET_WINDOW_SECONDS,
+  );
   if (!uses.allowed) throw new AppError("RATE_LIMITED", RESET_USES_RATE_LIMITED, { "Retry-After": String(uses.retryAfterSeconds) });
   const state = await resetLinkState(db, input.token);
   if (state !== "valid") throw badRequest(resetLinkRefusal(state));
