@@ -24,10 +24,10 @@ import path from "node:path";
 import next from "next";
 import { stampPeerAddress } from "../server/client-address";
 import { config } from "../server/config";
-import { guardRequest, restSecurityHeaders } from "../server/http/edge-guard";
+import { acceptRequestTarget, EDGE_SERVER_TIMEOUTS, guardRequest, restSecurityHeaders } from "../server/http/edge-guard";
 import { countWhenSent, nextRouteLabeler } from "../server/http/next-route-metrics";
 import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
-import { serveRestRequest, splitTarget } from "../server/http/rest-node";
+import { serveRestRequest } from "../server/http/rest-node";
 import { headerResolverFromBuild } from "../server/http/route-headers";
 import { log } from "../server/log";
 import { runShutdownPhase } from "../server/shutdown";
@@ -89,12 +89,13 @@ if (typeof headerResolution !== "function" && !dev) {
 
 const routeOfNextPath = routesManifest ? nextRouteLabeler(routesManifest) : undefined;
 
-const guardOptions = { appUrl: config.appUrl(), isRestPath: isPlainRestPath };
+const guardOptions = { appUrl: config.appUrl(), isRestPath: isPlainRestPath, inngestMode: config.inngestEnabled() };
 // A call the REST shortcut answers: its answer carries the security headers itself.
 const shortcutGuardOptions = { ...guardOptions, restAnswersCarrySecurityHeaders: true };
 const restHeaders = restSecurityHeaders(guardOptions.appUrl);
 
-const server = createServer((received, res) => {
+// Headers within 10 s and the whole request within 30 s, else 408 (server/http/edge-guard.ts).
+const server = createServer(EDGE_SERVER_TIMEOUTS, (received, res) => {
   serve(received, res).catch((error: unknown) => {
     log.error("request failed before it was handled", { method: received.method, error });
     res.destroy();
@@ -103,7 +104,9 @@ const server = createServer((received, res) => {
 
 async function serve(received: IncomingMessage, res: ServerResponse): Promise<void> {
   stampPeerAddress(received);
-  const { path: pathname } = splitTarget(received.url);
+  // Dot segments and backslashes refused, absolute form made origin form, `OPTIONS *` answered.
+  const pathname = acceptRequestTarget(received, res, guardOptions.appUrl);
+  if (pathname === undefined) return;
   const dispatchRest = configHeaders && isPlainRestPath(pathname) ? publishedRestDispatcher() : undefined;
   if (!dispatchRest && routeOfNextPath) countWhenSent(received, res, routeOfNextPath(pathname));
   // Security headers, cross-site refusals and body limits, for every path (server/http/edge-guard.ts);

@@ -132,6 +132,12 @@ export function clientKey(address: string): string {
   return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
 }
 
+/** The bucket of a client address as given (clientKey), "unknown" when there is none or it is no address. */
+export function clientBucket(address: string | undefined): string {
+  const normalized = normalizeAddress(address);
+  return normalized ? clientKey(normalized) : "unknown";
+}
+
 /** Written by the server itself (stampPeerAddress); a client's copy is removed first. */
 export const PEER_ADDRESS_HEADER = "x-exposure-monitor-peer";
 
@@ -183,4 +189,14 @@ export function requestClientAddress(headers: HeaderSource | undefined, trust: T
   if (!headers || !slot[STAMPED]) return undefined;
   const peer = headerValues(headers, PEER_ADDRESS_HEADER).at(-1);
   return pickClientAddress(peer, headerValues(headers, "x-forwarded-for"), trust);
+}
+
+/**
+ * Whether the request's peer is one of TRUST_PROXY's proxies, so that what it forwards
+ * (X-Forwarded-Host) may be believed; false when the server did not stamp the peer.
+ */
+export function peerIsTrustedProxy(headers: HeaderSource | undefined, trust: TrustProxy): boolean {
+  if (!headers || !slot[STAMPED] || trust.kind === "none") return false;
+  const peer = normalizeAddress(headerValues(headers, PEER_ADDRESS_HEADER).at(-1));
+  return peer !== undefined && isTrustedHop(peer, 0, trust);
 }

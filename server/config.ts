@@ -1,4 +1,6 @@
+import { isIP } from "node:net";
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { parseTrustProxy, type TrustProxy } from "./client-address";
 
 /**
@@ -79,6 +81,20 @@ export const config = {
   prismaEngineDebug: (): boolean => nonEmpty(process.env.PRISMA_ENGINE_DEBUG) !== undefined,
   inngestEnabled: (): boolean =>
     Boolean(nonEmpty(process.env.INNGEST_EVENT_KEY) || nonEmpty(process.env.INNGEST_SIGNING_KEY) || isTruthy(process.env.INNGEST_DEV)),
+  /**
+   * INNGEST_DEV: Inngest's local dev server drives the functions, and the SDK then runs a function
+   * for any unsigned call. Refused unless APP_URL is a loopback address, so no deployment reachable
+   * from elsewhere can run in that mode.
+   */
+  inngestDev: (): boolean => {
+    if (!isTruthy(nonEmpty(process.env.INNGEST_DEV))) return false;
+    if (!isLoopbackUrl(config.appUrl())) {
+      throw new Error(
+        `INNGEST_DEV runs Inngest functions for unsigned requests: it is refused unless APP_URL is a loopback address such as http://localhost:3000 (got "${config.appUrl()}")`,
+      );
+    }
+    return true;
+  },
   /** Whether `npm start` fills an empty database with the demo organization (default: embedded only). */
   seedDemo: (): boolean => {
     const value = nonEmpty(process.env.SEED_DEMO);
@@ -117,12 +133,25 @@ export function checkConfig(): void {
     config.directDriverReads,
     config.bulkCopy,
     config.directorySyncHours,
+    config.inngestDev,
   ])
     read();
 }
 
 export function isEmbeddedDatabase(): boolean {
   return config.databaseUrl() === undefined;
+}
+
+/** localhost (and *.localhost), 127.0.0.0/8 or ::1: a URL only this machine reaches. */
+function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  return isIP(host) !== 0 && ipaddr.process(host).range() === "loopback";
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

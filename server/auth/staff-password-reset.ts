@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { recordAuditAfter } from "../audit/log";
+import { clientBucket } from "../client-address";
 import { config } from "../config";
 import type { Db, Queryable } from "../db/client";
 import { AppError, badRequest, notFound } from "../errors";
@@ -8,7 +9,7 @@ import { renderStaffPasswordResetEmail } from "../notifications/templates/staff-
 import { configuredTransport } from "../notifications/transport";
 import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "../secret-tokens";
 import { consumeRateLimit } from "../rate-limit";
-import { hashNewPassword, storePasswordHash } from "./staff-passwords";
+import { hashNewPassword, newPasswordProblem, storePasswordHash } from "./staff-passwords";
 
 /** A reset link works once, within the hour of its creation (docs/admin-ui.md). */
 export const RESET_LINK_LIFETIME_SECONDS = 60 * 60;
@@ -17,12 +18,16 @@ export const RESET_LINK_LIFETIME_SECONDS = 60 * 60;
 const RESET_LIMIT_PER_EMAIL = 5;
 const RESET_LIMIT_PER_CLIENT = 20;
 const RESET_WINDOW_SECONDS = 60 * 60;
+/** Uses of reset links (set a new password) per client address, per hour: each may cost an argon2 hash. */
+const RESET_USES_PER_CLIENT = 20;
 
 /** What the forgot-password form answers to every accepted request, account or not. */
 export const RESET_REQUESTED =
   "If an admin account has this e-mail address, a link to choose a new password is on its way. It works once, within an hour.";
 export const RESET_RATE_LIMITED =
   "Too many password reset requests for this address or from this network. Wait a while (at most an hour), then try again.";
+export const RESET_USES_RATE_LIMITED =
+  "Too many attempts to set a password from this network. Wait a while (at most an hour), then try again.";
 export const RESET_LINK_INVALID = "This password reset link is not valid. Ask for a new one.";
 export const RESET_LINK_EXPIRED = "This password reset link has expired. Ask for a new one.";
 export const RESET_LINK_USED = "This password reset link has already been used. Ask for a new one.";
@@ -65,7 +70,7 @@ export async function requestStaffPasswordReset(
   const email = input.email.trim().toLowerCase();
   const limits = await Promise.all([
     consumeRateLimit(db, `staff-reset:email:${email}`, RESET_LIMIT_PER_EMAIL, RESET_WINDOW_SECONDS),
-    consumeRateLimit(db, `staff-reset:client:${input.clientAddress ?? "unknown"}`, RESET_LIMIT_PER_CLIENT, RESET_WINDOW_SECONDS),
+    consumeRateLimit(db, `staff-reset:client:${clientBucket(input.clientAddress)}`, RESET_LIMIT_PER_CLIENT, RESET_WINDOW_SECONDS),
   ]);
   const blocked = limits.find((decision) => !decision.allowed);
   if (blocked) throw new AppError("RATE_LIMITED", RESET_RATE_LIMITED, { "Retry-After": String(blocked.retryAfterSeconds) });
@@ -110,15 +115,30 @@ export function resetLinkRefusal(state: Exclude<ResetLinkState, "valid">): strin
 }
 
 /**
- * Sets a new password with a reset link. The password is checked first (a refused one leaves the
- * link usable); then one conditional UPDATE consumes the link (unused, not expired), so of any
- * number of simultaneous uses one succeeds, and in the same transaction the hash is replaced,
- * every session of the staff member ends and their other links are spent.
+ * Sets a new password with a reset link. The cheap checks come before the argon2 hash, which a
+ * stranger could otherwise have computed for any made-up token: the password rule (a refused one
+ * leaves the link usable), the token's form, the uses per client, the link itself. Then one
+ * conditional UPDATE consumes the link (unused, not expired), so of any number of simultaneous
+ * uses one succeeds, and in the same transaction the hash is replaced, every session of the staff
+ * member ends and their other links are spent.
  */
-export async function resetStaffPassword(db: Db, input: { token: string; newPassword: string }): Promise<{ email: string }> {
-  const passwordHash = await hashNewPassword(input.newPassword);
+export async function resetStaffPassword(
+  db: Db,
+  input: { token: string; newPassword: string; clientAddress?: string },
+): Promise<{ email: string }> {
+  const problem = newPasswordProblem(input.newPassword);
+  if (problem) throw badRequest(`Validation failed: password: ${problem}`);
+  if (!SECRET_TOKEN_PATTERN.test(input.token)) throw badRequest(resetLinkRefusal("invalid"));
+  const uses = await consumeRateLimit(
+    db,
+    `staff-reset:uses:${clientBucket(input.clientAddress)}`,
+    RESET_USES_PER_CLIENT,
+    RESET_WINDOW_SECONDS,
+  );
+  if (!uses.allowed) throw new AppError("RATE_LIMITED", RESET_USES_RATE_LIMITED, { "Retry-After": String(uses.retryAfterSeconds) });
   const state = await resetLinkState(db, input.token);
   if (state !== "valid") throw badRequest(resetLinkRefusal(state));
+  const passwordHash = await hashNewPassword(input.newPassword);
   const tokenHash = hashSecretToken(input.token);
   const result = await db.$transaction(async (tx) => {
     const [consumed] = await tx.$queryRaw<Array<{ staffUserId: string; email: string; distributorId: string }>>`

@@ -60,8 +60,8 @@ const LOGIN_LIMIT_PER_ACCOUNT_CLIENT = 10;
 const ACCOUNT_FAILURES_BEFORE_SLOWDOWN = 10;
 const ACCOUNT_SLOWDOWN_STEP_MS = 200;
 const ACCOUNT_SLOWDOWN_MAX_MS = 2_000;
-/** Longer account names are cut in the log line. */
-const LOGGED_ACCOUNT_LENGTH = 254;
+/** Characters of the account's SHA-256 (base64url) logged for an unknown account: enough to tell repeats apart. */
+const LOGGED_ACCOUNT_HASH_LENGTH = 16;
 
 export type StaffSignIn =
   | { ok: true; staff: { id: string; email: string; distributorId: string; name: string | null } }
@@ -86,7 +86,7 @@ export function accountSlowdownMs(failures: number): number {
  * request's client (server/client-address.ts); without one, every such attempt shares one bucket.
  * Attempts are counted before the password is checked. An unknown address costs as much as a
  * wrong password (the hash is still verified against a dummy), so it reveals nothing. Refusals
- * are logged (account, client, reason) and counted in /api/metrics. With the right password, an
+ * are logged (the staff id, or a hash of an unknown account; client, reason) and counted in /api/metrics. With the right password, an
  * account whose distributor requires single sign-on is refused unless it is break-glass, and an
  * account with MFA needs a code (`otp`: TOTP or a recovery code; its attempts counted apart).
  */
@@ -100,9 +100,11 @@ export async function authenticateStaff(
   // Hashed: keys stay short, and e-mail addresses typed by strangers are not stored.
   const account = createHash("sha256").update(email).digest("base64url");
   const accountClientKey = `staff-login:account-client:${account}:${client}`;
-  const refused = (reason: Extract<StaffSignIn, { ok: false }>, details: Record<string, unknown> = {}): StaffSignIn => {
+  // Logged: the staff id once the account is known, else a hash of what was typed (a password typed
+  // into the e-mail field must not reach the log).
+  const refused = (reason: Extract<StaffSignIn, { ok: false }>, details: Record<string, unknown> = {}, staffId?: string): StaffSignIn => {
     log.warn("staff sign-in refused", {
-      account: email.slice(0, LOGGED_ACCOUNT_LENGTH),
+      ...(staffId ? { staffId } : { accountHash: account.slice(0, LOGGED_ACCOUNT_HASH_LENGTH) }),
       client: clientAddress ?? "unknown",
       reason: reason.reason,
       ...details,
@@ -118,7 +120,8 @@ export async function authenticateStaff(
   if (!perClient.allowed || !perAccountClient.allowed) {
     const limit = perClient.allowed ? "account-client" : "client";
     const retryAfterSeconds = Math.max(...[perClient, perAccountClient].filter((d) => !d.allowed).map((d) => d.retryAfterSeconds));
-    return refused({ ok: false, reason: "rate-limited", retryAfterSeconds }, { limit });
+    const known = CONTROL_CHARACTER.test(email) ? null : await db.staffUser.findUnique({ where: { email }, select: { id: true } });
+    return refused({ ok: false, reason: "rate-limited", retryAfterSeconds }, { limit }, known?.id);
   }
 
   const accountFailuresKey = `staff-login:account-failures:${account}`;
@@ -135,15 +138,15 @@ export async function authenticateStaff(
   const matches = await verify(staff?.passwordHash ?? (await dummyHash()), input.password).catch(() => false);
   if (!staff?.passwordHash || !matches) {
     await countEvent(db, accountFailuresKey, LOGIN_WINDOW_SECONDS);
-    return refused({ ok: false, reason: "invalid" });
+    return refused({ ok: false, reason: "invalid" }, {}, staff?.id);
   }
-  if (await passwordRefusedBySso(db, staff)) return refused({ ok: false, reason: "sso-required" });
+  if (await passwordRefusedBySso(db, staff)) return refused({ ok: false, reason: "sso-required" }, {}, staff.id);
   if (staff.totpEnabledAt) {
     const otp = input.otp?.trim();
     if (!otp) return { ok: false, reason: "mfa-required" };
     const check = await verifyStaffMfaCode(db, staff.id, otp);
-    if (check === "rate-limited") return refused({ ok: false, reason: "rate-limited" }, { limit: "mfa" });
-    if (check !== "ok") return refused({ ok: false, reason: "mfa-invalid" });
+    if (check === "rate-limited") return refused({ ok: false, reason: "rate-limited" }, { limit: "mfa" }, staff.id);
+    if (check !== "ok") return refused({ ok: false, reason: "mfa-invalid" }, {}, staff.id);
   }
   await Promise.all([
     db.staffUser.update({ where: { id: staff.id }, data: { lastLoginAt: new Date() } }),

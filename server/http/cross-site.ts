@@ -1,3 +1,4 @@
+import { peerIsTrustedProxy } from "../client-address";
 import { config } from "../config";
 import type { HeaderSource } from "./headers";
 
@@ -29,7 +30,11 @@ export function isSameOrigin(headers: HeaderSource): boolean {
   if (fetchSite) return fetchSite === "same-origin" || fetchSite === "none";
   const origin = headers.get("origin");
   if (!origin) return true;
-  const host = headers.get("x-forwarded-host") ?? headers.get("host");
+  // X-Forwarded-Host only from the deployment's own proxy (TRUST_PROXY): anyone else can write it.
+  const forwardedHost = peerIsTrustedProxy(headers, config.trustProxy())
+    ? headers.get("x-forwarded-host")?.split(",").at(-1)?.trim()
+    : undefined;
+  const host = forwardedHost || headers.get("host");
   try {
     const originHost = new URL(origin).host;
     return originHost === host || originHost === new URL(config.appUrl()).host;

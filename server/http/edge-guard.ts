@@ -11,17 +11,20 @@ import { nodeHeaderSource } from "./headers";
  * 2. cross-site state changes refused on every path a browser reaches with the session cookie;
  * 3. the body limit of the path: 413 at once when Content-Length is over it, and a body without
  *    one (chunked) read up to the limit before anything else sees it, and refused past it.
+ * Before it, the server reads the target (readRequestTarget): the path all three are decided on.
  */
 
 /** The REST API's limit (docs/api.md, "Request bodies"); the dispatcher checks it too. */
 export const REST_BODY_LIMIT = 1_000_000;
 
+/** Where Inngest calls the service (matched exactly), and the run state it may send with a call. */
+export const INNGEST_PATH = "/api/inngest";
+export const INNGEST_BODY_LIMIT = 32 * 1024 * 1024;
+
 /** First match wins; the last entry is every other path (pages, server actions, route handlers). */
 export const BODY_LIMITS: readonly { prefix: string; limit: number }[] = [
   { prefix: "/api/v1/", limit: REST_BODY_LIMIT },
   { prefix: "/api/integrations/", limit: REST_BODY_LIMIT },
-  // Inngest sends a function's run state with each call, and allows up to 32 MiB of it.
-  { prefix: "/api/inngest", limit: 32 * 1024 * 1024 },
   { prefix: "/api/trpc/", limit: 1_000_000 },
   // Forms of a few fields, reachable without credentials: sign-in, unsubscribe, the portal's /auth routes.
   { prefix: "/api/auth/", limit: 64 * 1024 },
@@ -30,8 +33,80 @@ export const BODY_LIMITS: readonly { prefix: string; limit: number }[] = [
   { prefix: "/", limit: 1_000_000 },
 ];
 
-export function bodyLimitFor(path: string): number {
+/**
+ * The body limit of a path (one the guard accepted: no dot segments, no backslashes). Inngest's
+ * 32 MiB only for /api/inngest itself, and only in Inngest mode (404 otherwise).
+ */
+export function bodyLimitFor(path: string, inngestMode = false): number {
+  if (path === INNGEST_PATH && inngestMode) return INNGEST_BODY_LIMIT;
   return BODY_LIMITS.find((entry) => path.startsWith(entry.prefix))!.limit;
+}
+
+/**
+ * How long a client may take to send a request's headers, and the whole request, before Node
+ * answers 408 and closes the connection (checked every CONNECTIONS_CHECK_MS), so a slow body holds
+ * no memory for long. Node's defaults are 60 s and 300 s. 32 MiB to /api/inngest in 30 s is about
+ * 1 MB/s, far below what Inngest sends at.
+ */
+export const EDGE_SERVER_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000 } as const;
+
+/** What a request's target is to the edge (RFC 9112, section 3.2). */
+export type RequestTarget =
+  { kind: "path"; path: string; search: string; host?: string } | { kind: "asterisk" } | { kind: "refused"; error: string };
+
+export const TARGET_REFUSED = "Malformed request target";
+export const DOT_SEGMENTS_REFUSED = "Request targets with dot segments or backslashes are refused";
+
+/** A "." or ".." segment, written plainly or percent-encoded, between "/" (or an encoded one) and the end. */
+const DOT_SEGMENT = /(?:^|\/|%2f)(?:\.|%2e){1,2}(?:\/|%2f|$)/i;
+const BACKSLASH = /\\|%5c/i;
+
+/**
+ * The path and query a request names, from its raw target: origin form (`/path?query`), absolute
+ * form (`http://host/path`, whose host replaces the Host header, as RFC 9112 asks), or `*`
+ * (`OPTIONS *`). A path with dot segments or backslashes is refused rather than resolved: Next.js
+ * would resolve `/api/inngest/../unsubscribe` to another route than the one its limits were
+ * chosen by, and no browser sends one.
+ */
+export function readRequestTarget(raw: string | undefined): RequestTarget {
+  const target = raw ?? "/";
+  if (target === "*") return { kind: "asterisk" };
+  let host: string | undefined;
+  let originForm = target;
+  if (!target.startsWith("/")) {
+    const absolute = /^https?:\/\/([^/?#]+)/i.exec(target);
+    if (!absolute) return { kind: "refused", error: TARGET_REFUSED };
+    host = absolute[1]!;
+    originForm = target.slice(absolute[0].length);
+    if (!originForm.startsWith("/")) originForm = `/${originForm}`;
+  }
+  const queryAt = originForm.indexOf("?");
+  const path = queryAt === -1 ? originForm : originForm.slice(0, queryAt);
+  if (DOT_SEGMENT.test(path) || BACKSLASH.test(path) || path.includes("#")) return { kind: "refused", error: DOT_SEGMENTS_REFUSED };
+  return { kind: "path", path, search: queryAt === -1 ? "" : originForm.slice(queryAt), ...(host ? { host } : {}) };
+}
+
+/**
+ * The path the edge decides on, with the request rewritten to origin form for what follows
+ * (Next.js, the REST dispatcher): an absolute-form target's host becomes its Host header. Undefined
+ * when the edge has answered: `OPTIONS *` with the methods served (204), a target it refuses (400).
+ */
+export function acceptRequestTarget(req: IncomingMessage, res: ServerResponse, appUrl: string): string | undefined {
+  const target = readRequestTarget(req.url);
+  if (target.kind === "asterisk") {
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { Allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS", ...restSecurityHeaders(appUrl) });
+      res.end();
+      return undefined;
+    }
+    return refuse(req, res, { status: 400, error: TARGET_REFUSED }, restSecurityHeaders(appUrl));
+  }
+  if (target.kind === "refused") return refuse(req, res, { status: 400, error: target.error }, restSecurityHeaders(appUrl));
+  if (target.host !== undefined) {
+    req.url = target.path + target.search;
+    req.headers.host = target.host;
+  }
+  return target.path;
 }
 
 /**
@@ -39,7 +114,11 @@ export function bodyLimitFor(path: string): number {
  * send them: the REST API (API keys), one-click unsubscribe (mail programs post the link's
  * token), Inngest (signed calls).
  */
-const NOT_COOKIE_AUTHENTICATED = ["/api/v1/", "/api/integrations/", "/api/unsubscribe", "/api/inngest"];
+const NOT_COOKIE_AUTHENTICATED = ["/api/v1/", "/api/integrations/", "/api/unsubscribe"];
+
+function isCookieAuthenticated(path: string): boolean {
+  return path !== INNGEST_PATH && !NOT_COOKIE_AUTHENTICATED.some((prefix) => path.startsWith(prefix));
+}
 
 /** The policy of every answer but the REST API's; pages get the nonce their scripts carry. */
 export function contentSecurityPolicy(nonce?: string): string {
@@ -85,6 +164,8 @@ export interface EdgeGuardOptions {
    * headers given all at once in one pass, and re-sets each of them when some were set before.
    */
   restAnswersCarrySecurityHeaders?: boolean;
+  /** Inngest drives background work (/api/inngest is served, with Inngest's body limit). */
+  inngestMode?: boolean;
 }
 
 /**
@@ -115,7 +196,7 @@ export async function guardRequest(
     }
   }
 
-  if (!NOT_COOKIE_AUTHENTICATED.some((prefix) => path.startsWith(prefix))) {
+  if (isCookieAuthenticated(path)) {
     const refusal = cookieRequestRefusal(
       { method: req.method ?? "GET", headers: nodeHeaderSource(req.headers) },
       { json: path.startsWith("/api/trpc/") },
@@ -123,7 +204,7 @@ export async function guardRequest(
     if (refusal) return refuseWith(refusal);
   }
 
-  const limit = bodyLimitFor(path);
+  const limit = bodyLimitFor(path, options.inngestMode);
   const declared = req.headers["content-length"];
   if (declared !== undefined) {
     return Number(declared) > limit ? refuseWith(tooLarge(limit)) : req;

@@ -5,6 +5,7 @@ import { portalLocale } from "../i18n/negotiate";
 import { log } from "../log";
 import { renderSignInLinkEmail } from "../notifications/render";
 import { configuredTransport, type MailTransport } from "../notifications/transport";
+import { clientBucket } from "../client-address";
 import { consumeRateLimit } from "../rate-limit";
 import { insertMagicLink } from "./magic-links";
 
@@ -39,7 +40,7 @@ export async function requestEmailSignIn(
     consumeRateLimit(db, `portal-sign-in:email:${email}`, SIGN_IN_REQUESTS_PER_ADDRESS, SIGN_IN_REQUEST_WINDOW_SECONDS),
     consumeRateLimit(
       db,
-      `portal-sign-in:client:${input.clientAddress ?? "unknown"}`,
+      `portal-sign-in:client:${clientBucket(input.clientAddress)}`,
       SIGN_IN_REQUESTS_PER_CLIENT,
       SIGN_IN_REQUEST_WINDOW_SECONDS,
     ),

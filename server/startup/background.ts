@@ -26,6 +26,7 @@ export async function startBackgroundWork(): Promise<void> {
   state.__backgroundStarted = true;
   appSecret(); // fails the start when the key that signs webhooks is missing (APP_SECRET with DATABASE_URL)
   if (config.inngestEnabled()) {
+    config.inngestDev(); // refuses dev mode (unsigned calls) unless APP_URL is a loopback address
     const { inngest, JOBS_DUE_EVENT } = await loadInngest();
     setJobWaker(async () => {
       await inngest.send({ name: JOBS_DUE_EVENT, data: {} });
@@ -56,8 +57,23 @@ export function loadInngest(): Promise<typeof InngestClient> {
   return import("../../inngest/client");
 }
 
-/** The client and functions app/api/inngest/route.ts serves, loaded on its first request in Inngest mode. */
+/** Where Inngest calls the functions: the service's own address, whatever Host a request names. */
+export const INNGEST_SERVE_PATH = "/api/inngest";
+
+/**
+ * The client, functions and serve options app/api/inngest/route.ts serves, loaded on its first
+ * request in Inngest mode. The URL the SDK registers is APP_URL's (the SDK would build it from the
+ * request's Host and X-Forwarded-Proto), and every call, a sync (PUT) included, must carry
+ * Inngest's signature; in dev mode, which has no signatures, APP_URL must be a loopback address.
+ */
 export async function inngestServeOptions() {
+  config.inngestDev();
   const [{ inngest }, { createInngestFunctions }] = await Promise.all([loadInngest(), import("../../inngest/functions")]);
-  return { client: inngest, functions: createInngestFunctions(getAppDb, jobCatalogue) };
+  return {
+    client: inngest,
+    functions: createInngestFunctions(getAppDb, jobCatalogue),
+    serveOrigin: new URL(config.appUrl()).origin,
+    servePath: INNGEST_SERVE_PATH,
+    enableUnauthedSync: false,
+  };
 }

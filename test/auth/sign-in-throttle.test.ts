@@ -107,7 +107,7 @@ describe("staff sign-in limits", { timeout: 120_000 }, () => {
     expect(await signIn(owner, PASSWORD, "127.0.0.9", behindProxy("203.0.113.99"))).toBe("RateLimited");
   });
 
-  it("logs refused sign-ins with account, client and reason, and counts them in /api/metrics", async () => {
+  it("logs refused sign-ins with the staff id (a hash for an unknown account), client and reason, and counts them in /api/metrics", async () => {
     vi.stubEnv("LOG_LEVEL", "warn");
     const owner = await staffAccount("owner-e");
     const scrape = async () => {
@@ -122,6 +122,7 @@ describe("staff sign-in limits", { timeout: 120_000 }, () => {
     const before = await scrape();
     const stderr = vi.spyOn(process.stderr, "write");
     for (let attempt = 0; attempt < 11; attempt++) await signIn(owner, `guess ${attempt}`, "127.0.0.10");
+    await signIn("Tr0ub4dor&3 my password", "whatever", "127.0.0.10");
     const lines = stderr.mock.calls.map(([chunk]) => String(chunk));
     vi.restoreAllMocks();
 
@@ -129,10 +130,16 @@ describe("staff sign-in limits", { timeout: 120_000 }, () => {
       .filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((entry) => entry.message === "staff sign-in refused");
-    expect(refusals).toHaveLength(11);
-    expect(refusals[0]).toMatchObject({ level: "warn", account: owner, client: "127.0.0.10", reason: "invalid" });
-    expect(refusals[10]).toMatchObject({ account: owner, client: "127.0.0.10", reason: "rate-limited", limit: "account-client" });
+    expect(refusals).toHaveLength(12);
+    const staffId = (await testDb.db.staffUser.findUniqueOrThrow({ where: { email: owner } })).id;
+    expect(refusals[0]).toMatchObject({ level: "warn", staffId, client: "127.0.0.10", reason: "invalid" });
+    expect(refusals[10]).toMatchObject({ staffId, client: "127.0.0.10", reason: "rate-limited", limit: "account-client" });
+    // A password typed into the e-mail field: what was typed is not logged, only a hash of it.
+    expect(refusals[11]).toMatchObject({ accountHash: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/), reason: "invalid" });
+    expect(refusals[11]).not.toHaveProperty("staffId");
     expect(JSON.stringify(refusals)).not.toContain("guess");
-    expect(await scrape()).toEqual({ invalid: before.invalid + 10, rateLimited: before.rateLimited + 1 });
+    expect(JSON.stringify(refusals)).not.toContain(owner);
+    expect(JSON.stringify(refusals)).not.toContain("Tr0ub4dor");
+    expect(await scrape()).toEqual({ invalid: before.invalid + 11, rateLimited: before.rateLimited + 1 });
   });
 });

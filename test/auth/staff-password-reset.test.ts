@@ -204,6 +204,18 @@ describe("forgot password: what the form answers (over /api/trpc)", () => {
     expect(refused).toMatchObject({ status: 429, message: RESET_RATE_LIMITED, headers: { "Retry-After": expect.stringMatching(/^\d+$/) } });
   });
 
+  it("counts an IPv6 client by its /64 (20 requests an hour for the network)", async () => {
+    const network = `2001:db8:${++counter}:9`;
+    for (let request = 0; request < 20; request++) {
+      await (
+        await requestStaffPasswordReset(testDb.db, { email: `v6-${++counter}@resets.example`, clientAddress: `${network}::${request + 1}` })
+      ).delivery;
+    }
+    await expect(
+      requestStaffPasswordReset(testDb.db, { email: `v6-${++counter}@resets.example`, clientAddress: `${network}:abcd::1` }),
+    ).rejects.toThrow(RESET_RATE_LIMITED);
+  });
+
   it("sets the new password over /api/trpc with the token, and says when a link is spent", async () => {
     const email = await newStaff();
     const token = tokenOf((await createStaffPasswordResetLink(testDb.db, email)).url);

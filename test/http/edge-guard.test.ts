@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { guardRequest } from "../../server/http/edge-guard";
+import { acceptRequestTarget, DOT_SEGMENTS_REFUSED, guardRequest, readRequestTarget } from "../../server/http/edge-guard";
 import { isPlainRestPath } from "../../server/http/rest-fast-path";
-import { splitTarget } from "../../server/http/rest-node";
 import { rawRequest } from "../helpers/raw-http";
 
 /**
@@ -12,17 +11,24 @@ import { rawRequest } from "../helpers/raw-http";
  * dispatcher (tested on the real server in edge-server.test.ts).
  */
 let server: Server | undefined;
-const handled: { path: string; body: string; headers: IncomingMessage["headers"] }[] = [];
+const handled: { path: string; url: string; body: string; headers: IncomingMessage["headers"] }[] = [];
 
-async function startGuarded(appUrl: string, restAnswersCarrySecurityHeaders?: boolean): Promise<string> {
+async function startGuarded(appUrl: string, restAnswersCarrySecurityHeaders?: boolean, inngestMode = false): Promise<string> {
   handled.length = 0;
   server = createServer(async (received, res) => {
-    const path = splitTarget(received.url).path;
-    const req = await guardRequest(received, res, path, { appUrl, isRestPath: isPlainRestPath, restAnswersCarrySecurityHeaders });
+    // As scripts/serve.ts does: the target first, then the guard.
+    const path = acceptRequestTarget(received, res, appUrl);
+    if (path === undefined) return;
+    const req = await guardRequest(received, res, path, {
+      appUrl,
+      isRestPath: isPlainRestPath,
+      restAnswersCarrySecurityHeaders,
+      inngestMode,
+    });
     if (!req) return;
     const parts: Buffer[] = [];
     for await (const part of req) parts.push(part as Buffer);
-    handled.push({ path, body: Buffer.concat(parts).toString(), headers: req.headers });
+    handled.push({ path, url: req.url!, body: Buffer.concat(parts).toString(), headers: req.headers });
     res.writeHead(200, { "content-type": "text/plain" });
     res.end("handled");
   });
@@ -127,5 +133,62 @@ describe("the edge guard", () => {
     }
     // Reads are never refused.
     expect((await rawRequest(baseUrl, { path: "/admin", headers: crossSite })).status).toBe(200);
+  });
+});
+
+describe("the edge guard against path tricks (issue 39)", () => {
+  it("refuses dot segments and backslashes, plain or percent-encoded, with 400 before any limit is chosen", async () => {
+    const baseUrl = await startGuarded("http://service.example", false, true);
+    for (const path of [
+      "/api/inngest/../unsubscribe",
+      "/api/inngest/%2e%2e/unsubscribe",
+      "/api/inngest/.%2E/unsubscribe",
+      "/api/inngest/..%2funsubscribe",
+      "/api/inngest/./../api/unsubscribe",
+      "/api/inngest%5c..%5cunsubscribe",
+      "/api/inngest\\..\\unsubscribe",
+      "/api/v1/..",
+    ]) {
+      const answer = await rawRequest(baseUrl, { method: "POST", path, chunks: [Buffer.alloc(70_000)] });
+      expect(answer.status, path).toBe(400);
+      expect(JSON.parse(answer.body.toString()), path).toEqual({ success: false, error: DOT_SEGMENTS_REFUSED });
+    }
+    expect(handled).toEqual([]);
+    // Dots inside a segment are a name like any other.
+    expect(readRequestTarget("/docs/a..b/.well?x=/../")).toEqual({ kind: "path", path: "/docs/a..b/.well", search: "?x=/../" });
+  });
+
+  it("gives /api/inngest its 32 MiB only in Inngest mode and only at that exact path", async () => {
+    const twoMb = [Buffer.alloc(1024 * 1024), Buffer.alloc(1024 * 1024)];
+    const notInngest = await startGuarded("http://service.example");
+    for (const path of ["/api/inngest", "/api/inngest-x", "/api/inngest/more"]) {
+      const answer = await rawRequest(notInngest, { method: "POST", path, chunks: twoMb });
+      expect(answer.status, path).toBe(413);
+      expect(JSON.parse(answer.body.toString()), path).toEqual({ success: false, error: "Request body too large (limit 1000000 bytes)" });
+    }
+    await new Promise((resolve) => server!.close(resolve));
+    const inngest = await startGuarded("http://service.example", false, true);
+    expect((await rawRequest(inngest, { method: "POST", path: "/api/inngest?fnId=f", chunks: twoMb })).status).toBe(200);
+    expect((await rawRequest(inngest, { method: "POST", path: "/api/inngest-x", chunks: twoMb })).status).toBe(413);
+  });
+
+  it("answers OPTIONS * itself, and takes an absolute-form target as its path with the target's host", async () => {
+    const baseUrl = await startGuarded("http://service.example");
+    const asterisk = await rawRequest(baseUrl, { method: "OPTIONS", path: "*" });
+    expect(asterisk.status).toBe(204);
+    expect(asterisk.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+    expect((await rawRequest(baseUrl, { method: "GET", path: "*" })).status).toBe(400);
+
+    const absolute = await rawRequest(baseUrl, {
+      method: "POST",
+      path: "http://service.example/api/unsubscribe?token=t",
+      chunks: [Buffer.from("List-Unsubscribe=One-Click")],
+    });
+    expect(absolute.status).toBe(200);
+    expect(handled).toMatchObject([{ path: "/api/unsubscribe", url: "/api/unsubscribe?token=t", body: "List-Unsubscribe=One-Click" }]);
+    expect(handled[0]!.headers.host).toBe("service.example");
+    expect((await rawRequest(baseUrl, { method: "POST", path: "http://service.example/api/inngest/../unsubscribe" })).status).toBe(400);
+    expect((await rawRequest(baseUrl, { method: "POST", path: "ftp://service.example/x" })).status).toBe(400);
+    expect(handled).toHaveLength(1);
   });
 });

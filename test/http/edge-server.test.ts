@@ -1,11 +1,13 @@
 import { readFileSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, dropDatabase } from "../../scripts/lib/scratch-database";
 import { startServiceProcess, type ServiceProcess } from "../../scripts/lib/service-process";
+import { DOT_SEGMENTS_REFUSED, EDGE_SERVER_TIMEOUTS } from "../../server/http/edge-guard";
+import { rawRequest } from "../helpers/raw-http";
 
 /**
  * The production server as `npm start` runs it (built when stale, started on a database of its
@@ -272,6 +274,57 @@ describe("request bodies on the production server", () => {
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Request body too large (limit 1000000 bytes)" });
   });
+});
+
+/** Writes `head` on a connection of its own and waits for the server to close it: what came back, and when. */
+function holdConnection(head: string): Promise<{ answer: string; ms: number }> {
+  const { hostname, port } = new URL(server.baseUrl);
+  const startedAt = Date.now();
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(head));
+    const parts: Buffer[] = [];
+    socket.on("data", (part: Buffer) => parts.push(part));
+    socket.on("error", reject);
+    socket.on("close", () => resolve({ answer: Buffer.concat(parts).toString(), ms: Date.now() - startedAt }));
+  });
+}
+
+describe("request targets and slow clients on the production server (issue 39)", () => {
+  it("refuse a dot-segment path with 400 instead of the other route's limit", async () => {
+    for (const path of ["/api/inngest/../unsubscribe", "/api/inngest/%2e%2e/unsubscribe"]) {
+      const answer = await sendLargeBody(path, 30 * MB, "content-length");
+      expect(answer.status, path).toBe(400);
+      expect(JSON.parse(answer.body), path).toEqual({ success: false, error: DOT_SEGMENTS_REFUSED });
+    }
+  });
+
+  it("hold /api/inngest outside Inngest mode to the general limit: a chunked 30 MB body is cut at 1,000,000 bytes", async () => {
+    const answer = await sendLargeBody("/api/inngest", 30 * MB, "chunked");
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Request body too large (limit 1000000 bytes)" });
+  });
+
+  it("answer OPTIONS * and an absolute-form target", async () => {
+    const asterisk = await rawRequest(server.baseUrl, { method: "OPTIONS", path: "*" });
+    expect(asterisk.status).toBe(204);
+    expect(asterisk.headers.allow).toContain("POST");
+    const absolute = await rawRequest(server.baseUrl, { path: `${server.baseUrl}/api/live` });
+    expect(absolute.status).toBe(200);
+    const rest = await rawRequest(server.baseUrl, { path: `${server.baseUrl}/api/v1/health` });
+    expect(rest.status).toBe(200);
+  });
+
+  it("close a connection whose body or headers do not arrive in time, with 408", async () => {
+    const bound = (timeout: number) => timeout + 2 * EDGE_SERVER_TIMEOUTS.connectionsCheckingInterval + 5_000;
+    const [slowBody, slowHeaders] = await Promise.all([
+      holdConnection("POST /api/auth/callback/staff HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"),
+      holdConnection("GET /api/live HTTP/1.1\r\nHost: x\r\nX-Slow: "),
+    ]);
+    expect(slowBody.answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(slowBody.ms).toBeLessThan(bound(EDGE_SERVER_TIMEOUTS.requestTimeout));
+    expect(slowHeaders.answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(slowHeaders.ms).toBeLessThan(bound(EDGE_SERVER_TIMEOUTS.headersTimeout));
+  }, 120_000);
 });
 
 describe("security headers on the production server", () => {

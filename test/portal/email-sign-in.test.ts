@@ -118,6 +118,18 @@ describe("sign-in link by e-mail", () => {
     });
     expect((await requestEmailSignIn(testDb.db, { email: "one-more@client.example", clientAddress: "203.0.113.78" })).ok).toBe(true);
   });
+
+  it("counts an IPv6 client by its /64: a new address per request in the same network buys nothing", async () => {
+    for (let i = 0; i < SIGN_IN_REQUESTS_PER_CLIENT; i++) {
+      const clientAddress = `2001:db8:77:1::${(i + 1).toString(16)}`;
+      expect((await requestEmailSignIn(testDb.db, { email: `v6-${i}@client.example`, clientAddress })).ok).toBe(true);
+    }
+    expect(await requestEmailSignIn(testDb.db, { email: "v6-more@client.example", clientAddress: "2001:db8:77:1:ffff::1" })).toMatchObject({
+      ok: false,
+      reason: "rate-limited",
+    });
+    expect((await requestEmailSignIn(testDb.db, { email: "v6-more@client.example", clientAddress: "2001:db8:77:2::1" })).ok).toBe(true);
+  });
 });
 
 describe("POST /auth/sign-in", () => {

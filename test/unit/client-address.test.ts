@@ -11,6 +11,7 @@ import {
   PEER_ADDRESS_HEADER,
 } from "../../server/client-address";
 import { checkConfig, config } from "../../server/config";
+import { isSameOrigin } from "../../server/http/cross-site";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -132,5 +133,34 @@ describe("stampPeerAddress", () => {
     stampPeerAddress(req);
     expect(req.headers[PEER_ADDRESS_HEADER]).toBe("192.0.2.7");
     expect(req.rawHeaders).toEqual(["Host", "service.example", PEER_ADDRESS_HEADER, "192.0.2.7"]);
+  });
+});
+
+describe("X-Forwarded-Host (issue 39)", () => {
+  /** The headers of a request from `peer` as route handlers see them, stamped by the server. */
+  function fromPeer(peer: string, headers: Record<string, string>): Headers {
+    const req = new IncomingMessage(new Socket());
+    Object.defineProperty(req.socket, "remoteAddress", { value: peer });
+    req.headers = { ...headers };
+    req.rawHeaders = Object.entries(headers).flat();
+    stampPeerAddress(req);
+    return new Headers(req.headers as Record<string, string>);
+  }
+  const attacker = { host: "service.example", origin: "http://attacker.example", "x-forwarded-host": "attacker.example" };
+
+  it("is ignored from a peer that is not a trusted proxy: another site's Origin does not pass by naming itself", () => {
+    vi.stubEnv("APP_URL", "http://service.example");
+    vi.stubEnv("TRUST_PROXY", "");
+    expect(isSameOrigin(fromPeer("198.51.100.7", attacker))).toBe(false);
+    vi.stubEnv("TRUST_PROXY", "10.0.0.0/8");
+    expect(isSameOrigin(fromPeer("198.51.100.7", attacker))).toBe(false);
+  });
+
+  it("is the host a trusted proxy forwards", () => {
+    vi.stubEnv("APP_URL", "http://internal:3000");
+    vi.stubEnv("TRUST_PROXY", "10.0.0.0/8");
+    const viaProxy = { host: "internal:3000", origin: "https://public.example", "x-forwarded-host": "public.example" };
+    expect(isSameOrigin(fromPeer("10.1.2.3", viaProxy))).toBe(true);
+    expect(isSameOrigin(fromPeer("198.51.100.7", viaProxy))).toBe(false);
   });
 });

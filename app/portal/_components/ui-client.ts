@@ -1,8 +1,9 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { UI_MAX_BATCH_SIZE } from "@/server/api/ui/batch-size";
 import type { UiRouter } from "@/server/api/ui/root";
 
 /** The portal's procedures from the browser (/api/trpc, with the session cookie). */
-export const uiClient = createTRPCClient<UiRouter>({ links: [httpBatchLink({ url: "/api/trpc" })] });
+export const uiClient = createTRPCClient<UiRouter>({ links: [httpBatchLink({ url: "/api/trpc", maxItems: UI_MAX_BATCH_SIZE })] });
 
 const SESSION_ENDED = "/auth/error?reason=session-ended";
 

@@ -7,13 +7,15 @@ import { AppError } from "../../errors";
 import { cookieRequestRefusal, refusalResponse } from "../../http/cross-site";
 import { log } from "../../log";
 import { createContext } from "../context";
+import { UI_MAX_BATCH_SIZE } from "./batch-size";
 import { createUiCaller, uiRouter } from "./root";
 
 /**
  * The UIs' procedures over tRPC's own protocol, with the session the request carries. An
  * AppError answers with its own status (401 without a session, 404 for another distributor's
  * partner, ...); the error formatter (trpc.ts) gives forms their field errors. A state-changing
- * call from another site, or not in JSON, is refused first (server/http/cross-site.ts).
+ * call from another site, or not in JSON, is refused first (server/http/cross-site.ts); a batch
+ * of more than UI_MAX_BATCH_SIZE calls is a 400 before any of them runs.
  */
 export function createUiRequestHandler(options: {
   getDb: () => Promise<Db>;
@@ -29,6 +31,7 @@ export function createUiRequestHandler(options: {
       endpoint: "/api/trpc",
       req: request,
       router: uiRouter,
+      maxBatchSize: UI_MAX_BATCH_SIZE,
       createContext: () => createContext(db, request.headers, randomUUID(), session),
       responseMeta({ errors }) {
         const cause = errors[0]?.cause;

@@ -31,7 +31,7 @@ export const staffPasswordRouter = {
     .meta({ audit: { action: "staff.password-reset", target: { type: "staff" }, self: true } })
     .input(z.object({ token: z.string().max(200), newPassword: newPasswordSchema }))
     .mutation(async ({ ctx, input }) => {
-      await resetStaffPassword(ctx.db, input);
+      await resetStaffPassword(ctx.db, { ...input, clientAddress: requestClientAddress(ctx.headers, config.trustProxy()) });
       return { reset: true };
     }),
 };
