@@ -24,6 +24,7 @@ COPY --from=build /app/package.json /app/next.config.js ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/.next ./.next
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/scripts/prestart.mjs ./scripts/
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/data ./data
 # The embedded database (without DATABASE_URL) and the .eml files (without SMTP_URL) live in /data.

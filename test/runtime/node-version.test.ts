@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isSupportedNode, MINIMUM_NODE } from "../../scripts/lib/require-node";
+import { isSupportedNode, MINIMUM_NODE, unsupportedNodeMessage } from "../../scripts/lib/require-node";
 
 const packageJson = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8")) as {
   engines: { node: string };
@@ -72,7 +72,17 @@ describe("the start script's Node check", () => {
     expect(run.status).toBe(1);
     expect(run.stderr.trim()).toBe(
       `The service needs Node.js ${MINIMUM_NODE} or newer; this is ${systemNodeVersion}. ` +
-        "Start it with `npm start`, which runs the Node.js that `npm ci` installs (node_modules/.bin/node).",
+        "Start it with `npm start`, which runs the Node.js 24 that `npm ci` installed (node_modules/.bin/node).",
     );
+  });
+
+  // A production install has no node_modules/.bin/node: `npm start` there runs the machine's Node.
+  it("in an install that brings no Node, says which Node to install instead of naming npm start", () => {
+    const message = unsupportedNodeMessage("v20.20.2", false);
+    expect(message).toBe(
+      `The service needs Node.js ${MINIMUM_NODE} or newer; this is v20.20.2. ` +
+        "Install Node.js 24 LTS (or 22.19 or newer) and start it again: this install brings no Node.js of its own.",
+    );
+    expect(message).not.toContain("npm start");
   });
 });
