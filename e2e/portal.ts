@@ -41,7 +41,7 @@ export function serverLog(): string {
   return readFileSync(path.resolve("e2e/artifacts/server.log"), "utf8");
 }
 
-export const SESSION_COOKIE = "next-auth.session-token";
+export const SESSION_COOKIE = "portal-session";
 
 const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 

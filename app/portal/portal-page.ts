@@ -2,7 +2,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { uiCaller } from "@/server/api/ui/handler";
-import { sessionCookieName } from "@/server/auth/ui-cookie";
+import { portalSessionCookieName } from "@/server/auth/ui-cookie";
 import { currentUiSession, type CustomerUiSession } from "@/server/api/ui/session";
 import { DEFAULT_LOCALE } from "@/server/i18n/locales";
 import { AppError } from "@/server/errors";
@@ -15,15 +15,15 @@ import { portalMessages, type PortalMessages } from "@/server/i18n/translations"
  * in). Once per request (React's cache), however many layouts, pages and titles ask.
  */
 export const signedInCustomer = cache(async (): Promise<CustomerUiSession> => {
-  const session = await currentUiSession();
+  const session = await currentUiSession("customer");
   if (session?.kind === "customer") return session;
-  const hadSession = (await cookies()).has(sessionCookieName());
+  const hadSession = (await cookies()).has(portalSessionCookieName());
   redirect(signInErrorPath(hadSession ? "session-ended" : "sign-in-required"));
 });
 
 /** The customer's portal procedures and who they are, once per request. */
 const portalOfRequest = cache(async () => {
-  const portal = (await uiCaller()).portal;
+  const portal = (await uiCaller(await signedInCustomer())).portal;
   return { portal, me: await portal.me() };
 });
 

@@ -14,9 +14,15 @@ import { hashNewPassword, newPasswordProblem, storePasswordHash } from "./staff-
 /** A reset link works once, within the hour of its creation (docs/admin-ui.md). */
 export const RESET_LINK_LIFETIME_SECONDS = 60 * 60;
 
-/** Reset requests per e-mail address and per client address, per hour. */
-const RESET_LIMIT_PER_EMAIL = 5;
-const RESET_LIMIT_PER_CLIENT = 20;
+/**
+ * Reset requests per hour: per e-mail address and client address together, and per client
+ * address, both refused with 429 to that client only; and the e-mails one address receives, after
+ * which requests for it are answered as always but send nothing (the links already sent stay
+ * valid), so nobody else's requests can refuse the owner (docs/admin-ui.md).
+ */
+export const RESET_LIMIT_PER_EMAIL_AND_CLIENT = 5;
+export const RESET_LIMIT_PER_CLIENT = 20;
+export const RESET_MAILS_PER_EMAIL = 5;
 const RESET_WINDOW_SECONDS = 60 * 60;
 /** Uses of reset links (set a new password) per client address, per hour: each may cost an argon2 hash. */
 const RESET_USES_PER_CLIENT = 20;
@@ -24,8 +30,7 @@ const RESET_USES_PER_CLIENT = 20;
 /** What the forgot-password form answers to every accepted request, account or not. */
 export const RESET_REQUESTED =
   "If an admin account has this e-mail address, a link to choose a new password is on its way. It works once, within an hour.";
-export const RESET_RATE_LIMITED =
-  "Too many password reset requests for this address or from this network. Wait a while (at most an hour), then try again.";
+export const RESET_RATE_LIMITED = "Too many password reset requests from this network. Wait a while (at most an hour), then try again.";
 export const RESET_USES_RATE_LIMITED =
   "Too many attempts to set a password from this network. Wait a while (at most an hour), then try again.";
 export const RESET_LINK_INVALID = "This password reset link is not valid. Ask for a new one.";
@@ -57,8 +62,9 @@ export async function createStaffPasswordResetLink(db: Db, emailInput: string): 
 }
 
 /**
- * "Forgot password": counts the request per address and per client (a refusal says so, the same
- * for every address), then answers at once. Looking up the account and sending its link happen
+ * "Forgot password": counts the request per address and client and per client (a refusal says
+ * so, the same for every address), then answers at once; an address whose e-mails for the hour
+ * are spent gets the same answer and no new link. Looking up the account and sending its link happen
  * in `delivery`, after the answer, so neither the answer nor its timing tells whether the account
  * exists. The message goes through the notifications' mail transport (SMTP or .eml files) and is
  * not stored: the link is a secret. A failed send is logged; the staff member asks again.
@@ -68,12 +74,15 @@ export async function requestStaffPasswordReset(
   input: { email: string; clientAddress?: string },
 ): Promise<{ message: string; delivery: Promise<void> }> {
   const email = input.email.trim().toLowerCase();
+  const client = clientBucket(input.clientAddress);
   const limits = await Promise.all([
-    consumeRateLimit(db, `staff-reset:email:${email}`, RESET_LIMIT_PER_EMAIL, RESET_WINDOW_SECONDS),
-    consumeRateLimit(db, `staff-reset:client:${clientBucket(input.clientAddress)}`, RESET_LIMIT_PER_CLIENT, RESET_WINDOW_SECONDS),
+    consumeRateLimit(db, `staff-reset:email-client:${email} ${client}`, RESET_LIMIT_PER_EMAIL_AND_CLIENT, RESET_WINDOW_SECONDS),
+    consumeRateLimit(db, `staff-reset:client:${client}`, RESET_LIMIT_PER_CLIENT, RESET_WINDOW_SECONDS),
   ]);
   const blocked = limits.find((decision) => !decision.allowed);
   if (blocked) throw new AppError("RATE_LIMITED", RESET_RATE_LIMITED, { "Retry-After": String(blocked.retryAfterSeconds) });
+  const mailBudget = await consumeRateLimit(db, `staff-reset:mail:${email}`, RESET_MAILS_PER_EMAIL, RESET_WINDOW_SECONDS);
+  if (!mailBudget.allowed) return { message: RESET_REQUESTED, delivery: Promise.resolve() };
   const delivery = sendResetLink(db, email).catch((error: unknown) => {
     log.error("staff password reset e-mail failed", { error });
   });

@@ -4,8 +4,16 @@ import { portalLocale } from "../i18n/negotiate";
 import { requestClientAddress } from "../client-address";
 import { config } from "../config";
 import { requestEmailSignIn } from "./email-sign-in";
-import { consumeMagicLink } from "./magic-links";
-import { clearedSessionCookie, customerClaims, customerSessionCookie, readSessionToken } from "./session-cookie";
+import { portalSessionCookieName, staffSessionCookieName } from "../auth/ui-cookie";
+import { consumeMagicLink, magicLinkTarget } from "./magic-links";
+import {
+  clearedSessionCookie,
+  cookieValue,
+  customerClaims,
+  customerSessionCookie,
+  decodeSessionCookie,
+  readSessionToken,
+} from "./session-cookie";
 import { endPortalSession, refreshPortalSession } from "./sessions";
 
 /**
@@ -51,13 +59,47 @@ export function signInErrorPath(reason: SignInErrorReason, localeCode?: string):
  * (the session cookie, then /portal). A link that is unknown, expired or used, or of an
  * offboarded customer, leads to /auth/error with the reason and no session. The token is never
  * shown again: the answer is a redirect, uncached, with no Referer passed on.
+ *
+ * When the browser already holds a session (the portal's or the admin UI's), nothing is consumed:
+ * the answer is the "Continue as <company>?" page (/auth/continue), whose button POSTs the token
+ * here. So a link someone else made (a partner's, an attacker's) never silently swaps the session
+ * a person is working in.
  */
 export async function confirmSignIn(db: Db, request: Request): Promise<Response> {
   const query = new URL(request.url).searchParams;
   if (query.get("type") !== "magiclink") return seeOther(signInErrorPath("invalid"));
-  const result = await consumeMagicLink(db, query.get("token_hash") ?? "");
+  const token = query.get("token_hash") ?? "";
+  if (!(await holdsUiSession(request))) return signInWithLink(db, token);
+  const target = await magicLinkTarget(db, token);
+  if (!target.ok) return seeOther(signInErrorPath(target.reason, target.localeCode));
+  return seeOther(`${CONTINUE_PATH}?${new URLSearchParams({ token_hash: token, type: "magiclink" })}`);
+}
+
+/** The page that asks before a link replaces a session (app/auth/continue). */
+export const CONTINUE_PATH = "/auth/continue";
+
+/** POST /auth/confirm (the form of /auth/continue, fields `token_hash` and `type`): signs in with the link, same-origin only. */
+export async function confirmSignInPost(db: Db, request: Request): Promise<Response> {
+  if (!isSameOrigin(request.headers)) return json(403, { ok: false, reason: "cross-origin" });
+  const form = await request.formData().catch(() => undefined);
+  const token = form?.get("token_hash");
+  if (form?.get("type") !== "magiclink" || typeof token !== "string") return seeOther(signInErrorPath("invalid"));
+  return signInWithLink(db, token);
+}
+
+async function signInWithLink(db: Db, token: string): Promise<Response> {
+  const result = await consumeMagicLink(db, token);
   if (!result.ok) return seeOther(signInErrorPath(result.reason, result.localeCode));
   return seeOther("/portal", await customerSessionCookie(result.signIn, result.signIn));
+}
+
+/** Whether the request carries a session cookie of either UI that decodes (live or not: asking costs one click). */
+async function holdsUiSession(request: Request): Promise<boolean> {
+  const header = request.headers.get("cookie");
+  for (const name of [portalSessionCookieName(), staffSessionCookieName()]) {
+    if (await decodeSessionCookie(cookieValue(header, name))) return true;
+  }
+  return false;
 }
 
 /** Link checkers send HEAD before a person opens a link: answered without consuming it. */

@@ -17,9 +17,15 @@ import { insertMagicLink } from "./magic-links";
  * decided before anything is looked up, and the look-up and the e-mails run after it (`deliver`).
  */
 
-/** Requests per address and per client address in a window. */
-export const SIGN_IN_REQUESTS_PER_ADDRESS = 5;
+/**
+ * Requests per address and client address together, and per client address, in a window (refused
+ * to that client only); and the e-mails one address receives in it, after which its requests are
+ * answered as always but send nothing (the links already sent stay valid), so nobody else's
+ * requests can refuse the owner.
+ */
+export const SIGN_IN_REQUESTS_PER_ADDRESS_AND_CLIENT = 5;
 export const SIGN_IN_REQUESTS_PER_CLIENT = 30;
+export const SIGN_IN_MAILS_PER_ADDRESS = 5;
 export const SIGN_IN_REQUEST_WINDOW_SECONDS = 60 * 60;
 /** One address with this many customers gets this many e-mails at most. */
 const MAX_CUSTOMERS_PER_REQUEST = 10;
@@ -36,17 +42,20 @@ export async function requestEmailSignIn(
 ): Promise<SignInRequest> {
   const email = normalizeEmail(input.email);
   if (!email) return { ok: false, reason: "invalid-email" };
+  const client = clientBucket(input.clientAddress);
   const limits = await Promise.all([
-    consumeRateLimit(db, `portal-sign-in:email:${email}`, SIGN_IN_REQUESTS_PER_ADDRESS, SIGN_IN_REQUEST_WINDOW_SECONDS),
     consumeRateLimit(
       db,
-      `portal-sign-in:client:${clientBucket(input.clientAddress)}`,
-      SIGN_IN_REQUESTS_PER_CLIENT,
+      `portal-sign-in:email-client:${email} ${client}`,
+      SIGN_IN_REQUESTS_PER_ADDRESS_AND_CLIENT,
       SIGN_IN_REQUEST_WINDOW_SECONDS,
     ),
+    consumeRateLimit(db, `portal-sign-in:client:${client}`, SIGN_IN_REQUESTS_PER_CLIENT, SIGN_IN_REQUEST_WINDOW_SECONDS),
   ]);
   const blocked = limits.find((decision) => !decision.allowed);
   if (blocked) return { ok: false, reason: "rate-limited", retryAfterSeconds: blocked.retryAfterSeconds };
+  const mailBudget = await consumeRateLimit(db, `portal-sign-in:mail:${email}`, SIGN_IN_MAILS_PER_ADDRESS, SIGN_IN_REQUEST_WINDOW_SECONDS);
+  if (!mailBudget.allowed) return { ok: true, deliver: () => Promise.resolve(0) };
   return { ok: true, deliver: () => emailSignInLinks(db, email, transport) };
 }
 

@@ -81,6 +81,26 @@ export async function consumeMagicLink(db: Db, token: string): Promise<MagicLink
   return result;
 }
 
+/**
+ * Whom a link would sign in, consuming nothing (the "Continue as <company>?" step of
+ * /auth/confirm): the customer's company and locale, or why the link would be refused.
+ */
+export async function magicLinkTarget(
+  db: Queryable,
+  token: string,
+): Promise<{ ok: true; companyName: string; localeCode: string } | Extract<MagicLinkSignIn, { ok: false }>> {
+  if (!SECRET_TOKEN_PATTERN.test(token)) return { ok: false, reason: "invalid" };
+  const tokenHash = hashSecretToken(token);
+  const [link] = await db.$queryRaw<Array<{ companyName: string; localeCode: string }>>`
+    SELECT customer.company_name AS "companyName", customer.locale_code AS "localeCode"
+    FROM magic_link_tokens AS link
+    JOIN portal_users AS portal_user ON portal_user.id = link.portal_user_id
+    JOIN customers AS customer ON customer.id = portal_user.customer_id
+    WHERE link.token_hash = ${tokenHash} AND link.used_at IS NULL AND link.expires_at > now() AND customer.status <> 'inactive'`;
+  if (link) return { ok: true, ...link };
+  return (await explainRefusedLink(db, tokenHash)) as Extract<MagicLinkSignIn, { ok: false }>;
+}
+
 async function explainRefusedLink(tx: Queryable, tokenHash: string): Promise<MagicLinkSignIn> {
   const [link] = await tx.$queryRaw<Array<{ used: boolean; expired: boolean; inactive: boolean; localeCode: string }>>`
     SELECT link.used_at IS NOT NULL AS used, link.expires_at <= now() AS expired, customer.status = 'inactive' AS inactive,

@@ -1,6 +1,5 @@
 import { decode, encode, type JWT } from "next-auth/jwt";
-import { sessionCookieName, sessionSecret } from "../auth/ui-cookie";
-import { config } from "../config";
+import { portalSessionCookieName, secureCookies, sessionSecret } from "../auth/ui-cookie";
 import { REFRESH_TOKEN_IDLE_SECONDS, type IssuedTokens } from "./sessions";
 
 /** Who the cookie signs in: the portal user of a customer, in one portal session. */
@@ -12,10 +11,10 @@ export interface CustomerIdentity {
 }
 
 /**
- * The Set-Cookie value of a customer's UI session: next-auth's own JWT (encrypted with the
- * session secret, so next-auth and currentUiSession() read it like a staff session) carrying the
- * access expiry and the current refresh token. The cookie lives as long as an unused refresh
- * token does, and is HttpOnly and SameSite=Lax like next-auth's.
+ * The Set-Cookie value of a customer's UI session: next-auth's JWT format (encrypted with the
+ * session secret) carrying the access expiry and the current refresh token, in the portal's own
+ * cookie (never the staff one). The cookie lives as long as an unused refresh token does, and is
+ * HttpOnly and SameSite=Lax like next-auth's.
  */
 export async function customerSessionCookie(identity: CustomerIdentity, tokens: IssuedTokens): Promise<string> {
   const token: JWT = {
@@ -38,13 +37,17 @@ export function clearedSessionCookie(): string {
 }
 
 function serializeSessionCookie(value: string, maxAgeSeconds: number): string {
-  const secure = config.appUrl().startsWith("https://") ? "; Secure" : "";
-  return `${sessionCookieName()}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+  const secure = secureCookies() ? "; Secure" : "";
+  return `${portalSessionCookieName()}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
 }
 
-/** The decoded session cookie of a request, or null when it has none or one that does not decode. */
+/** The decoded portal session cookie of a request, or null when it has none or one that does not decode. */
 export async function readSessionToken(request: Request): Promise<JWT | null> {
-  const value = cookieValue(request.headers.get("cookie"), sessionCookieName());
+  return decodeSessionCookie(cookieValue(request.headers.get("cookie"), portalSessionCookieName()));
+}
+
+/** A session cookie's value decoded (either UI's: both are next-auth JWTs), or null. */
+export async function decodeSessionCookie(value: string | undefined): Promise<JWT | null> {
   if (!value) return null;
   try {
     return await decode({ token: value, secret: sessionSecret() });
@@ -74,7 +77,7 @@ export function customerClaims(token: JWT | null): (CustomerIdentity & { refresh
   };
 }
 
-function cookieValue(header: string | null, name: string): string | undefined {
+export function cookieValue(header: string | null, name: string): string | undefined {
   for (const part of (header ?? "").split(";")) {
     const separator = part.indexOf("=");
     if (separator > 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();

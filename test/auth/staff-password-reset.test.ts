@@ -6,6 +6,7 @@ import {
   RESET_LINK_EXPIRED,
   RESET_LINK_INVALID,
   RESET_LINK_USED,
+  RESET_MAILS_PER_EMAIL,
   RESET_RATE_LIMITED,
   RESET_REQUESTED,
   resetLinkState,
@@ -179,15 +180,36 @@ describe("forgot password: what the form answers (over /api/trpc)", () => {
     expect((error.data as { fieldErrors?: Record<string, string> }).fieldErrors).toEqual({ email: "Enter a valid e-mail address" });
   });
 
-  it("limits requests per address (5 an hour), the same for an account and an unknown address", async () => {
+  it("limits requests per address and client (5 an hour), the same for an account and an unknown address, to that client only", async () => {
     for (const email of [await newStaff(), `nobody-${++counter}@resets.example`]) {
+      const address = client();
       for (let request = 0; request < 5; request++) {
         await (
-          await requestStaffPasswordReset(testDb.db, { email, clientAddress: client() })
+          await requestStaffPasswordReset(testDb.db, { email, clientAddress: address })
         ).delivery;
       }
-      await expect(requestStaffPasswordReset(testDb.db, { email, clientAddress: client() })).rejects.toThrow(RESET_RATE_LIMITED);
+      await expect(requestStaffPasswordReset(testDb.db, { email, clientAddress: address })).rejects.toThrow(RESET_RATE_LIMITED);
+      expect((await requestStaffPasswordReset(testDb.db, { email, clientAddress: client() })).message).toBe(RESET_REQUESTED);
     }
+  });
+
+  it("never refuses the owner: strangers spend the address's e-mails, the owner gets the same answer and the last link still works", async () => {
+    const email = await newStaff();
+    for (let request = 0; request < RESET_MAILS_PER_EMAIL + 5; request++) {
+      await (
+        await requestStaffPasswordReset(testDb.db, { email, clientAddress: client() })
+      ).delivery;
+    }
+    expect(smtp.to(email)).toHaveLength(RESET_MAILS_PER_EMAIL);
+    const owner = await requestStaffPasswordReset(testDb.db, { email, clientAddress: client() });
+    expect(owner.message).toBe(RESET_REQUESTED);
+    await owner.delivery;
+    expect(smtp.to(email)).toHaveLength(RESET_MAILS_PER_EMAIL);
+    const lastLink = smtp.to(email).at(-1)!.parsed.text!.match(/https:\/\/\S+reset-password\?token=[A-Za-z0-9_-]{43}/)![0];
+    await resetStaffPassword(testDb.db, { token: tokenOf(lastLink), newPassword: "the owner's new passphrase" });
+    expect(await authenticateStaff(testDb.db, { email, password: "the owner's new passphrase", clientAddress: client() })).toMatchObject({
+      ok: true,
+    });
   });
 
   it("limits requests per client (20 an hour), whatever the addresses", async () => {

@@ -33,7 +33,7 @@ export async function signInStaff(
   const error = new URL(url).searchParams.get("error");
   if (error === "CredentialsSignin" || error === "RateLimited") return error;
   if (error) throw new Error(`unexpected sign-in error ${error} (${answer.status})`);
-  if (!(answer.headers["set-cookie"] ?? []).some((value) => value.startsWith("next-auth.session-token="))) {
+  if (!(answer.headers["set-cookie"] ?? []).some((value) => value.startsWith("staff-session="))) {
     throw new Error(`no session cookie after signing in (${answer.status} ${url})`);
   }
   return "signed-in";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import NextAuth, { getServerSession } from "next-auth";
 import { createUiRequestHandler } from "../../server/api/ui/handler";
 import { authOptionsWithSso, buildAuthOptions, type UiSession } from "../../server/api/ui/session";
-import { sessionCookieName } from "../../server/auth/ui-cookie";
+import { staffSessionCookieName } from "../../server/auth/ui-cookie";
 import type { Db } from "../../server/db/client";
 import { readBodyAtMost } from "../../server/http/node-io";
 import { sendFetchResponse, toFetchRequest } from "./fetch-bridge";
@@ -78,7 +78,7 @@ export async function startStaffAuthServer(db: Db) {
   return {
     baseUrl,
     /** What the app makes of a request carrying this session cookie. */
-    sessionFor: (cookie: string) => sessionOf(new Headers({ cookie: `${sessionCookieName()}=${cookie}` })),
+    sessionFor: (cookie: string) => sessionOf(new Headers({ cookie: `${staffSessionCookieName()}=${cookie}` })),
     /** A browser of its own (its cookie jar). */
     browser: () => staffBrowser(baseUrl),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -115,8 +115,8 @@ function staffBrowser(baseUrl: string) {
   }
   return {
     /** The session cookie's value now (undefined when there is none). */
-    sessionCookie: () => jar.get(sessionCookieName()),
-    setSessionCookie: (value: string) => jar.set(sessionCookieName(), value),
+    sessionCookie: () => jar.get(staffSessionCookieName()),
+    setSessionCookie: (value: string) => jar.set(staffSessionCookieName(), value),
     /** A request with this browser's cookies (a path of the app, or a full URL of the app). */
     request: (pathOrUrl: string, init?: { method?: string; form?: Record<string, string>; json?: unknown }) =>
       request(pathOrUrl.startsWith(baseUrl) ? pathOrUrl.slice(baseUrl.length) : pathOrUrl, init),
@@ -128,7 +128,7 @@ function staffBrowser(baseUrl: string) {
       });
       const { url } = (await response.json()) as { url: string };
       const error = new URL(url).searchParams.get("error") ?? undefined;
-      return { ok: !error && jar.has(sessionCookieName()), error };
+      return { ok: !error && jar.has(staffSessionCookieName()), error };
     },
     async signOut(): Promise<void> {
       await request("/api/auth/signout", { method: "POST", form: { csrfToken: await csrfToken(), json: "true" } });

@@ -121,7 +121,7 @@ describe("cookie-authenticated state changes on the production server", () => {
   beforeAll(async () => {
     const signedIn = await staffSignIn();
     expect(signedIn.status).toBe(200);
-    expect(signedIn.jar.has("next-auth.session-token")).toBe(true);
+    expect(signedIn.jar.has("staff-session")).toBe(true);
     staff = signedIn.jar;
     expect((await trpc(staff, "admin.webhooks.generateSecret", { headers: json(SAME_ORIGIN), body: "{}" })).status).toBe(200);
   });
@@ -158,10 +158,10 @@ describe("cookie-authenticated state changes on the production server", () => {
   it("refuse next-auth's sign-in and sign-out forms from another site: no session is made or ended", async () => {
     const crossSite = await staffSignIn({ "sec-fetch-site": "cross-site" });
     expect(crossSite.status).toBe(403);
-    expect(crossSite.jar.has("next-auth.session-token")).toBe(false);
+    expect(crossSite.jar.has("staff-session")).toBe(false);
     const otherOrigin = await staffSignIn({ origin: "http://127.0.0.1:1" });
     expect(otherOrigin.status).toBe(403);
-    expect(otherOrigin.jar.has("next-auth.session-token")).toBe(false);
+    expect(otherOrigin.jar.has("staff-session")).toBe(false);
 
     const signOut = await fetch(`${server.baseUrl}/api/auth/signout`, {
       method: "POST",
@@ -183,7 +183,7 @@ describe("cookie-authenticated state changes on the production server", () => {
     const customer = new CookieJar();
     const confirmed = await fetch(link.url, { redirect: "manual" });
     customer.take(confirmed);
-    expect(customer.has("next-auth.session-token")).toBe(true);
+    expect(customer.has("portal-session")).toBe(true);
 
     const settings = async () => (await trpc(customer, "portal.notificationSettings")).body.result.data;
     const before = await settings();

@@ -1,7 +1,7 @@
 import { decode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uiSessionFromToken } from "../../server/api/ui/session";
-import { sessionCookieName, sessionSecret } from "../../server/auth/ui-cookie";
+import { portalSessionCookieName, sessionSecret } from "../../server/auth/ui-cookie";
 import { transitionCustomer } from "../../server/customers/lifecycle";
 import { confirmSignIn, confirmSignInHead, portalPath, refreshSession, signOut } from "../../server/portal/auth-routes";
 import { createMagicLink } from "../../server/portal/magic-links";
@@ -29,16 +29,16 @@ async function magicLink(customerId?: string, localeCode = "en-GB"): Promise<str
 
 /** The session cookie a response sets ("" when it removes it), or undefined when it sets none. */
 function sessionCookieOf(response: Response): { value: string; attributes: string } | undefined {
-  const header = response.headers.getSetCookie().find((cookie) => cookie.startsWith(`${sessionCookieName()}=`));
+  const header = response.headers.getSetCookie().find((cookie) => cookie.startsWith(`${portalSessionCookieName()}=`));
   if (!header) return undefined;
   const [pair, ...attributes] = header.split("; ");
-  return { value: pair!.slice(sessionCookieName().length + 1), attributes: attributes.join("; ") };
+  return { value: pair!.slice(portalSessionCookieName().length + 1), attributes: attributes.join("; ") };
 }
 
 const withCookie = (value: string, init: RequestInit & { url?: string } = {}) =>
   new Request(init.url ?? `${ORIGIN}/auth/refresh`, {
     ...init,
-    headers: { cookie: `other=1; ${sessionCookieName()}=${value}`, ...(init.headers as Record<string, string>) },
+    headers: { cookie: `other=1; ${portalSessionCookieName()}=${value}`, ...(init.headers as Record<string, string>) },
   });
 
 async function signedInCookie(customerId?: string): Promise<string> {

@@ -8,7 +8,7 @@ export const SIGN_IN_PATH = "/admin/sign-in";
 
 /** The signed-in staff member, or a redirect to the sign-in page. */
 export async function requireStaff(): Promise<Extract<UiSession, { kind: "staff" }>> {
-  const session = await currentUiSession();
+  const session = await currentUiSession("staff");
   if (session?.kind !== "staff") redirect(SIGN_IN_PATH);
   return session;
 }

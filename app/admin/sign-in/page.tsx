@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Sign in" };
 export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   const callbackUrl = safeCallback(textParam(params.callbackUrl));
-  if ((await currentUiSession())?.kind === "staff") redirect(callbackUrl);
+  if ((await currentUiSession("staff"))?.kind === "staff") redirect(callbackUrl);
   const error = textParam(params.error);
   // A distributor's sign-in link: /admin/sign-in?sso=<distributor id> (docs/admin-ui.md, "Single sign-on").
   const ssoParam = UUID.test(textParam(params.sso) ?? "") ? textParam(params.sso) : undefined;

@@ -1,5 +1,5 @@
 import { getAppDb } from "@/server/db/instance";
-import { confirmSignIn, confirmSignInHead } from "@/server/portal/auth-routes";
+import { confirmSignIn, confirmSignInHead, confirmSignInPost } from "@/server/portal/auth-routes";
 
 // The magic link's landing: consumes the token, sets the session cookie, redirects to /portal.
 export const dynamic = "force-dynamic";
@@ -9,3 +9,8 @@ export async function GET(request: Request) {
 }
 
 export const HEAD = confirmSignInHead;
+
+/** The "Continue as <company>?" page's button. */
+export async function POST(request: Request) {
+  return confirmSignInPost(await getAppDb(), request);
+}

@@ -32,7 +32,7 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
 export default async function SignInErrorPage({ searchParams }: { searchParams: SearchParams }) {
   const { reason, locale } = await pageContext(searchParams);
   const t = portalMessages(locale);
-  const stillSignedIn = reason !== "signed-out" && (await currentUiSession())?.kind === "customer";
+  const stillSignedIn = reason !== "signed-out" && (await currentUiSession("customer"))?.kind === "customer";
   return (
     <main lang={locale} className={styles.authPage}>
       <p className={styles.portalName}>{t.portalName}</p>

@@ -33,7 +33,7 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
 export default async function PortalSignInPage({ searchParams }: { searchParams: SearchParams }) {
   const { locale, status } = await pageContext(searchParams);
   const t = portalMessages(locale).signIn;
-  const signedIn = (await currentUiSession())?.kind === "customer";
+  const signedIn = (await currentUiSession("customer"))?.kind === "customer";
   const error = status === "invalid-email" ? t.page.invalidEmail : status === "rate-limited" ? t.page.rateLimited : undefined;
   return (
     <main lang={locale} className={styles.authPage}>

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { currentUiSession, type UiSession } from "./session";
+import { currentUiSession, uiSessionOfRequest, type UiSession } from "./session";
 import type { Db } from "../../db/client";
 import { getAppDb } from "../../db/instance";
 import { AppError } from "../../errors";
@@ -46,10 +46,10 @@ export function createUiRequestHandler(options: {
   };
 }
 
-/** /api/trpc: the session is next-auth's cookie. */
-export const handleUiRequest = createUiRequestHandler({ getDb: getAppDb, getSession: () => currentUiSession() });
+/** /api/trpc: the session is the staff cookie's, or the portal cookie's for portal procedures. */
+export const handleUiRequest = createUiRequestHandler({ getDb: getAppDb, getSession: uiSessionOfRequest });
 
-/** A caller for server components: the same procedures and scope checks, in-process. */
+/** A caller for server components: the same procedures and scope checks, in-process (the staff session unless given one). */
 export async function uiCaller(session?: UiSession) {
-  return createUiCaller(createContext(await getAppDb(), new Headers(), randomUUID(), session ?? (await currentUiSession())));
+  return createUiCaller(createContext(await getAppDb(), new Headers(), randomUUID(), session ?? (await currentUiSession("staff"))));
 }

@@ -1,22 +1,25 @@
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import type { JWT } from "next-auth/jwt";
+import { cookies } from "next/headers";
 import CredentialsProvider from "next-auth/providers/credentials";
 import type { OAuthConfig } from "next-auth/providers/oauth";
-import { sessionSecret } from "../../auth/ui-cookie";
+import { portalSessionCookieName, secureCookies, sessionSecret, staffSessionCookieName } from "../../auth/ui-cookie";
 import { requestClientAddress } from "../../client-address";
 import { config } from "../../config";
 import type { Db } from "../../db/client";
 import { getAppDb } from "../../db/instance";
-import { endPortalSession, isPortalSessionLive } from "../../portal/sessions";
+import { cookieValue, decodeSessionCookie } from "../../portal/session-cookie";
+import { isPortalSessionLive } from "../../portal/sessions";
 import { authenticateStaff, type StaffSignIn } from "../../auth/staff";
 import { resolveSsoSignIn, SSO_PROVIDER_PREFIX, ssoClients, ssoProviderId } from "../../auth/staff-sso";
 import { endStaffSession, isStaffSessionLive, STAFF_SESSION_SECONDS, startStaffSession } from "../../auth/staff-sessions";
 
 /**
  * Who is signed into a UI. Staff sign into the admin UI with e-mail and password (next-auth
- * credentials, JWT sessions); customers sign into the portal with a one-time link (the cookie is
- * made by /auth/confirm, docs/portal.md). Every admin page and UI procedure scopes by
+ * credentials, JWT sessions, the staff cookie); customers sign into the portal with a one-time link
+ * (the portal cookie, made by /auth/confirm, docs/portal.md). The two cookies are read apart: a
+ * browser may hold both, and neither sign-in touches the other's. Every admin page and UI procedure scopes by
  * distributorId, every portal page and procedure by customerId.
  */
 export type UiSession = StaffUiSession | CustomerUiSession;
@@ -173,9 +176,14 @@ export async function authOptionsWithSso(getDb: () => Promise<Db> = getAppDb): P
 
 /** The options on a given database (the app's; tests drive next-auth's core on their own). */
 export function buildAuthOptions(getDb: () => Promise<Db>): NextAuthOptions {
+  const secure = secureCookies();
   return {
     secret: sessionSecret(),
     session: { strategy: "jwt", maxAge: STAFF_SESSION_SECONDS },
+    useSecureCookies: secure,
+    cookies: {
+      sessionToken: { name: staffSessionCookieName(), options: { httpOnly: true, sameSite: "lax", path: "/", secure } },
+    },
     pages: { signIn: "/admin/sign-in", error: "/admin/sign-in" },
     providers: [staffCredentialsProvider(getDb)],
     callbacks: {
@@ -216,28 +224,43 @@ export function buildAuthOptions(getDb: () => Promise<Db>): NextAuthOptions {
           });
           if (!live) return { ...token, kind: undefined };
         }
-        if (token.kind === "customer") {
-          // A signed-out, offboarded or revoked portal session ends at once, whatever its access expiry.
-          const live = await isPortalSessionLive(await getDb(), token.portalSessionId ?? "", token.customerId ?? "");
-          if (!live) return { ...token, kind: undefined };
-        }
         return token;
       },
       async session({ session, token }) {
-        session.ui = uiSessionFromToken(token);
+        // The staff cookie carries staff sessions only.
+        session.ui = token.kind === "staff" ? uiSessionFromToken(token) : undefined;
         return session;
       },
     },
     events: {
       async signOut({ token }) {
-        if (token?.kind === "customer" && token.portalSessionId) await endPortalSession(await getDb(), token.portalSessionId, "sign-out");
         if (token?.kind === "staff" && token.staffSessionId) await endStaffSession(await getDb(), token.staffSessionId, "sign-out");
       },
     },
   };
 }
 
-/** The signed-in UI user of the current request (server components and route handlers). */
-export async function currentUiSession(): Promise<UiSession | undefined> {
-  return (await getServerSession(authOptions()))?.ui;
+/** The signed-in staff member (the staff cookie) or customer (the portal cookie) of the current request. */
+export async function currentUiSession(ui: "staff" | "customer"): Promise<UiSession | undefined> {
+  if (ui === "staff") return (await getServerSession(authOptions()))?.ui;
+  return customerSessionOfCookie(await getAppDb(), (await cookies()).get(portalSessionCookieName())?.value);
+}
+
+/**
+ * The session a /api/trpc request acts in: the portal cookie's for a call (or batch) of portal
+ * procedures only, the staff cookie's otherwise.
+ */
+export async function uiSessionOfRequest(request: Request): Promise<UiSession | undefined> {
+  const procedures = decodeURIComponent(new URL(request.url).pathname.replace(/^.*\/api\/trpc\//, "")).split(",");
+  if (!procedures.every((name) => name.startsWith("portal."))) return currentUiSession("staff");
+  return customerSessionOfCookie(await getAppDb(), cookieValue(request.headers.get("cookie"), portalSessionCookieName()));
+}
+
+/** A portal cookie's customer, while its portal session is live (signed out, offboarded or revoked: none, whatever the access expiry). */
+export async function customerSessionOfCookie(db: Db, value: string | undefined): Promise<CustomerUiSession | undefined> {
+  const token = await decodeSessionCookie(value);
+  if (token?.kind !== "customer") return undefined;
+  const session = uiSessionFromToken(token);
+  if (session?.kind !== "customer") return undefined;
+  return (await isPortalSessionLive(db, token.portalSessionId ?? "", session.customerId)) ? session : undefined;
 }

@@ -142,6 +142,12 @@ export const daDK: Translation = {
       getLink: "Få et login-link",
       stillSignedIn: "Du er stadig logget ind på denne enhed.",
       openPortal: "Åbn portalen",
+      continue: {
+        title: (company: string) => `Fortsæt som ${company}?`,
+        body: "Denne browser er allerede logget ind. Fortsæt kun, hvis du selv har bedt om dette login-link; luk ellers siden.",
+        submit: "Fortsæt",
+        cancel: "Ikke nu",
+      },
       page: {
         title: "Log ind på portalen",
         intro: "Indtast din e-mailadresse. Hvis den har adgang til en portal, sender vi dig et login-link.",

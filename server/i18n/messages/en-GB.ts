@@ -147,6 +147,13 @@ export const enGB = {
       getLink: "Get a sign-in link",
       stillSignedIn: "You are still signed in on this device.",
       openPortal: "Open the portal",
+      /** /auth/continue: a sign-in link opened in a browser that already has a session. */
+      continue: {
+        title: (company: string) => `Continue as ${company}?`,
+        body: "This browser is already signed in. Continue only if you asked for this sign-in link yourself; otherwise close this page.",
+        submit: "Continue",
+        cancel: "Not now",
+      },
       /** /portal/sign-in: a sign-in link by e-mail. */
       page: {
         title: "Sign in to the portal",

@@ -148,6 +148,12 @@ export const fiFI: Translation = {
       getLink: "Tilaa kirjautumislinkki",
       stillSignedIn: "Olet yhä kirjautuneena tällä laitteella.",
       openPortal: "Avaa portaali",
+      continue: {
+        title: (company: string) => `Jatketaanko nimellä ${company}?`,
+        body: "Tällä selaimella on jo kirjauduttu sisään. Jatka vain, jos pyysit tämän kirjautumislinkin itse; sulje muuten tämä sivu.",
+        submit: "Jatka",
+        cancel: "Ei nyt",
+      },
       page: {
         title: "Kirjaudu portaaliin",
         intro: "Anna sähköpostiosoitteesi. Jos sillä on pääsy portaaliin, lähetämme sinulle kirjautumislinkin.",

@@ -145,6 +145,12 @@ export const nbNO: Translation = {
       getLink: "Få en påloggingslenke",
       stillSignedIn: "Du er fortsatt logget inn på denne enheten.",
       openPortal: "Åpne portalen",
+      continue: {
+        title: (company: string) => `Fortsette som ${company}?`,
+        body: "Denne nettleseren er allerede logget inn. Fortsett bare hvis du selv ba om denne innloggingslenken; lukk ellers siden.",
+        submit: "Fortsett",
+        cancel: "Ikke nå",
+      },
       page: {
         title: "Logg inn i portalen",
         intro: "Skriv inn e-postadressen din. Hvis den har tilgang til en portal, sender vi deg en påloggingslenke.",

@@ -148,6 +148,12 @@ export const nlNL: Translation = {
       getLink: "Vraag een aanmeldlink aan",
       stillSignedIn: "U bent op dit apparaat nog aangemeld.",
       openPortal: "Open het portaal",
+      continue: {
+        title: (company: string) => `Doorgaan als ${company}?`,
+        body: "Deze browser is al aangemeld. Ga alleen door als u deze aanmeldlink zelf hebt aangevraagd; sluit anders deze pagina.",
+        submit: "Doorgaan",
+        cancel: "Niet nu",
+      },
       page: {
         title: "Aanmelden bij het portaal",
         intro: "Vul uw e-mailadres in. Als het toegang heeft tot een portaal, sturen we u een aanmeldlink.",

@@ -145,6 +145,12 @@ export const svSE: Translation = {
       getLink: "Få en inloggningslänk",
       stillSignedIn: "Du är fortfarande inloggad på den här enheten.",
       openPortal: "Öppna portalen",
+      continue: {
+        title: (company: string) => `Fortsätt som ${company}?`,
+        body: "Den här webbläsaren är redan inloggad. Fortsätt bara om du själv bad om den här inloggningslänken; stäng annars sidan.",
+        submit: "Fortsätt",
+        cancel: "Inte nu",
+      },
       page: {
         title: "Logga in i portalen",
         intro: "Ange din e-postadress. Om den har tillgång till en portal skickar vi en inloggningslänk.",
