@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import NextAuth from "next-auth/next";
 import { staffCredentialsProvider } from "../../server/api/ui/session";
+import { staffSessionCookieName } from "../../server/auth/ui-cookie";
 import { stampPeerAddress } from "../../server/client-address";
 import type { Db } from "../../server/db/client";
 import { readBodyAtMost } from "../../server/http/node-io";
@@ -17,6 +18,8 @@ export function startStaffSignInServer(db: Db): Promise<LoopbackServer> {
   const options = {
     secret: "test-only-session-secret-0123456789abcdef",
     session: { strategy: "jwt" as const },
+    // The app's cookie name (server/auth/ui-cookie.ts), which the sign-in client looks for.
+    cookies: { sessionToken: { name: staffSessionCookieName(), options: { httpOnly: true, sameSite: "lax" as const, path: "/" } } },
     pages: { signIn: "/admin/sign-in", error: "/admin/sign-in" },
     providers: [staffCredentialsProvider(async () => db)],
   };
