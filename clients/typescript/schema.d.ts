@@ -670,7 +670,7 @@ export interface paths {
         put?: never;
         /**
          * Cycle the signing secret
-         * @description A new active secret; the previous active one becomes the fallback (an older fallback retires). While a fallback exists, a delivery whose response signature verifies only with it is retried once with it. The token is shown once.
+         * @description A new active secret; the previous active one becomes the fallback (an older fallback retires). While a fallback exists, a delivery whose answer refuses the signature (401, 403, or a 2xx without a valid answer signature) is sent again at once, signed with the fallback, so receivers still on it keep receiving. The token is shown once.
          */
         post: operations["webhooks-partner-cycleSecret"];
         delete?: never;
@@ -865,7 +865,7 @@ export interface paths {
         put?: never;
         /**
          * Cycle the signing secret
-         * @description A new active secret; the previous active one becomes the fallback (an older fallback retires). While a fallback exists, a delivery whose response signature verifies only with it is retried once with it. The token is shown once.
+         * @description A new active secret; the previous active one becomes the fallback (an older fallback retires). While a fallback exists, a delivery whose answer refuses the signature (401, 403, or a 2xx without a valid answer signature) is sent again at once, signed with the fallback, so receivers still on it keep receiving. The token is shown once.
          */
         post: operations["webhooks-distributor-cycleSecret"];
         delete?: never;
