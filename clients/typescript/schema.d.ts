@@ -141,7 +141,7 @@ export interface paths {
         };
         /**
          * Get a customer's details
-         * @description `scanned_status` is true once the customer's first scan has finished.
+         * @description `scanned_status` is true once the customer's first scan has finished. `currencyCode` is null for a prospect onboarded without one, `shouldReceiveBreachAlerts` null when it was never set (alerts then follow the status).
          */
         get: operations["customer-getInfo"];
         put?: never;
@@ -151,7 +151,7 @@ export interface paths {
         head?: never;
         /**
          * Update a customer's details
-         * @description Changes any of companyName, contactEmail (also the portal account's address), price, currencyCode and the plan (`planId` wins over `planType`). Monitored assets are changed with PATCH .../assets. `platformAccess` is ignored.
+         * @description Changes any of companyName, contactEmail (also the portal account's address), customerReference, price, currencyCode, the plan (`planId` wins over `planType`), localeCode, alertRecipients, sendMonthlyReport and shouldReceiveBreachAlerts, each validated as at onboarding. Monitored assets are changed with PATCH .../assets. `platformAccess` is ignored.
          */
         patch: operations["customer-updateInfo"];
         trace?: never;
@@ -209,7 +209,7 @@ export interface paths {
         };
         /**
          * List a customer's breaches
-         * @description Full entries (texts in `localeCode`, default en-GB) for customers that are not prospects. For prospects, the redacted envelope: each breach carries only its instance `id`, the exposed `emails` and `resolved`.
+         * @description Full entries (texts in `localeCode`, default the customer's own locale) for customers that are not prospects. For prospects, the redacted envelope: each breach carries only its instance `id`, the exposed `emails` and `resolved`.
          */
         get: operations["customer-listBreaches"];
         put?: never;
@@ -670,7 +670,7 @@ export interface paths {
         put?: never;
         /**
          * Cycle the signing secret
-         * @description A new active secret; the previous active one becomes the fallback (an older fallback retires). While a fallback exists, a delivery whose response signature verifies only with it is retried once with it. The token is shown once.
+         * @description A new active secret; the previous active one becomes the fallback (an older fallback retires). While a fallback exists, a delivery whose answer refuses the signature (401, 403, or a 2xx without a valid answer signature) is sent again at once, signed with the fallback, so receivers still on it keep receiving. The token is shown once.
          */
         post: operations["webhooks-partner-cycleSecret"];
         delete?: never;
@@ -865,7 +865,7 @@ export interface paths {
         put?: never;
         /**
          * Cycle the signing secret
-         * @description A new active secret; the previous active one becomes the fallback (an older fallback retires). While a fallback exists, a delivery whose response signature verifies only with it is retried once with it. The token is shown once.
+         * @description A new active secret; the previous active one becomes the fallback (an older fallback retires). While a fallback exists, a delivery whose answer refuses the signature (401, 403, or a 2xx without a valid answer signature) is sent again at once, signed with the fallback, so receivers still on it keep receiving. The token is shown once.
          */
         post: operations["webhooks-distributor-cycleSecret"];
         delete?: never;
@@ -2726,6 +2726,20 @@ export interface operations {
                         /** @enum {string} */
                         status: "active" | "inactive" | "dormant" | "prospect";
                         scanned_status: boolean;
+                        /** @example ACME-001 */
+                        customerReference: string;
+                        /** @example USD */
+                        currencyCode: string | null;
+                        /** Format: uuid */
+                        planId: string;
+                        /**
+                         * @example [
+                         *       "alerts@acme.example"
+                         *     ]
+                         */
+                        alertRecipients: string[];
+                        sendMonthlyReport: boolean;
+                        shouldReceiveBreachAlerts: boolean | null;
                     };
                 };
             };
@@ -2786,6 +2800,11 @@ export interface operations {
                     companyName?: string;
                     /** Format: email */
                     contactEmail?: string;
+                    /**
+                     * @description The partner's own reference; unique per partner
+                     * @example ACME-001
+                     */
+                    customerReference?: string;
                     /** @example 49.99 */
                     price?: number;
                     /**
@@ -2810,6 +2829,15 @@ export interface operations {
                      * @example 550e8400-e29b-41d4-a716-446655440000
                      */
                     planUuid?: string;
+                    /**
+                     * @description One of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL
+                     * @example en-GB
+                     */
+                    localeCode?: string;
+                    /** @description Who receives breach alerts (default: the contact e-mail) */
+                    alertRecipients?: string[];
+                    sendMonthlyReport?: boolean;
+                    shouldReceiveBreachAlerts?: boolean;
                 };
             };
         };
@@ -2854,6 +2882,16 @@ export interface operations {
             };
             /** @description Customer not found or does not belong to partner */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A customer with reference "ACME-001" already exists */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

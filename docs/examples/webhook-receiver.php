@@ -2,6 +2,8 @@
 // A complete webhook receiver (docs/webhooks.md, "Receive webhooks"). PHP 8, no extensions beyond the defaults.
 // Behind your web server, or locally: EXPOSURE_SIGNING_TOKEN=<token> php -S 0.0.0.0:8080 webhook-receiver.php
 // The token is the one shown once by secrets/generate or secrets/cycle (or webhook.secret on create).
+// After secrets/cycle a receiver still on the previous token keeps receiving: what it refuses with 401
+// is sent again at once, signed with the previous token (the fallback), until you deactivate it.
 $token = getenv('EXPOSURE_SIGNING_TOKEN') ?: '';
 $body = file_get_contents('php://input'); // verify the raw body, before parsing it
 

@@ -1,6 +1,8 @@
 # A complete webhook receiver (docs/webhooks.md, "Receive webhooks"). Python 3.9+, standard library only:
 #   EXPOSURE_SIGNING_TOKEN=<token> PORT=8080 python3 webhook_receiver.py
 # The token is the one shown once by secrets/generate or secrets/cycle (or webhook.secret on create).
+# After secrets/cycle a receiver still on the previous token keeps receiving: what it refuses with 401
+# is sent again at once, signed with the previous token (the fallback), until you deactivate it.
 import base64, hashlib, hmac, json, os, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 

@@ -24,6 +24,23 @@ export function normalizeDomain(raw: string): string | undefined {
   return TOP_LEVEL_LABEL.test(labels.at(-1)!) ? ascii : undefined;
 }
 
+/**
+ * Why a value is not a domain: for a URL (or a host with a path), that a host name is wanted,
+ * naming the one it holds when there is one.
+ */
+export function invalidDomainMessage(raw: string): string {
+  const trimmed = raw.trim();
+  const looksLikeUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || /^[^\s/@:]+(?::\d+)?\//.test(trimmed);
+  if (!looksLikeUrl) return INVALID_DOMAIN;
+  let host: string | undefined;
+  try {
+    host = normalizeDomain(new URL(/:\/\//.test(trimmed) ? trimmed : `https://${trimmed}`).hostname);
+  } catch {
+    host = undefined;
+  }
+  return `${INVALID_DOMAIN}: a host name is wanted, not a URL` + (host ? ` (send ${host})` : "");
+}
+
 /** The domain an asset is looked up by: the domain itself, or an address's domain. */
 export function assetDomain(kind: AssetKind, value: string): string {
   return kind === "domain" ? value : domainOfEmail(value);

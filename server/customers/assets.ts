@@ -7,7 +7,7 @@ import { customerRef, recordEvent, type AssetRef } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { recountCustomerFigures } from "./figures";
 import { refreshThreatScore } from "./threat-score";
-import { assetDomain, distinct, INVALID_DOMAIN, INVALID_EMAIL, normalizeDomain } from "./asset-values";
+import { assetDomain, distinct, INVALID_EMAIL, invalidDomainMessage, normalizeDomain } from "./asset-values";
 import { foundOrNotFound, lockOwnedCustomer, ownedCustomerWhere } from "./ownership";
 
 export const ASSETS_UPDATE_EMPTY = "At least one of domains or emails must be provided";
@@ -33,7 +33,7 @@ export function normalizeValues(kind: AssetKind, values: readonly string[], fiel
     values.map((raw, index) => {
       const value = normalize(raw);
       if (value === undefined) {
-        throw badRequest(`Validation failed: ${field}.${index}: ${kind === "domain" ? INVALID_DOMAIN : INVALID_EMAIL}`);
+        throw badRequest(`Validation failed: ${field}.${index}: ${kind === "domain" ? invalidDomainMessage(raw) : INVALID_EMAIL}`);
       }
       return value;
     }),

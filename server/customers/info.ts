@@ -2,11 +2,15 @@ import { Prisma, type Db } from "../db/client";
 import { readRows } from "../db/direct-read";
 import type { CustomerStatus } from "../db/generated/enums";
 import { resolvePlan } from "../distributors/plans";
-import { badRequest, notFound } from "../errors";
+import { isUniqueViolation } from "../db/errors";
+import { badRequest, conflict, notFound } from "../errors";
+import { normalizeValues } from "./assets";
 import { syncBillingPeriod } from "./billing-periods";
 import { CUSTOMER_NOT_FOUND, foundOrNotFound, ownedCustomerWhere } from "./ownership";
 
-export const INFO_UPDATE_EMPTY = "At least one of companyName, contactEmail, price, planType or planId must be provided";
+export const INFO_UPDATE_EMPTY =
+  "At least one of companyName, contactEmail, customerReference, price, currencyCode, planType, planId, localeCode, " +
+  "alertRecipients, sendMonthlyReport or shouldReceiveBreachAlerts must be provided";
 
 export interface CustomerInfo {
   companyName: string;
@@ -17,6 +21,14 @@ export interface CustomerInfo {
   status: CustomerStatus;
   /** True once the customer's first scan has finished. */
   scannedStatus: boolean;
+  customerReference: string;
+  /** Null for a prospect onboarded without one. */
+  currencyCode: string | null;
+  planId: string;
+  alertRecipients: string[];
+  sendMonthlyReport: boolean;
+  /** Null when never set: alerts then follow the status (server/notifications/breach-alerts.ts). */
+  shouldReceiveBreachAlerts: boolean | null;
 }
 
 export async function getCustomerInfo(db: Db, partnerId: string, customerId: string): Promise<CustomerInfo> {
@@ -30,6 +42,12 @@ export async function getCustomerInfo(db: Db, partnerId: string, customerId: str
         localeCode: true,
         status: true,
         firstScannedAt: true,
+        reference: true,
+        currencyCode: true,
+        planId: true,
+        alertRecipients: true,
+        sendMonthlyReport: true,
+        shouldReceiveBreachAlerts: true,
         plan: { select: { planType: true } },
       },
     }),
@@ -42,6 +60,12 @@ export async function getCustomerInfo(db: Db, partnerId: string, customerId: str
     localeCode: customer.localeCode,
     status: customer.status,
     scannedStatus: customer.firstScannedAt !== null,
+    customerReference: customer.reference,
+    currencyCode: customer.currencyCode,
+    planId: customer.planId,
+    alertRecipients: customer.alertRecipients,
+    sendMonthlyReport: customer.sendMonthlyReport,
+    shouldReceiveBreachAlerts: customer.shouldReceiveBreachAlerts,
   };
 }
 
@@ -55,27 +79,50 @@ export interface CustomerInfoUpdate {
   planType?: string;
   /** A plan's id; wins over planType. */
   planId?: string;
+  /** The partner's own reference, unique per partner. */
+  customerReference?: string;
+  /** One of the six locales (validated by the caller). */
+  localeCode?: string;
+  alertRecipients?: string[];
+  sendMonthlyReport?: boolean;
+  shouldReceiveBreachAlerts?: boolean;
 }
 
-/** Changes the customer's non-monitoring details: company, contact, price and currency, plan. */
+/**
+ * Changes the customer's non-monitoring details: company, contact, reference, price and currency,
+ * plan, locale and alert settings.
+ */
 export async function updateCustomerInfo(db: Db, partnerId: string, customerId: string, update: CustomerInfoUpdate): Promise<void> {
-  const { companyName, contactEmail, price, currencyCode, planType, planId } = update;
-  if ([companyName, contactEmail, price, currencyCode, planType, planId].every((value) => value === undefined)) {
-    throw badRequest(INFO_UPDATE_EMPTY);
-  }
+  const { companyName, contactEmail, price, currencyCode, planType, planId, customerReference, localeCode } = update;
+  if (Object.values(update).every((value) => value === undefined)) throw badRequest(INFO_UPDATE_EMPTY);
+  const alertRecipients = update.alertRecipients && normalizeValues("email", update.alertRecipients, "alertRecipients");
   const where = ownedCustomerWhere(partnerId, customerId);
   const plan = planId !== undefined || planType !== undefined ? await resolvePlan(db, { planId, planType }) : undefined;
+  const reference = customerReference?.trim();
   await db.$transaction(async (tx) => {
-    const { count } = await tx.customer.updateMany({
-      where,
-      data: {
-        companyName: companyName?.trim(),
-        contactEmail: contactEmail?.trim(),
-        price: price === undefined ? undefined : new Prisma.Decimal(price.toFixed(2)),
-        currencyCode: currencyCode?.toUpperCase(),
-        planId: plan?.id,
-      },
-    });
+    let count: number;
+    try {
+      ({ count } = await tx.customer.updateMany({
+        where,
+        data: {
+          companyName: companyName?.trim(),
+          contactEmail: contactEmail?.trim(),
+          reference,
+          price: price === undefined ? undefined : new Prisma.Decimal(price.toFixed(2)),
+          currencyCode: currencyCode?.toUpperCase(),
+          planId: plan?.id,
+          localeCode,
+          alertRecipients,
+          sendMonthlyReport: update.sendMonthlyReport,
+          shouldReceiveBreachAlerts: update.shouldReceiveBreachAlerts,
+        },
+      }));
+    } catch (error) {
+      if (isUniqueViolation(error, "customers_partner_id_reference_key")) {
+        throw conflict(`A customer with reference "${reference}" already exists`);
+      }
+      throw error;
+    }
     if (count === 0) throw notFound(CUSTOMER_NOT_FOUND);
     if (plan) await syncBillingPeriod(tx, customerId);
     if (contactEmail !== undefined) {

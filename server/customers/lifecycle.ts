@@ -1,5 +1,5 @@
 import { requestCustomerScan, type ScanReason } from "./scan-requests";
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import type { CustomerStatus } from "../db/generated/enums";
 import { conflict, unprocessable, type AppError } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
@@ -19,6 +19,11 @@ interface Transition<From extends CustomerStatus> {
   scan?: ScanReason;
   /** customer.deleted: the customer is offboarded (docs/customers.md). */
   recordsDeletion?: boolean;
+  /**
+   * One customer.breach.found listing every breach instance the customer has: a prospect's
+   * breach events were redacted, so a receiver's copy gets the full findings now.
+   */
+  announcesFindings?: boolean;
 }
 
 function transition<From extends CustomerStatus>(definition: Transition<From>): Transition<From> {
@@ -62,6 +67,7 @@ export const TRANSITIONS = {
     },
     notFoundMessage: CUSTOMER_NOT_FOUND,
     scan: "upgrade",
+    announcesFindings: true,
   }),
   downgrade: transition({
     from: ["active"],
@@ -99,6 +105,7 @@ export async function transitionCustomer(
     if (definition.recordsDeletion) {
       await recordEvent(tx, { type: "customer.deleted", partnerId, customerId: customer.id, data: { customer: customerRef(customer) } });
     }
+    if (definition.announcesFindings) await recordAllFindings(tx, partnerId, customer);
     if (definition.scan) await requestCustomerScan(tx, customer.id, definition.scan);
     if (definition.to === "inactive") await runOffboardingSteps(tx, customer.id);
     return customer;
@@ -106,4 +113,31 @@ export async function transitionCustomer(
   log.info(`customer ${name}`, { partnerId, customerId: customer.id, from: customer.status, to: definition.to });
   if (definition.scan) await wakeJobWorkers();
   return { customerId: customer.id, status: definition.to };
+}
+
+/**
+ * Records one customer.breach.found with every breach instance of the customer (uuid, name, the
+ * addresses), nothing when it has none. Routed after the status change committed, so it carries
+ * the full data (docs/webhooks.md, "Events").
+ */
+async function recordAllFindings(
+  tx: Queryable,
+  partnerId: string,
+  customer: Parameters<typeof customerRef>[0] & { id: string },
+): Promise<void> {
+  const instances = await tx.customerBreach.findMany({
+    where: { customerId: customer.id },
+    select: { id: true, emails: true, breach: { select: { name: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  if (instances.length === 0) return;
+  await recordEvent(tx, {
+    type: "customer.breach.found",
+    partnerId,
+    customerId: customer.id,
+    data: {
+      customer: customerRef(customer),
+      breaches: instances.map((instance) => ({ uuid: instance.id, name: instance.breach.name, emails: instance.emails })),
+    },
+  });
 }

@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import { notFound } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
 import type { LocaleCode } from "../i18n/locales";
+import { portalLocale } from "../i18n/negotiate";
 import { wakeJobWorkers } from "../jobs/wake";
 import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "../breaches/catalogue/records";
 import { refreshThreatScore } from "../customers/threat-score";
@@ -12,11 +13,13 @@ export const BREACH_INSTANCE_NOT_FOUND = "Breach not found or does not belong to
 /**
  * A customer's breach list (GET customer/{customerId}/breaches). Prospects get the redacted
  * envelope (instance id, addresses, resolved flag; nothing about the breach itself); every other
- * status gets the full entries (docs/breaches.md, "List a customer's breaches").
+ * status gets the full entries (docs/breaches.md, "List a customer's breaches"), their texts in
+ * `requestedLocale`, else in the customer's own locale.
  */
-export async function listCustomerBreaches(db: Db, partnerId: string, customerId: string, locale: LocaleCode) {
-  const customer = await db.customer.findFirst({ where: { id: customerId, partnerId }, select: { status: true } });
+export async function listCustomerBreaches(db: Db, partnerId: string, customerId: string, requestedLocale?: LocaleCode) {
+  const customer = await db.customer.findFirst({ where: { id: customerId, partnerId }, select: { status: true, localeCode: true } });
   if (!customer) throw notFound(CUSTOMER_NOT_FOUND);
+  const locale = requestedLocale ?? portalLocale(customer.localeCode);
   const instances = await db.customerBreach.findMany({
     where: { customerId },
     select: { id: true, emails: true, resolved: true, breach: { select: breachFields } },

@@ -6,6 +6,16 @@ export const LOCALE_CODES = ["sv-SE", "nb-NO", "fi-FI", "da-DK", "en-GB", "nl-NL
 export type LocaleCode = (typeof LOCALE_CODES)[number];
 export const DEFAULT_LOCALE: LocaleCode = "en-GB";
 
+/** Each locale's name in its own language (a language picker lists them so). */
+export const LOCALE_NAMES: Record<LocaleCode, string> = {
+  "sv-SE": "Svenska",
+  "nb-NO": "Norsk bokmål",
+  "fi-FI": "Suomi",
+  "da-DK": "Dansk",
+  "en-GB": "English (UK)",
+  "nl-NL": "Nederlands",
+};
+
 /** A text in every locale that has one; en-GB is always there and is the fallback. */
 export type Localized = { "en-GB": string } & Partial<Record<LocaleCode, string>>;
 

@@ -1,5 +1,7 @@
 import type { Db, Queryable } from "../db/client";
 import { badRequest, notFound } from "../errors";
+import type { LocaleCode } from "../i18n/locales";
+import { portalLocale } from "../i18n/negotiate";
 import { breachAlertAudience } from "./breach-alerts";
 
 /** The kinds a recipient can turn on and off in the portal (the welcome is sent once, at onboarding). */
@@ -10,6 +12,8 @@ export interface NotificationSettings {
   /** Breach alerts are sent for this customer (prospects only when enabled at onboarding). */
   breachAlerts: boolean;
   monthlyReport: boolean;
+  /** The customer's language: the portal's, the e-mails' and the breach texts' (its localeCode). */
+  locale: LocaleCode;
   /** Whether the partner sends such e-mails at all (send_transactional_emails); off: the settings change nothing. */
   partnerSendsEmails: boolean;
   /** The alert recipients and what each of them receives. */
@@ -19,11 +23,12 @@ export interface NotificationSettings {
 export interface NotificationSettingsChange {
   breachAlerts?: boolean;
   monthlyReport?: boolean;
+  locale?: LocaleCode;
   /** One recipient's kind on or off; the address must be one of the customer's alert recipients. */
   recipients?: Array<{ email: string; kind: RecipientKind; receive: boolean }>;
 }
 
-/** A customer's own e-mail settings (the portal's settings page). */
+/** A customer's own e-mail settings and language (the portal's settings page). */
 export async function notificationSettings(db: Queryable, customerId: string): Promise<NotificationSettings> {
   const customer = await db.customer.findUnique({
     where: { id: customerId },
@@ -32,6 +37,7 @@ export async function notificationSettings(db: Queryable, customerId: string): P
       shouldReceiveBreachAlerts: true,
       sendMonthlyReport: true,
       alertRecipients: true,
+      localeCode: true,
       partner: { select: { sendTransactionalEmails: true } },
     },
   });
@@ -44,6 +50,7 @@ export async function notificationSettings(db: Queryable, customerId: string): P
   return {
     breachAlerts: breachAlertAudience({ ...customer, partner: { sendTransactionalEmails: true } }) !== undefined,
     monthlyReport: customer.sendMonthlyReport,
+    locale: portalLocale(customer.localeCode),
     partnerSendsEmails: customer.partner.sendTransactionalEmails,
     recipients: customer.alertRecipients.map((email) => ({
       email,
@@ -66,10 +73,10 @@ export async function updateNotificationSettings(
     for (const { email } of change.recipients ?? []) {
       if (!known.has(email.toLowerCase())) throw badRequest(`${email} is not an alert recipient of this customer`);
     }
-    if (change.breachAlerts !== undefined || change.monthlyReport !== undefined) {
+    if (change.breachAlerts !== undefined || change.monthlyReport !== undefined || change.locale !== undefined) {
       await tx.customer.update({
         where: { id: customerId },
-        data: { shouldReceiveBreachAlerts: change.breachAlerts, sendMonthlyReport: change.monthlyReport },
+        data: { shouldReceiveBreachAlerts: change.breachAlerts, sendMonthlyReport: change.monthlyReport, localeCode: change.locale },
       });
     }
     for (const { email, kind, receive } of change.recipients ?? []) {

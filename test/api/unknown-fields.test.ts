@@ -33,11 +33,26 @@ describe("unknown body keys", () => {
     expect(await customersOf(body.customerReference)).toEqual([]);
   });
 
-  it("names a misspelt field without a hint", async () => {
-    const { companyName, ...rest } = onboardBody();
-    const res = await server.api.post(ONBOARD, { ...rest, companyNmae: companyName }, org.partner.headers);
+  it("suggests the nearest known field for a misspelt one, and writes nothing", async () => {
+    const { companyName, assetsDomains, ...rest } = onboardBody();
+    for (const [body, error] of [
+      [{ ...rest, companyName, assetsDomain: assetsDomains }, "Validation failed: Unknown field assetsDomain: did you mean assetsDomains?"],
+      [{ ...rest, assetsDomains, companyNmae: companyName }, "Validation failed: Unknown field companyNmae: did you mean companyName?"],
+      [
+        { ...rest, assetsDomains, companyName, localecode: "en-GB" },
+        "Validation failed: Unknown field localecode: did you mean localeCode?",
+      ],
+    ] as const) {
+      const res = await server.api.post(ONBOARD, body, org.partner.headers);
+      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { success: false, error } });
+      expect(await customersOf(rest.customerReference)).toEqual([]);
+    }
+  });
+
+  it("names a key like no known field without a hint", async () => {
+    const res = await server.api.post(ONBOARD, onboardBody({ somethingElse: true }), org.partner.headers);
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe("Validation failed: Unknown field companyNmae");
+    expect(res.body.error).toBe("Validation failed: Unknown field somethingElse");
   });
 
   it("accepts and ignores what existing clients send (platformAccess), on the unversioned path too", async () => {

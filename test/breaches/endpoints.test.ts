@@ -417,6 +417,24 @@ describe("GET customer/{customerId}/breaches", () => {
     });
   });
 
+  it("writes the texts in the customer's own locale unless localeCode says otherwise", async () => {
+    const path = `/api/v1/integrations/customer/${active.id}/breaches`;
+    const alpha = (body: { breaches: Array<{ breachName: string; generatedDescription: string }> }) =>
+      body.breaches.find((entry) => entry.breachName === "Alpha")!.generatedDescription;
+    const english = alpha((await server.api.get(path, org.partner.headers)).body);
+    expect(english).toMatch(/Alpha Social suffered/);
+    expect(english).not.toMatch(/tietomurron/);
+    try {
+      expect(
+        (await server.api.patch(`/api/v1/integrations/customer/${active.id}/info`, { localeCode: "fi-FI" }, org.partner.headers)).status,
+      ).toBe(200);
+      expect(alpha((await server.api.get(path, org.partner.headers)).body)).toMatch(/tietomurron/);
+      expect(alpha((await server.api.get(`${path}?localeCode=en-GB`, org.partner.headers)).body)).toBe(english);
+    } finally {
+      await testDb.db.customer.update({ where: { id: active.id }, data: { localeCode: "en-GB" } });
+    }
+  });
+
   it("gives prospects the redacted envelope with none of the withheld fields anywhere", async () => {
     const res = await server.api.get(`/api/integrations/customer/${prospect.id}/breaches`, org.partner.headers);
     expect(res.status).toBe(200);

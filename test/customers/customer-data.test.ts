@@ -44,7 +44,13 @@ async function pendingScanReasons(customerId: string) {
 
 describe("customer info", () => {
   it("GET answers exactly the documented fields; scanned_status turns true with the first finished scan", async () => {
-    const customerId = await createTestCustomer(testDb.db, org.partner.id, { price: 19.5, planType: "plus", localeCode: "da-DK" });
+    const customerId = await createTestCustomer(testDb.db, org.partner.id, {
+      price: 19.5,
+      planType: "plus",
+      localeCode: "da-DK",
+      customerReference: "DATA-001",
+    });
+    const plus = await testDb.db.plan.findUniqueOrThrow({ where: { planType: "plus" } });
     const res = await server.api.get(infoPath(customerId), org.partner.headers);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -56,6 +62,12 @@ describe("customer info", () => {
       localeCode: "da-DK",
       status: "active",
       scanned_status: false,
+      customerReference: "DATA-001",
+      currencyCode: "USD",
+      planId: plus.id,
+      alertRecipients: ["alerts@acme.example"],
+      sendMonthlyReport: true,
+      shouldReceiveBreachAlerts: null,
     });
     await testDb.db.customer.update({ where: { id: customerId }, data: { firstScannedAt: new Date(), lastScannedAt: new Date() } });
     expect((await getCustomerInfo(testDb.db, org.partner.id, customerId)).scannedStatus).toBe(true);
@@ -79,6 +91,50 @@ describe("customer info", () => {
 
     await updateCustomerInfo(testDb.db, org.partner.id, customerId, { planType: "basic" });
     expect(await getCustomerInfo(testDb.db, org.partner.id, customerId)).toMatchObject({ planType: "basic", companyName: "Acme Group" });
+  });
+
+  it("PATCH changes the reference, locale, alert recipients and e-mail settings, and GET reads them back", async () => {
+    const customerId = await createTestCustomer(testDb.db, org.partner.id, {
+      status: "prospect",
+      currencyCode: undefined,
+      price: undefined,
+    });
+    expect(await getCustomerInfo(testDb.db, org.partner.id, customerId)).toMatchObject({ currencyCode: null, status: "prospect" });
+    const reference = `NEW-${customerId.slice(0, 8)}`;
+    const res = await server.api.patch(
+      infoPath(customerId),
+      {
+        customerReference: ` ${reference} `,
+        localeCode: "sv-se",
+        alertRecipients: ["SOC@Acme.example", "soc@acme.example", "it@acme.example"],
+        sendMonthlyReport: false,
+        shouldReceiveBreachAlerts: true,
+        currencyCode: "gbp",
+      },
+      org.partner.headers,
+    );
+    expect(res.status).toBe(200);
+    const read = await server.api.get(infoPath(customerId), org.partner.headers);
+    expect(read.body).toMatchObject({
+      customerReference: reference,
+      localeCode: "sv-SE",
+      alertRecipients: ["soc@acme.example", "it@acme.example"],
+      sendMonthlyReport: false,
+      shouldReceiveBreachAlerts: true,
+      currencyCode: "GBP",
+      companyName: "Acme Ltd",
+    });
+  });
+
+  it("PATCH refuses a reference another of the partner's customers has with 409, and changes nothing", async () => {
+    const taken = `TAKEN-${Date.now()}`;
+    await createTestCustomer(testDb.db, org.partner.id, { customerReference: taken });
+    const customerId = await createTestCustomer(testDb.db, org.partner.id);
+    const before = await getCustomerInfo(testDb.db, org.partner.id, customerId);
+    const res = await server.api.patch(infoPath(customerId), { customerReference: taken, companyName: "Changed" }, org.partner.headers);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ success: false, error: `A customer with reference "${taken}" already exists` });
+    expect(await getCustomerInfo(testDb.db, org.partner.id, customerId)).toEqual(before);
   });
 
   it("PATCH takes planUuid as another name of planId, and refuses the two names with different plans", async () => {
@@ -106,7 +162,30 @@ describe("customer info", () => {
   });
 
   it.each([
-    ["an empty body", {}, "At least one of companyName, contactEmail, price, planType or planId must be provided"],
+    [
+      "an empty body",
+      {},
+      "At least one of companyName, contactEmail, customerReference, price, currencyCode, planType, planId, localeCode, " +
+        "alertRecipients, sendMonthlyReport or shouldReceiveBreachAlerts must be provided",
+    ],
+    ["a blank reference", { customerReference: "  " }, "Validation failed: customerReference: Customer reference is required"],
+    [
+      "a locale the service does not have",
+      { localeCode: "de-DE" },
+      "Validation failed: localeCode: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL",
+    ],
+    ["no alert recipients", { alertRecipients: [] }, "Validation failed: alertRecipients: At least one alert recipient is required"],
+    [
+      "an invalid alert recipient",
+      { alertRecipients: ["ok@acme.example", "nope"] },
+      "Validation failed: alertRecipients.1: Invalid email address",
+    ],
+    [
+      "a monthly report flag that is no boolean",
+      { sendMonthlyReport: "yes" },
+      "Validation failed: sendMonthlyReport: Invalid input: expected boolean, received string",
+    ],
+    ["an unknown currency", { currencyCode: "XYZ" }, "Validation failed: currencyCode: Currency code must be an ISO 4217 code such as USD"],
     ["a blank company name", { companyName: " " }, "Validation failed: companyName: Company name is required"],
     ["an invalid contact e-mail", { contactEmail: "nope" }, "Validation failed: contactEmail: Invalid email address"],
     ["a negative price", { price: -5 }, "Validation failed: price: Price must be at least 0"],

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../server/api/context";
 import { createUiCaller } from "../../server/api/ui/root";
 import type { UiSession } from "../../server/api/ui/session";
+import { getCustomerInfo } from "../../server/customers/info";
 import { updateNotificationSettings, notificationSettings } from "../../server/notifications/settings";
 import { optOut } from "../../server/notifications/unsubscribe";
 import { createTestCustomer } from "../helpers/customers";
@@ -30,6 +31,7 @@ describe("a customer's e-mail settings", () => {
     expect(await notificationSettings(testDb.db, active)).toEqual({
       breachAlerts: true,
       monthlyReport: false,
+      locale: "en-GB",
       partnerSendsEmails: true,
       recipients: [
         { email: "a@acme.example", breach_alert: true, monthly_report: true },
@@ -113,6 +115,16 @@ describe("the portal's settings procedures", () => {
     ).rejects.toMatchObject({
       cause: { code: "BAD_REQUEST" },
     });
+  });
+
+  it("offer the language: the portal's, the e-mails' and the partner's breach list's default", async () => {
+    const customerId = await createTestCustomer(testDb.db, org.partner.id, { localeCode: "da-DK" });
+    const portal = portalOf(customerSession(customerId));
+    expect(await portal.notificationSettings()).toMatchObject({ locale: "da-DK" });
+    expect(await portal.updateNotificationSettings({ locale: "nl-NL" })).toMatchObject({ locale: "nl-NL", monthlyReport: true });
+    expect(await portal.me()).toMatchObject({ locale: "nl-NL" });
+    expect(await getCustomerInfo(testDb.db, org.partner.id, customerId)).toMatchObject({ localeCode: "nl-NL" });
+    await expect(portal.updateNotificationSettings({ locale: "de-DE" as "nl-NL" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 
   it("need a signed-in customer with a current access token", async () => {

@@ -183,6 +183,50 @@ describe("fallback secret", () => {
     ]);
   });
 
+  it.each([
+    ["a 401", 401],
+    ["a 403", 403],
+  ])("sends the extra request with the fallback secret when the receiver refuses the signature with %s", async (_name, refusal) => {
+    let oldToken = "";
+    const target = await receiver((request) =>
+      request.headers["x-signature"] === hmacHex(oldToken, request.body) ? { status: 200, signWith: oldToken } : { status: refusal },
+    );
+    const s = await setup(target, { maxAttempts: 1 });
+    oldToken = s.token;
+    const { token: newToken } = await cycleSecret(testDb.db, { partnerId: s.org.partner.id });
+    await created(s);
+    await drainWebhooks(testDb.db);
+
+    expect(target.requests.map((request) => request.headers["x-signature"])).toEqual([
+      hmacHex(newToken, target.requests[0]!.body),
+      hmacHex(oldToken, target.requests[1]!.body),
+    ]);
+    const [delivery] = await deliveriesOf(testDb.db, s.endpointId);
+    expect(delivery).toMatchObject({ status: "delivered", attemptCount: 1, fallbackUsed: true });
+    expect(delivery!.attempts.map((a) => [a.fallbackSecret, a.statusCode, a.error])).toEqual([
+      [false, refusal, `HTTP ${refusal}`],
+      [true, 200, null],
+    ]);
+  });
+
+  it("sends the extra request after a 2xx without an answer signature", async () => {
+    let oldToken = "";
+    const target = await receiver((request) =>
+      request.headers["x-signature"] === hmacHex(oldToken, request.body) ? { status: 200, signWith: oldToken } : { status: 200 },
+    );
+    const s = await setup(target, { maxAttempts: 1 });
+    oldToken = s.token;
+    await cycleSecret(testDb.db, { partnerId: s.org.partner.id });
+    await created(s);
+    await drainWebhooks(testDb.db);
+    const [delivery] = await deliveriesOf(testDb.db, s.endpointId);
+    expect(delivery).toMatchObject({ status: "delivered", fallbackUsed: true });
+    expect(delivery!.attempts.map((a) => [a.fallbackSecret, a.error])).toEqual([
+      [false, "Response has no X-Signature header"],
+      [true, null],
+    ]);
+  });
+
   it("sends the extra request once per delivery", async () => {
     const target = await receiver(() => ({ status: 200, signWith: "11111111-1111-4111-8111-111111111111" }));
     const s = await setup(target, { maxAttempts: 2 });
@@ -220,17 +264,26 @@ describe("fallback secret", () => {
     ]);
   });
 
-  it("sends no extra request after a 5xx or without a fallback secret", async () => {
+  it("sends no extra request after a 5xx, a 404 or without a fallback secret", async () => {
     const failing = await receiver(() => ({ status: 502 }));
     const s = await setup(failing, { maxAttempts: 1 });
     await cycleSecret(testDb.db, { partnerId: s.org.partner.id });
     await created(s);
+    const missing = await receiver(() => ({ status: 404 }));
+    const m = await setup(missing, { maxAttempts: 1 });
+    await cycleSecret(testDb.db, { partnerId: m.org.partner.id });
+    await created(m);
     const wrong = await receiver(() => ({ status: 200, signWith: "22222222-2222-4222-8222-222222222222" }));
     const t = await setup(wrong, { maxAttempts: 1 });
     await created(t);
+    const refusing = await receiver(() => ({ status: 401 }));
+    const r = await setup(refusing, { maxAttempts: 1 });
+    await created(r);
     await drainWebhooks(testDb.db);
     expect(failing.requests).toHaveLength(1);
+    expect(missing.requests).toHaveLength(1);
     expect(wrong.requests).toHaveLength(1);
+    expect(refusing.requests).toHaveLength(1);
   });
 });
 

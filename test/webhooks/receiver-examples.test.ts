@@ -4,6 +4,8 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SignatureScheme } from "../../server/webhooks/endpoints";
+import { updateEndpoint } from "../../server/webhooks/endpoints";
+import { cycleSecret, deactivateSecret, listSecrets } from "../../server/webhooks/secrets";
 import { requireTool, type OptionalTool } from "../helpers/optional-tool";
 import { createEndpointFixture, deliveriesOf, drainWebhooks, recordTestEvent } from "../helpers/webhook-fixtures";
 import { webhookTestBed } from "../helpers/webhook-test-bed";
@@ -13,9 +15,11 @@ import { webhookTestBed } from "../helpers/webhook-test-bed";
  * its own process (tsx, python3, php from Debian's php-cli) and sent real deliveries by the real
  * engine, on both signature schemes: the service must count each delivery as received (on the
  * X-Signature scheme that means the receiver's signed answer verified), the receiver must report
- * the event, and a delivery signed with another organization's token must be refused. python3 and
- * php are optional for `npm test` (README.md, "Tests"): without one, its receiver's deliveries are
- * skipped with the reason, except under CI=true, where they fail.
+ * the event, and a delivery signed with another organization's token must be refused. Then
+ * through a rotation as the guide describes it: cycle, the receiver still on the previous token,
+ * then switched to the new one, then the fallback deactivated. python3 and php are optional for
+ * `npm test` (README.md, "Tests"): without one, its receiver's deliveries are skipped with the
+ * reason, except under CI=true, where they fail.
  */
 const testDb = webhookTestBed();
 const EXAMPLES = path.resolve("docs/examples");
@@ -122,6 +126,54 @@ describe.each(RECEIVERS)("the $name receiver of docs/webhooks.md", (receiver) =>
       expect(refused).toMatchObject({ status: "failed" });
       expect(refused!.attempts.map((attempt) => attempt.statusCode)).toEqual([401]);
       expect(running.output()).not.toContain(foreignEventId);
+    },
+  );
+
+  it.for<SignatureScheme>(["x-signature", "standard-webhooks"])(
+    "keeps receiving through a rotation of the signing secret (%s)",
+    async (signatureScheme, context) => {
+      requireTool(context, receiver.interpreter);
+      const oldPort = await freePort();
+      const {
+        org,
+        customer,
+        endpointId,
+        secret: oldToken,
+      } = await createEndpointFixture(testDb.db, `http://127.0.0.1:${oldPort}/hooks`, {
+        customer: { emails: ["a@acme.example"] },
+        endpoint: { maxAttempts: 1, signatureScheme },
+      });
+      const owner = { partnerId: org.partner.id };
+      const onOldToken = await startReceiver(receiver, oldPort, oldToken);
+      const { token: newToken } = await cycleSecret(testDb.db, owner);
+
+      // still on the previous token: delivered, at once, by the request signed with the fallback
+      const duringSwitch = await recordTestEvent(testDb.db, customer, "customer.created", {});
+      await drainWebhooks(testDb.db);
+      const [first] = await deliveriesOf(testDb.db, endpointId);
+      expect(first).toMatchObject({ status: "delivered", attemptCount: 1 });
+      expect(first!.attempts.map((attempt) => [attempt.statusCode, attempt.fallbackSecret])).toEqual(
+        signatureScheme === "x-signature"
+          ? [
+              [401, false],
+              [200, true],
+            ]
+          : [[200, false]], // the request carries both signatures
+      );
+      await waitForOutput(onOldToken, `received customer.created ${duringSwitch}`);
+
+      // switched to the new token, then the fallback deactivated: delivered by the first request
+      const newPort = await freePort();
+      const onNewToken = await startReceiver(receiver, newPort, newToken);
+      await updateEndpoint(testDb.db, owner, "current", endpointId, { url: `http://127.0.0.1:${newPort}/hooks` });
+      const fallback = (await listSecrets(testDb.db, owner)).find((secret) => secret.status === "fallback")!;
+      await deactivateSecret(testDb.db, owner, fallback.id);
+      const afterSwitch = await recordTestEvent(testDb.db, customer, "customer.created", {});
+      await drainWebhooks(testDb.db);
+      const latest = (await deliveriesOf(testDb.db, endpointId)).find((delivery) => delivery.idempotencyToken === afterSwitch);
+      expect(latest).toMatchObject({ status: "delivered", attemptCount: 1 });
+      expect(latest!.attempts.map((attempt) => [attempt.statusCode, attempt.fallbackSecret])).toEqual([[200, false]]);
+      await waitForOutput(onNewToken, `received customer.created ${afterSwitch}`);
     },
   );
 });

@@ -126,6 +126,39 @@ describe("Standard Webhooks (opt-in per endpoint)", () => {
     ]);
   });
 
+  it.each([401, 403])("answers a refused signature (%s) with one request signed with the fallback token alone", async (refusal) => {
+    // a receiver that reads only the first signature, and still holds the previous token
+    let oldToken = "";
+    const target = await receiver((request) => {
+      const firstOnly = { ...standardHeaders(request), "webhook-signature": standardHeaders(request)["webhook-signature"]!.split(" ")[0]! };
+      try {
+        receiverFor(oldToken).verify(request.body, firstOnly);
+        return { status: 204 };
+      } catch {
+        return { status: refusal };
+      }
+    });
+    const s = await setup(target);
+    oldToken = s.token;
+    const { token: newToken } = await cycleSecret(testDb.db, s.owner);
+    await recordTestEvent(testDb.db, s.customer, "customer.created", {});
+    await drainWebhooks(testDb.db);
+
+    expect(target.requests).toHaveLength(2);
+    const [first, second] = target.requests.map(standardHeaders);
+    expect(first!["webhook-signature"]!.split(" ")).toHaveLength(2);
+    expect(receiverFor(newToken).verify(target.requests[0]!.body, first!)).toBeDefined();
+    expect(second!["webhook-signature"]!.split(" ")).toHaveLength(1);
+    expect(receiverFor(oldToken).verify(target.requests[1]!.body, second!)).toBeDefined();
+    expect(() => receiverFor(newToken).verify(target.requests[1]!.body, second!)).toThrow(WebhookVerificationError);
+    const [delivery] = await deliveriesOf(testDb.db, s.endpointId);
+    expect(delivery).toMatchObject({ status: "delivered", attemptCount: 1, fallbackUsed: true });
+    expect(delivery!.attempts.map((attempt) => [attempt.statusCode, attempt.fallbackSecret])).toEqual([
+      [refusal, false],
+      [204, true],
+    ]);
+  });
+
   it("signs test events the same way", async () => {
     const target = await receiver(() => ({ status: 200 }));
     const s = await setup(target);

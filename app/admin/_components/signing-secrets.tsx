@@ -95,7 +95,10 @@ export function SigningSecrets({ secrets }: { secrets: Secret[] }) {
         </button>
       </p>
       <ul className="field-hint">
-        <li id="cycle-hint">Cycle: a new active secret; the current one stays valid as the fallback while your receivers switch.</li>
+        <li id="cycle-hint">
+          Cycle: a new active secret; the current one becomes the fallback. A receiver still on it keeps receiving: a delivery it refuses is
+          sent again at once, signed with the fallback, until you deactivate the fallback.
+        </li>
         <li id="generate-hint">Replace all: a new active secret and no fallback, at once (for a leaked secret).</li>
       </ul>
     </div>

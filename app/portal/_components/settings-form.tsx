@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { LOCALE_CODES, LOCALE_NAMES, type LocaleCode } from "@/server/i18n/locales";
 import type { NotificationSettings, RecipientKind } from "@/server/notifications/settings";
 import type { PortalMessages } from "@/server/i18n/translations";
 import styles from "../portal.module.css";
@@ -12,6 +13,7 @@ export function SettingsForm({ settings, labels }: { settings: NotificationSetti
   const router = useRouter();
   const [breachAlerts, setBreachAlerts] = useState(settings.breachAlerts);
   const [monthlyReport, setMonthlyReport] = useState(settings.monthlyReport);
+  const [locale, setLocale] = useState<LocaleCode>(settings.locale);
   const [recipients, setRecipients] = useState(settings.recipients);
   const [state, setState] = useState<"idle" | "saving" | "saved" | "failed">("idle");
   const kinds: Array<{ kind: RecipientKind; label: string }> = [
@@ -33,6 +35,7 @@ export function SettingsForm({ settings, labels }: { settings: NotificationSetti
           uiClient.portal.updateNotificationSettings.mutate({
             breachAlerts,
             monthlyReport,
+            locale,
             recipients: recipients.flatMap((recipient) =>
               kinds.map(({ kind }) => ({ email: recipient.email, kind, receive: recipient[kind] })),
             ),
@@ -81,6 +84,28 @@ export function SettingsForm({ settings, labels }: { settings: NotificationSetti
           </label>
           <span id="monthly-report-help" className={styles.note}>
             {labels.monthlyReportHelp}
+          </span>
+        </p>
+      </section>
+      <section className={styles.card}>
+        <p className={styles.filterField}>
+          <label htmlFor="language" className={styles.strong}>
+            {labels.language}
+          </label>
+          <select
+            id="language"
+            value={locale}
+            onChange={(event) => setLocale(event.target.value as LocaleCode)}
+            aria-describedby="language-help"
+          >
+            {LOCALE_CODES.map((code) => (
+              <option key={code} value={code} lang={code}>
+                {LOCALE_NAMES[code]}
+              </option>
+            ))}
+          </select>
+          <span id="language-help" className={styles.note}>
+            {labels.languageHelp}
           </span>
         </p>
       </section>

@@ -76,7 +76,40 @@ export function inputKeys(inputs: readonly unknown[]): Set<string> | undefined {
 
 export function unknownFieldMessage(key: string, known: ReadonlySet<string>): string {
   const instead = RESPONSE_NAMES[key];
-  return `Validation failed: Unknown field ${key}` + (instead && known.has(instead) ? ` (send ${instead})` : "");
+  if (instead && known.has(instead)) return `Validation failed: Unknown field ${key} (send ${instead})`;
+  const nearest = nearestField(key, known);
+  return `Validation failed: Unknown field ${key}` + (nearest ? `: did you mean ${nearest}?` : "");
+}
+
+/**
+ * The known field a misspelt key most likely meant: the closest by edit distance (letters
+ * compared case-insensitively), if within a third of the key's length (at least 1, at most 3)
+ * and not tied with another.
+ */
+function nearestField(key: string, known: ReadonlySet<string>): string | undefined {
+  const limit = Math.min(3, Math.max(1, Math.floor(key.length / 3)));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  let tied = false;
+  for (const field of known) {
+    const distance = editDistance(key.toLowerCase(), field.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance, tied] = [field, distance, false];
+    else if (distance === bestDistance) tied = true;
+  }
+  return best !== undefined && bestDistance <= limit && !tied ? best : undefined;
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 /**

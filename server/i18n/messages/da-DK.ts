@@ -118,6 +118,8 @@ export const daDK: Translation = {
       saving: "Gemmer…",
       saved: "Gemt.",
       saveFailed: "Ændringen kunne ikke gemmes. Prøv igen.",
+      language: "Sprog",
+      languageHelp: "Portalen, e-mails og beskrivelserne af sikkerhedsbruddene skrives på dette sprog.",
     },
     signIn: {
       errors: {

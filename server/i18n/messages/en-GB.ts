@@ -126,6 +126,8 @@ export const enGB = {
       saving: "Saving…",
       saved: "Saved.",
       saveFailed: "The change could not be saved. Please try again.",
+      language: "Language",
+      languageHelp: "The portal, the e-mails and the breach descriptions are written in this language.",
     },
     signIn: {
       errors: {

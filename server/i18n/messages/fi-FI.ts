@@ -124,6 +124,8 @@ export const fiFI: Translation = {
       saving: "Tallennetaan…",
       saved: "Tallennettu.",
       saveFailed: "Muutosta ei voitu tallentaa. Yritä uudelleen.",
+      language: "Kieli",
+      languageHelp: "Portaali, sähköpostit ja tietomurtojen kuvaukset näytetään tällä kielellä.",
     },
     signIn: {
       errors: {

@@ -124,6 +124,8 @@ export const nbNO: Translation = {
       saving: "Lagrer…",
       saved: "Lagret.",
       saveFailed: "Endringen kunne ikke lagres. Prøv igjen.",
+      language: "Språk",
+      languageHelp: "Portalen, e-postene og beskrivelsene av innbruddene skrives på dette språket.",
     },
     signIn: {
       errors: {

@@ -124,6 +124,8 @@ export const nlNL: Translation = {
       saving: "Bezig met opslaan…",
       saved: "Opgeslagen.",
       saveFailed: "De wijziging kon niet worden opgeslagen. Probeer het opnieuw.",
+      language: "Taal",
+      languageHelp: "Het portaal, de e-mails en de beschrijvingen van de datalekken zijn in deze taal geschreven.",
     },
     signIn: {
       errors: {

@@ -124,6 +124,8 @@ export const svSE: Translation = {
       saving: "Sparar…",
       saved: "Sparat.",
       saveFailed: "Ändringen kunde inte sparas. Försök igen.",
+      language: "Språk",
+      languageHelp: "Portalen, mejlen och beskrivningarna av intrången skrivs på det här språket.",
     },
     signIn: {
       errors: {

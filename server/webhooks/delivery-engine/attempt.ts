@@ -1,17 +1,20 @@
 import type { Db } from "../../db/client";
 import { metrics } from "../../metrics/registry";
+import type { SigningTokens } from "../secrets";
 import type { StartedAttempt } from "./claim";
 import { exchangeCurrent, exchangeLegacy, exchangeStandardWebhooks, type Exchange } from "./exchanges";
 import { outcomeOf, type ResultWriter } from "./outcomes";
 
 /**
- * Sends one started attempt and hands its outcome to the writer. On the current protocol with
- * X-Signature, an answer that fails only because its signature does not verify with the active
- * token is followed, once per delivery and only while a fallback secret exists, by one extra
- * request signed and verified with the fallback token (docs/webhooks.md, fallback secret); that
- * request does not count against maxAttempts. Standard Webhooks has no answer to verify, so no
- * such request. `onAnswered` is called once the delivery's last request of this attempt has its
- * answer (or failed), before the outcome is written: from then on it holds no request slot.
+ * Sends one started attempt and hands its outcome to the writer. On the current protocol, an
+ * answer that refuses the signature (401 or 403; on X-Signature also a 2xx without an answer
+ * signature that verifies with the active token) is followed, once per delivery and only while a
+ * fallback secret exists, by one extra request signed with the fallback token alone (and its
+ * answer verified with it): a receiver not yet switched after `secrets/cycle` still gets the
+ * event (docs/webhooks.md, "Rotating the signing secret"). That request does not count against
+ * maxAttempts. The earlier protocol has one secret per endpoint and no fallback. `onAnswered` is
+ * called once the delivery's last request of this attempt has its answer (or failed), before the
+ * outcome is written: from then on it holds no request slot.
  */
 export async function performAttempt(db: Db, writer: ResultWriter, attempt: StartedAttempt, onAnswered?: () => void): Promise<void> {
   const { delivery, signing } = attempt;
@@ -19,20 +22,27 @@ export async function performAttempt(db: Db, writer: ResultWriter, attempt: Star
     signing.protocol === "legacy"
       ? await exchangeLegacy(delivery, signing.secret)
       : delivery.signatureScheme === "standard-webhooks"
-        ? await exchangeStandardWebhooks(delivery, signing.tokens)
+        ? await exchangeStandardWebhooks(delivery, withFallback(signing.tokens))
         : await exchangeCurrent(delivery, signing.tokens.active);
   const fallbackToken = signing.protocol === "current" ? signing.tokens.fallback : undefined;
-  if (first.signatureMismatch && fallbackToken && !delivery.fallbackUsed) {
+  if (first.signatureRefused && fallbackToken && !delivery.fallbackUsed) {
     const fallbackAttemptId = await recordFirstAndStartFallback(db, attempt, first);
     if (!fallbackAttemptId) return;
     metrics().webhookAttempts.inc({ protocol: delivery.protocol, outcome: "fallback" });
-    const second = await exchangeCurrent(delivery, fallbackToken);
+    const second =
+      delivery.signatureScheme === "standard-webhooks"
+        ? await exchangeStandardWebhooks(delivery, [fallbackToken])
+        : await exchangeCurrent(delivery, fallbackToken);
     onAnswered?.();
     await writer.record(outcomeOf(attempt, fallbackAttemptId, second, second.error ? first.error : undefined));
     return;
   }
   onAnswered?.();
   await writer.record(outcomeOf(attempt, attempt.attemptId, first, first.error));
+}
+
+function withFallback(tokens: SigningTokens & { active: string }): string[] {
+  return tokens.fallback ? [tokens.active, tokens.fallback] : [tokens.active];
 }
 
 /**

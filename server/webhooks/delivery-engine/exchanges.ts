@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { config } from "../../config";
 import { postWebhook } from "../http";
-import type { SigningTokens } from "../secrets";
 import { expectedResponseSignature, legacySignatureHeader, signaturesMatch, signBody, standardWebhookSignature } from "../signing";
 import type { ClaimedDelivery } from "./claim";
 import { CURRENT_TIMEOUT_MS, LEGACY_TIMEOUT_MS } from "./limits";
@@ -12,8 +11,12 @@ export interface Exchange {
   durationMs: number;
   /** Undefined when the attempt succeeded. */
   error?: string;
-  /** The answer was 2xx and signed, but not with the token the request was signed with. */
-  signatureMismatch: boolean;
+  /**
+   * The receiver refused the request's signature (401 or 403) or, on X-Signature, answered 2xx
+   * without an answer signature that verifies: what a receiver still holding the previous token
+   * does, so the fallback token is worth one more request.
+   */
+  signatureRefused: boolean;
   /** How long the receiver asked to wait before the next attempt (Retry-After of a 429 or 503). */
   retryAfterMs?: number;
 }
@@ -28,12 +31,12 @@ export async function exchangeCurrent(delivery: ClaimedDelivery, token: string):
     CURRENT_TIMEOUT_MS,
   );
   const failure = httpFailure(outcome.statusCode, outcome.error);
-  if (failure) return { ...outcome, error: failure, signatureMismatch: false };
-  if (!outcome.signature) return { ...outcome, error: "Response has no X-Signature header", signatureMismatch: false };
+  if (failure) return { ...outcome, error: failure, signatureRefused: refusesSignature(outcome.statusCode) };
+  if (!outcome.signature) return { ...outcome, error: "Response has no X-Signature header", signatureRefused: true };
   if (signaturesMatch(expectedResponseSignature(token, requestToken, delivery.body), outcome.signature)) {
-    return { ...outcome, error: undefined, signatureMismatch: false };
+    return { ...outcome, error: undefined, signatureRefused: false };
   }
-  return { ...outcome, error: "Response X-Signature does not verify", signatureMismatch: true };
+  return { ...outcome, error: "Response X-Signature does not verify", signatureRefused: true };
 }
 
 /** `X-Service-Event` and `X-Service-Signature`, or the names a deployment set with WEBHOOK_LEGACY_HEADER_PREFIX. */
@@ -45,23 +48,19 @@ function legacyHeaders(eventType: string, signature: string): Record<string, str
 /**
  * One request to an endpoint that opted into Standard Webhooks: `webhook-id` (the idempotency
  * token), `webhook-timestamp` (now, in seconds) and `webhook-signature` with one signature per
- * token the organization has (the active one, then the fallback). Any 2xx is success.
+ * token given (the active one, then the fallback; the fallback alone for the request after a
+ * refusal). Any 2xx is success.
  */
-export async function exchangeStandardWebhooks(delivery: ClaimedDelivery, tokens: SigningTokens & { active: string }): Promise<Exchange> {
+export async function exchangeStandardWebhooks(delivery: ClaimedDelivery, tokens: readonly string[]): Promise<Exchange> {
   const timestamp = Math.floor(Date.now() / 1000);
-  const signature = standardWebhookSignature(
-    tokens.fallback ? [tokens.active, tokens.fallback] : [tokens.active],
-    delivery.idempotencyToken,
-    timestamp,
-    delivery.body,
-  );
+  const signature = standardWebhookSignature(tokens, delivery.idempotencyToken, timestamp, delivery.body);
   const outcome = await postWebhook(
     delivery.url,
     { "webhook-id": delivery.idempotencyToken, "webhook-timestamp": String(timestamp), "webhook-signature": signature },
     delivery.body,
     CURRENT_TIMEOUT_MS,
   );
-  return { ...outcome, error: httpFailure(outcome.statusCode, outcome.error), signatureMismatch: false };
+  return { ...outcome, error: httpFailure(outcome.statusCode, outcome.error), signatureRefused: refusesSignature(outcome.statusCode) };
 }
 
 export async function exchangeLegacy(delivery: ClaimedDelivery, secret: string): Promise<Exchange> {
@@ -71,7 +70,12 @@ export async function exchangeLegacy(delivery: ClaimedDelivery, secret: string):
     delivery.body,
     LEGACY_TIMEOUT_MS,
   );
-  return { ...outcome, error: httpFailure(outcome.statusCode, outcome.error), signatureMismatch: false };
+  return { ...outcome, error: httpFailure(outcome.statusCode, outcome.error), signatureRefused: refusesSignature(outcome.statusCode) };
+}
+
+/** 401 Unauthorized or 403 Forbidden: how a receiver says the signature is not one it accepts. */
+function refusesSignature(statusCode: number | undefined): boolean {
+  return statusCode === 401 || statusCode === 403;
 }
 
 function httpFailure(statusCode: number | undefined, error: string | undefined): string | undefined {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { badRequest } from "../../../errors";
 import { UUID_PATTERN } from "../../../uuid";
 import { LOCALE_CODES } from "../../../i18n/locales";
-import { requiredError, successTrue, uuidInput } from "../../schemas";
+import { requiredError, requiredText, successTrue, uuidInput } from "../../schemas";
 import { LOCALE_MESSAGE } from "../breach/schemas";
 
 const MAX_PRICE = 9_999_999_999.99;
@@ -25,6 +25,15 @@ export function valueList(description: string, maxItems: number) {
     .max(maxItems, { error: `At most ${maxItems} entries` })
     .meta({ description });
 }
+
+export const customerReferenceField = requiredText("Customer reference", 200).meta({
+  description: "The partner's own reference; unique per partner",
+  example: "ACME-001",
+});
+
+export const alertRecipientsField = valueList("Who receives breach alerts (default: the contact e-mail)", 100).min(1, {
+  error: "At least one alert recipient is required",
+});
 
 export const priceField = z
   .number({ error: requiredError("Price") })

@@ -12,7 +12,9 @@ export const getInfo = partnerProcedure
       path: "/api/v1/integrations/customer/{customerId}/info",
       tags: ["Partner: customers"],
       summary: "Get a customer's details",
-      description: "`scanned_status` is true once the customer's first scan has finished.",
+      description:
+        "`scanned_status` is true once the customer's first scan has finished. `currencyCode` is null for a prospect onboarded " +
+        "without one, `shouldReceiveBreachAlerts` null when it was never set (alerts then follow the status).",
     },
     errors: { failure: "Failed to retrieve customer info" },
     responses: { 404: "Customer not found or does not belong to partner" },
@@ -28,6 +30,12 @@ export const getInfo = partnerProcedure
       localeCode: z.string().meta({ example: "en-GB" }),
       status: z.enum(CUSTOMER_STATUSES),
       scanned_status: z.boolean(),
+      customerReference: z.string().meta({ example: "ACME-001" }),
+      currencyCode: z.string().nullable().meta({ example: "USD" }),
+      planId: z.string().meta({ format: "uuid" }),
+      alertRecipients: z.array(z.string()).meta({ example: ["alerts@acme.example"] }),
+      sendMonthlyReport: z.boolean(),
+      shouldReceiveBreachAlerts: z.boolean().nullable(),
     }),
   )
   .query(async ({ ctx, input }) => {

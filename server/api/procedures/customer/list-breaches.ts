@@ -3,7 +3,8 @@ import { CUSTOMER_NOT_FOUND, listCustomerBreaches } from "../../../findings/inst
 import { UUID_PATTERN } from "../../../uuid";
 import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
-import { customerBreachEntrySchema, LOCALE_MESSAGE, localeInput, redactedBreachEntrySchema } from "../breach/schemas";
+import { LOCALE_CODES } from "../../../i18n/locales";
+import { customerBreachEntrySchema, LOCALE_MESSAGE, redactedBreachEntrySchema } from "../breach/schemas";
 
 const envelope = { success: successTrue, breachStatus: z.boolean(), count: z.number().int() };
 
@@ -15,7 +16,7 @@ export const listBreaches = partnerProcedure
       tags: ["Partner: customers"],
       summary: "List a customer's breaches",
       description:
-        "Full entries (texts in `localeCode`, default en-GB) for customers that are not prospects. For prospects, the redacted " +
+        "Full entries (texts in `localeCode`, default the customer's own locale) for customers that are not prospects. For prospects, the redacted " +
         "envelope: each breach carries only its instance `id`, the exposed `emails` and `resolved`.",
     },
     errors: { failure: "Failed to retrieve customer breaches", validation: "message" },
@@ -28,7 +29,10 @@ export const listBreaches = partnerProcedure
         .min(1, { error: "Customer ID is required" })
         .regex(UUID_PATTERN, { error: "Invalid route parameters: Customer ID must be a valid UUID" })
         .meta({ format: "uuid" }),
-      localeCode: localeInput(`Invalid query parameters: ${LOCALE_MESSAGE}`),
+      localeCode: z
+        .enum(LOCALE_CODES, { error: `Invalid query parameters: ${LOCALE_MESSAGE}` })
+        .optional()
+        .meta({ description: "Locale of the texts (default: the customer's localeCode)", example: "en-GB" }),
     }),
   )
   .output(

@@ -4,7 +4,9 @@ import { LOCALE_CODES } from "../../../i18n/locales";
 import { emailField, requiredText, successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import {
+  alertRecipientsField,
   currencyCodeField,
+  customerReferenceField,
   localeCodeField,
   successMessage,
   planIdField,
@@ -40,15 +42,10 @@ export const onboard = partnerProcedure
     z.object({
       companyName: requiredText("Company name", 200).meta({ example: "Acme Ltd" }),
       contactEmail: emailField("Contact email").meta({ example: "it@acme.example" }),
-      customerReference: requiredText("Customer reference", 200).meta({
-        description: "The partner's own reference; unique per partner",
-        example: "ACME-001",
-      }),
+      customerReference: customerReferenceField,
       assetsDomains: valueList("Domains to monitor", 10_000).optional(),
       assetsEmails: valueList("E-mail addresses to monitor", 10_000).optional(),
-      alertRecipients: valueList("Who receives breach alerts (default: the contact e-mail)", 100)
-        .min(1, { error: "At least one alert recipient is required" })
-        .optional(),
+      alertRecipients: alertRecipientsField.optional(),
       price: priceField.optional().meta({ description: "Required unless status is prospect (a prospect's default is 0)" }),
       billedFromDate: z.iso
         .datetime({ offset: true, error: "Billed-from date must be an ISO 8601 date-time" })

@@ -5,8 +5,11 @@ import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import { emailField, requiredText } from "../../schemas";
 import {
+  alertRecipientsField,
   currencyCodeField,
   customerIdPath,
+  customerReferenceField,
+  localeCodeField,
   successMessage,
   planIdField,
   planIdOf,
@@ -31,23 +34,32 @@ export const updateInfo = partnerProcedure
       tags: ["Partner: customers"],
       summary: "Update a customer's details",
       description:
-        "Changes any of companyName, contactEmail (also the portal account's address), price, currencyCode and the plan " +
-        "(`planId` wins over `planType`). Monitored assets are changed with PATCH .../assets. `platformAccess` is ignored.",
+        "Changes any of companyName, contactEmail (also the portal account's address), customerReference, price, currencyCode, " +
+        "the plan (`planId` wins over `planType`), localeCode, alertRecipients, sendMonthlyReport and shouldReceiveBreachAlerts, " +
+        "each validated as at onboarding. Monitored assets are changed with PATCH .../assets. `platformAccess` is ignored.",
     },
     ignoredFields: ["platformAccess"],
     errors: { failure: "Failed to update customer info", invalidJson: "Request body must be valid JSON" },
-    responses: { 404: "Customer not found or does not belong to partner" },
+    responses: {
+      404: "Customer not found or does not belong to partner",
+      409: 'A customer with reference "ACME-001" already exists',
+    },
   })
   .input(
     z.object({
       customerId: customerIdPath,
       companyName: requiredText("Company name", 200).optional(),
       contactEmail: emailField("Contact email").optional(),
+      customerReference: customerReferenceField.optional(),
       price: priceField.optional(),
       currencyCode: currencyCodeField.optional().meta({ description: "E.g. for a prospect onboarded without one" }),
       planType: planTypeField.optional(),
       planId: planIdField.optional(),
       planUuid: planUuidField.optional(),
+      localeCode: localeCodeField.optional(),
+      alertRecipients: alertRecipientsField.optional(),
+      sendMonthlyReport: z.boolean().optional(),
+      shouldReceiveBreachAlerts: z.boolean().optional(),
     }),
   )
   .output(z.object({ success: successTrue, message: successMessage(UPDATED) }))

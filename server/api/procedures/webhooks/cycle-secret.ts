@@ -15,7 +15,8 @@ export function cycleSecret(surface: WebhookSurface) {
         summary: "Cycle the signing secret",
         description:
           "A new active secret; the previous active one becomes the fallback (an older fallback retires). " +
-          "While a fallback exists, a delivery whose response signature verifies only with it is retried once with it. The token is shown once.",
+          "While a fallback exists, a delivery whose answer refuses the signature (401, 403, or a 2xx without a valid answer signature) " +
+          "is sent again at once, signed with the fallback, so receivers still on it keep receiving. The token is shown once.",
       },
       errors: { failure: "Failed to cycle signing secret" },
     })

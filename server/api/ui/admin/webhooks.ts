@@ -203,7 +203,7 @@ export const webhooksRouter = router({
     .meta({ audit: { action: "webhook-secret.generate", target: { type: "webhook-secret" } }, ...requires("admin") })
     .mutation(({ ctx }) => generateSecret(ctx.db, ctx.owner)),
 
-  /** A new active secret; the previous active one stays valid as the fallback. Shown once. */
+  /** A new active secret; the previous active one becomes the fallback (receivers on it keep receiving). Shown once. */
   cycleSecret: distributorWebhooks
     .meta({ audit: { action: "webhook-secret.cycle", target: { type: "webhook-secret" } }, ...requires("admin") })
     .mutation(({ ctx }) => cycleSecret(ctx.db, ctx.owner)),

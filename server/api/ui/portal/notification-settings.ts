@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOCALE_CODES } from "../../../i18n/locales";
 import * as settings from "../../../notifications/settings";
 import { customerProcedure } from "../../trpc";
 
@@ -13,6 +14,7 @@ export const updateNotificationSettings = customerProcedure
     z.object({
       breachAlerts: z.boolean().optional(),
       monthlyReport: z.boolean().optional(),
+      locale: z.enum(LOCALE_CODES).optional(),
       recipients: z
         .array(z.object({ email: z.string().max(320), kind: z.enum(settings.RECIPIENT_KINDS), receive: z.boolean() }))
         .max(400)
