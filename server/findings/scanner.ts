@@ -1,7 +1,7 @@
 import { recountCustomerFigures } from "../customers/figures";
 import type { Db, Queryable } from "../db/client";
 import type { DomainPolicy } from "../db/generated/enums";
-import { revealsDiscoveriesAt, revealsSensitiveOf, sensitiveBreachIds, withholdExposures, type Disclosure } from "./disclosure";
+import { revealsDiscoveriesAt, revealsSensitiveOf, verificationGatedBreachIds, withholdExposures, type Disclosure } from "./disclosure";
 import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
@@ -164,8 +164,8 @@ export async function recordFindings(
     });
   }
 
-  // Sensitive breaches of addresses at a domain not verified for the customer are withheld too.
-  const unverifiedSensitive = await sensitiveBreachIds(
+  // Sensitive and stealer-log breaches of addresses at a domain not verified for the customer are withheld too.
+  const unverifiedSensitive = await verificationGatedBreachIds(
     tx,
     exposures.filter(({ email }) => monitoredEmails.has(email) && !revealsSensitiveOf(disclosure, email)).map(({ breachId }) => breachId),
   );
