@@ -69,6 +69,14 @@ async function scan(db: Db, customerId: string, reason: ScanReason, source: Brea
     .filter((asset) => asset.kind === "email" && !domainSet.has(domainOfEmail(asset.value)))
     .map((asset) => asset.value);
   const exposures = [...(await source.exposuresAtDomains(db, domains)), ...(await source.exposuresOfEmails(db, otherEmails))];
+  if (source.stealerLogExposuresAtDomains && domains.length > 0) {
+    // Asked only for domains verified for the customer: stealer logs are shown for nothing else.
+    const verified = await db.customerDomain.findMany({
+      where: { customerId, status: "verified", domain: { in: domains } },
+      select: { domain: true },
+    });
+    exposures.push(...(await source.stealerLogExposuresAtDomains(db, verified.map((row) => row.domain))));
+  }
 
   const outcome = await db.$transaction(
     async (tx) => {
