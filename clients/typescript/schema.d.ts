@@ -220,6 +220,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/integrations/customer/{customerId}/stealer-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a customer's stealer-log findings
+         * @description Addresses whose passwords info-stealing malware captured, with the websites captured for each; only addresses at a domain verified for the customer. `breachId` is the breach instance. For prospects, `count` only and no entries.
+         */
+        get: operations["customer-listStealerLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integrations/customer/{customerId}/magic-link": {
         parameters: {
             query?: never;
@@ -1519,6 +1539,23 @@ export interface components {
             id: string;
             emails: string[];
             resolved: boolean;
+        };
+        StealerLogList: {
+            /**
+             * @example true
+             * @constant
+             */
+            success: true;
+            count: number;
+            entries: components["schemas"]["StealerLogEntry"][];
+        };
+        StealerLogEntry: {
+            email: string;
+            websiteDomains: string[];
+            /** Format: date-time */
+            capturedAt: string | null;
+            /** Format: uuid */
+            breachId: string;
         };
         CustomerDomain: {
             /** @description The monitored domain (lower case, internationalized names in punycode) */
@@ -3208,6 +3245,69 @@ export interface operations {
                 };
             };
             /** @description Failed to retrieve customer breaches */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "customer-listStealerLogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StealerLogList"];
+                };
+            };
+            /** @description Invalid route parameters: Customer ID must be a valid UUID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer not found or does not belong to partner */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to retrieve customer stealer logs */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -4,6 +4,7 @@ import { get as getBreach } from "./procedures/breach/get";
 import { retrieve as retrieveBreaches } from "./procedures/breach/retrieve";
 import { status as setBreachStatus } from "./procedures/breach/status";
 import { listBreaches as listCustomerBreaches } from "./procedures/customer/list-breaches";
+import { listStealerLogs } from "./procedures/customer/list-stealer-logs";
 import { createMagicLink } from "./procedures/customer/create-magic-link";
 import { downgrade } from "./procedures/customer/downgrade";
 import { getAssets } from "./procedures/customer/get-assets";
@@ -97,6 +98,7 @@ export const appRouter = router({
     updateAssets,
     getThreatScore,
     listBreaches: listCustomerBreaches,
+    listStealerLogs,
     createMagicLink,
     listDomains,
     verifyDomain,

@@ -14,6 +14,7 @@ import { syncCatalogueFromHibp } from "../breaches/exposure-index/catalogue-sync
 import { scanAllActiveCustomers } from "../findings/scanner";
 import { DOMAIN_POLICIES, setDomainPolicy, type DomainPolicy } from "../domains/policy";
 import { runImportBreaches } from "./import-breaches";
+import { runImportStealerLogs } from "./import-stealer-logs";
 
 /** A mistake in the command line itself (exit code 2). */
 export class UsageError extends Error {}
@@ -341,6 +342,20 @@ export const adminCommands: Record<string, AdminCommand> = {
         },
         process.stderr,
       );
+    },
+  }),
+  "import-stealer-logs": command({
+    usage: "import-stealer-logs --breach NAME --file FILE.csv",
+    summary:
+      'Imports stealer-log captures (CSV "email,website_domain[,captured_at]") into a stealer-log breach of the catalogue, resuming a run that stopped: {"rows", "added", "addresses", "rejected", "resumedAtByte"}',
+    options: { breach: { type: "string" }, file: { type: "string" } },
+    audit: {
+      action: "breaches.import-stealer-logs",
+      distributor: () => null,
+      after: (values, result) => ({ breach: values.breach, file: values.file, ...result }),
+    },
+    async run(db, values) {
+      return runImportStealerLogs(db, { breachName: requireString(values, "breach"), file: requireString(values, "file") }, process.stderr);
     },
   }),
   "sync-catalogue": command({

@@ -6,6 +6,8 @@ export const MAX_THREAT_SCORE = 97;
 /** Exposure points at which the score reaches 1 - 1/e (about 63 %) of the top. */
 const SATURATION_POINTS = 40;
 const DAY_MS = 86_400_000;
+/** A stealer log weighs this many times an ordinary breach of the same data (docs/threat-score.md says why). */
+export const STEALER_LOG_WEIGHT = 2;
 
 export interface ScoredExposure {
   dataClasses: readonly string[];
@@ -16,6 +18,8 @@ export interface ScoredExposure {
   isSpamList?: boolean;
   /** HIBP IsFabricated: the data is likely not real, so it proves no exposure. */
   isFabricated?: boolean;
+  /** HIBP IsStealerLog: malware on a device captured the passwords typed into named websites. */
+  isStealerLog?: boolean;
 }
 
 /** Highest severity among the breach's data classes that are scored (blacklisted ones are not). */
@@ -45,15 +49,16 @@ export function countFactor(emailCount: number): number {
 /** Spam lists and fabricated breaches count for nothing (docs/threat-score.md says why). */
 export function exposurePoints(exposure: ScoredExposure, now: Date): number {
   if (exposure.isSpamList || exposure.isFabricated) return 0;
-  return breachSeverity(exposure.dataClasses) * recencyFactor(exposure.breachDate, now) * countFactor(exposure.emailCount);
+  const weight = exposure.isStealerLog ? STEALER_LOG_WEIGHT : 1;
+  return breachSeverity(exposure.dataClasses) * recencyFactor(exposure.breachDate, now) * countFactor(exposure.emailCount) * weight;
 }
 
 /**
  * The threat score of a customer's unresolved exposures (docs/threat-score.md; the addresses of
  * directory users who left are not counted, server/monitored-mailboxes.ts):
  * round(97 * (1 - e^(-P / 40))), where P sums, over the unresolved breach instances,
- * severity x recency x (1 + log2(exposed addresses)), and 0 for spam lists and fabricated
- * breaches. No exposure is 0; the score approaches 97.
+ * severity x recency x (1 + log2(exposed addresses)), doubled for stealer logs, and 0 for spam
+ * lists and fabricated breaches. No exposure is 0; the score approaches 97.
  */
 export function threatScore(exposures: readonly ScoredExposure[], now = new Date()): number {
   const points = exposures.reduce((sum, exposure) => sum + exposurePoints(exposure, now), 0);
@@ -65,7 +70,14 @@ export async function refreshThreatScore(db: Queryable, customerId: string, now 
   // Raw SQL: it runs for every customer a scan or a match writes to, and costs less CPU than model
   // queries (measured: docs/measures.md, "Choices in the code").
   const rows = await db.$queryRaw<
-    Array<{ dataClasses: string[]; breachDate: Date; emailCount: number; isSpamList: boolean; isFabricated: boolean }>
+    Array<{
+      dataClasses: string[];
+      breachDate: Date;
+      emailCount: number;
+      isSpamList: boolean;
+      isFabricated: boolean;
+      isStealerLog: boolean;
+    }>
   >`
     WITH counted AS (
       SELECT cb.breach_id, cardinality(cb.emails) AS emails,
@@ -75,7 +87,7 @@ export async function refreshThreatScore(db: Queryable, customerId: string, now 
       FROM customer_breaches cb WHERE cb.customer_id = ${customerId}::uuid AND NOT cb.resolved
     )
     SELECT b.data_classes AS "dataClasses", b.breach_date AS "breachDate", counted."emailCount",
-           b.is_spam_list AS "isSpamList", b.is_fabricated AS "isFabricated"
+           b.is_spam_list AS "isSpamList", b.is_fabricated AS "isFabricated", b.is_stealer_log AS "isStealerLog"
     FROM counted JOIN breaches b ON b.id = counted.breach_id
     -- Addresses of directory users who left do not count; an instance of theirs alone leaves the score.
     WHERE counted.emails = 0 OR counted."emailCount" > 0`;

@@ -20,16 +20,23 @@ export function revealsDiscoveriesAt(disclosure: Disclosure, domain: string): bo
   return disclosure.policy === "trusted" || disclosure.verifiedDomains.has(domain);
 }
 
-/** Whether a sensitive breach of this address may be revealed: under both policies, only at a verified domain. */
+/**
+ * Whether a sensitive or stealer-log breach of this address may be revealed: under both policies,
+ * only at a verified domain.
+ */
 export function revealsSensitiveOf(disclosure: Disclosure, email: string): boolean {
   return disclosure.verifiedDomains.has(domainOfEmail(email));
 }
 
-/** The sensitive breaches among these catalogue ids. */
-export async function sensitiveBreachIds(tx: Queryable, breachIds: readonly string[]): Promise<Set<string>> {
+/**
+ * The breaches among these catalogue ids that a customer sees only at a verified domain: the
+ * sensitive ones, and the stealer logs (they name the sites whose passwords malware took from a
+ * person's device, which only the owner of the address should learn; docs/breaches.md).
+ */
+export async function verificationGatedBreachIds(tx: Queryable, breachIds: readonly string[]): Promise<Set<string>> {
   if (breachIds.length === 0) return new Set();
   const rows = await tx.$queryRaw<Array<{ id: string }>>`
-    SELECT id::text FROM breaches WHERE is_sensitive AND id = ANY(${[...new Set(breachIds)]}::uuid[])`;
+    SELECT id::text FROM breaches WHERE (is_sensitive OR is_stealer_log) AND id = ANY(${[...new Set(breachIds)]}::uuid[])`;
   return new Set(rows.map((row) => row.id));
 }
 

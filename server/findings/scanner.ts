@@ -1,7 +1,7 @@
 import { recountCustomerFigures } from "../customers/figures";
 import type { Db, Queryable } from "../db/client";
 import type { DomainPolicy } from "../db/generated/enums";
-import { revealsDiscoveriesAt, revealsSensitiveOf, sensitiveBreachIds, withholdExposures, type Disclosure } from "./disclosure";
+import { revealsDiscoveriesAt, revealsSensitiveOf, verificationGatedBreachIds, withholdExposures, type Disclosure } from "./disclosure";
 import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
@@ -69,6 +69,14 @@ async function scan(db: Db, customerId: string, reason: ScanReason, source: Brea
     .filter((asset) => asset.kind === "email" && !domainSet.has(domainOfEmail(asset.value)))
     .map((asset) => asset.value);
   const exposures = [...(await source.exposuresAtDomains(db, domains)), ...(await source.exposuresOfEmails(db, otherEmails))];
+  if (source.stealerLogExposuresAtDomains && domains.length > 0) {
+    // Asked only for domains verified for the customer: stealer logs are shown for nothing else.
+    const verified = await db.customerDomain.findMany({
+      where: { customerId, status: "verified", domain: { in: domains } },
+      select: { domain: true },
+    });
+    exposures.push(...(await source.stealerLogExposuresAtDomains(db, verified.map((row) => row.domain))));
+  }
 
   const outcome = await db.$transaction(
     async (tx) => {
@@ -164,8 +172,8 @@ export async function recordFindings(
     });
   }
 
-  // Sensitive breaches of addresses at a domain not verified for the customer are withheld too.
-  const unverifiedSensitive = await sensitiveBreachIds(
+  // Sensitive and stealer-log breaches of addresses at a domain not verified for the customer are withheld too.
+  const unverifiedSensitive = await verificationGatedBreachIds(
     tx,
     exposures.filter(({ email }) => monitoredEmails.has(email) && !revealsSensitiveOf(disclosure, email)).map(({ breachId }) => breachId),
   );

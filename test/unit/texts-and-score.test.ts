@@ -114,6 +114,11 @@ describe("threat score (the examples of docs/threat-score.md)", () => {
       21,
     ],
     [
+      "a recent stealer log, one address (twice a password breach's points)",
+      [{ dataClasses: passwords, breachDate: recent, emailCount: 1, isStealerLog: true }],
+      38,
+    ],
+    [
       "ten recent password breaches, four addresses each",
       Array.from({ length: 10 }, () => ({ dataClasses: passwords, breachDate: recent, emailCount: 4 })),
       97,

@@ -2,7 +2,8 @@ import { breach as fetchBreach, breachedAccount, breachedDomain, RateLimitError 
 import type { Queryable } from "../../../db/client";
 import { log } from "../../../log";
 import { importCatalogue } from "../../catalogue/catalogue";
-import { normalizeEmail } from "../../../email-address";
+import { domainOfEmail, normalizeEmail } from "../../../email-address";
+import { normalizeWebsiteDomain } from "../stealer-log-import";
 import type { FoundExposure } from "../exposures";
 import type { BreachSource } from "./source";
 
@@ -15,6 +16,10 @@ const MAX_BACKOFF_MS = 60_000;
 const DEFAULT_BACKOFF_MS = 2_000;
 /** What the hibp package throws for a domain that is not verified for this API key. */
 const FORBIDDEN_MESSAGE = "Forbidden - access denied.";
+const NOT_FOUND = Symbol("404");
+const STEALER_LOG_PLAN_TTL_MS = 60 * 60_000;
+const stealerLogPlans = new Map<string, { at: number; included: Promise<boolean> }>();
+const FORBIDDEN = Symbol("403");
 
 export interface HibpOptions {
   apiKey: string;
@@ -45,6 +50,91 @@ export class HibpBreachSource implements BreachSource {
       for (const breach of breaches ?? []) found.push({ email, breachName: breach.Name });
     }
     return this.resolveBreachIds(db, found);
+  }
+
+  /**
+   * `stealerlogsbyemaildomain/{domain}` for each domain, when the key's plan includes stealer logs
+   * (`subscription/status`, asked once per source): a key without them, or a domain HIBP refuses
+   * (403: not verified for the key), degrades to breaches only, with a warning. HIBP does not say
+   * which stealer-log corpus a capture came from, so the exposures are recorded under the
+   * catalogue's most recently added stealer-log breach.
+   */
+  async stealerLogExposuresAtDomains(db: Queryable, verifiedDomains: readonly string[]): Promise<FoundExposure[]> {
+    const domains = [...new Set(verifiedDomains)];
+    if (domains.length === 0 || !(await this.includesStealerLogs())) return [];
+    const [breach] = await db.$queryRaw<Array<{ id: string }>>`
+      SELECT id::text FROM breaches WHERE is_stealer_log AND NOT is_retired ORDER BY added_date DESC, name LIMIT 1`;
+    if (!breach) {
+      log.warn("HIBP stealer logs skipped: the catalogue holds no stealer-log breach to record them under");
+      return [];
+    }
+    const found: Array<{ domain: string; email: string; websiteDomain: string }> = [];
+    for (const domain of domains) {
+      const aliases = await this.withBackoff(() => this.getJson(`/stealerlogsbyemaildomain/${encodeURIComponent(domain)}`));
+      if (aliases === FORBIDDEN) {
+        log.warn("HIBP stealer-log search refused: the domain is not verified for this API key, or its plan lacks stealer logs", {
+          domain,
+        });
+        continue;
+      }
+      if (aliases === NOT_FOUND) continue;
+      if (typeof aliases !== "object" || aliases === null || Array.isArray(aliases)) {
+        throw new Error(`HIBP answered GET /stealerlogsbyemaildomain/${domain} with JSON that is not a map of aliases`);
+      }
+      for (const [alias, websites] of Object.entries(aliases as Record<string, unknown>)) {
+        const email = normalizeEmail(`${alias}@${domain}`);
+        if (!email || !Array.isArray(websites)) continue;
+        for (const website of websites) {
+          const websiteDomain = typeof website === "string" ? normalizeWebsiteDomain(website) : undefined;
+          if (websiteDomain) found.push({ domain: domainOfEmail(email), email, websiteDomain });
+        }
+      }
+    }
+    if (found.length === 0) return [];
+    found.sort((a, b) => compare(a.domain, b.domain) || compare(a.email, b.email) || compare(a.websiteDomain, b.websiteDomain));
+    await db.$executeRaw`
+      INSERT INTO stealer_log_exposures (domain, email, breach_id, website_domain)
+      SELECT f.domain, f.email, ${breach.id}::uuid, f.website
+      FROM unnest(${found.map((row) => row.domain)}::text[], ${found.map((row) => row.email)}::text[],
+                  ${found.map((row) => row.websiteDomain)}::text[]) AS f(domain, email, website)
+      ON CONFLICT DO NOTHING`;
+    return [...new Set(found.map((row) => row.email))].map((email) => ({ email, breachId: breach.id, sensitive: true }));
+  }
+
+  /**
+   * Whether the key's plan includes the stealer-log APIs (`IncludesStealerLogs`), false with a
+   * warning otherwise. Asked once an hour per key and API (each scan makes a source of its own).
+   */
+  private includesStealerLogs(): Promise<boolean> {
+    const key = `${this.options.baseUrl} ${this.options.apiKey}`;
+    const cached = stealerLogPlans.get(key);
+    if (cached && Date.now() - cached.at < STEALER_LOG_PLAN_TTL_MS) return cached.included;
+    const included = this.withBackoff(() => this.getJson("/subscription/status")).then((status) => {
+      const yes =
+        typeof status === "object" && status !== null && (status as { IncludesStealerLogs?: unknown }).IncludesStealerLogs === true;
+      if (!yes) log.warn("HIBP stealer logs skipped: this API key's subscription does not include them; scans look up breaches only");
+      return yes;
+    });
+    stealerLogPlans.set(key, { at: Date.now(), included });
+    included.catch(() => stealerLogPlans.delete(key));
+    return included;
+  }
+
+  /** One authenticated GET: the parsed JSON, NOT_FOUND for 404, FORBIDDEN for 403; throws on 429 (backed off) and other errors. */
+  private async getJson(pathAndQuery: string): Promise<unknown> {
+    const response = await fetch(`${this.options.baseUrl}${pathAndQuery}`, {
+      headers: { "hibp-api-key": this.options.apiKey, "user-agent": this.options.userAgent, accept: "application/json" },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (response.status === 429) throw new RateLimitError(response.headers.get("retry-after"), "HIBP rate limit reached");
+    if (response.status === 404) return NOT_FOUND;
+    if (response.status === 403) return FORBIDDEN;
+    if (!response.ok) throw new Error(`HIBP answered GET ${pathAndQuery} with ${response.status} ${response.statusText}`.trim());
+    try {
+      return await response.json();
+    } catch {
+      throw new Error(`HIBP answered GET ${pathAndQuery} with a body that is not JSON`);
+    }
   }
 
   async exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<FoundExposure[]> {
@@ -133,4 +223,8 @@ export class HibpBreachSource implements BreachSource {
 async function catalogueByName(db: Queryable): Promise<Map<string, { id: string; isSensitive: boolean }>> {
   const rows = await db.breach.findMany({ select: { id: true, name: true, isSensitive: true } });
   return new Map(rows.map((row) => [row.name.toLowerCase(), { id: row.id, isSensitive: row.isSensitive }]));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

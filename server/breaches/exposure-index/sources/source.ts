@@ -13,4 +13,10 @@ export interface BreachSource {
   exposuresOfEmails(db: Queryable, emails: readonly string[]): Promise<FoundExposure[]>;
   /** Exposed addresses at the domains (domain-based e-mail discovery). */
   exposuresAtDomains(db: Queryable, domains: readonly string[]): Promise<FoundExposure[]>;
+  /**
+   * Stealer-log exposures at domains verified for a customer, for a source that keeps them apart
+   * from its breaches (HIBP); the website domains are stored in stealer_log_exposures. The local
+   * index needs none: imported stealer logs are in it already.
+   */
+  stealerLogExposuresAtDomains?(db: Queryable, verifiedDomains: readonly string[]): Promise<FoundExposure[]>;
 }
