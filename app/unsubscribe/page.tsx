@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { linkTokenParam } from "@/app/_lib/link-token";
 import { uiCaller } from "@/server/api/ui/handler";
 import { notificationTexts } from "@/server/i18n/translations";
 import styles from "./unsubscribe.module.css";
@@ -12,7 +13,7 @@ export const metadata: Metadata = { title: "Unsubscribe", robots: { index: false
  */
 export default async function UnsubscribePage({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {
   const { token } = await searchParams;
-  const tokenText = typeof token === "string" ? token : "";
+  const tokenText = linkTokenParam(token, 2_000);
   const status = await (await uiCaller()).notifications.unsubscribe({ token: tokenText });
   const texts = notificationTexts(status.valid ? status.locale : "en-GB").unsubscribe;
   return (

@@ -3,6 +3,21 @@ import { INVALID_EMAIL } from "../customers/asset-values";
 import { normalizeEmail } from "../email-address";
 import { UUID_PATTERN } from "../uuid";
 
+/**
+ * An ISO 8601 date-time with Z or an offset whose instant falls in the years 1 to 9999 (PostgreSQL
+ * has no year 0, and a later year has no four-digit form): one message for every refusal.
+ */
+export function isoDateTime(message: string | ((input: unknown) => string)) {
+  const text = (input: unknown) => (typeof message === "string" ? message : message(input));
+  return z.iso.datetime({ offset: true, error: (issue) => text(issue.input) }).refine(
+    (value) => {
+      const year = new Date(value).getUTCFullYear();
+      return year >= 1 && year <= 9999;
+    },
+    { error: (issue) => text(issue.input) },
+  );
+}
+
 /** A uuid input with one message for both a missing and a malformed value. */
 export function uuidInput(message: string) {
   return z

@@ -57,6 +57,19 @@ describe("onboarding (partner API, over HTTP)", () => {
     expect(await customerCount()).toBe(before);
   });
 
+  it.each(["0000-01-01T00:00:00Z", "0001-01-01T00:30:00+01:00", "9999-12-31T23:00:00-02:00"])(
+    "refuses billedFromDate %s (outside the years 1 to 9999) with 400, not 500",
+    async (billedFromDate) => {
+      const before = await customerCount();
+      const res = await server.api.post(ONBOARD, onboardBody({ billedFromDate }), org.partner.headers);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: { success: false, error: "Validation failed: billedFromDate: Billed-from date must be an ISO 8601 date-time" },
+      });
+      expect(await customerCount()).toBe(before);
+    },
+  );
+
   it("still trims surrounding whitespace (a trailing newline is not part of the name)", async () => {
     const res = await server.api.post(ONBOARD, onboardBody({ companyName: "  Acme Ltd\r\n" }), org.partner.headers);
     expect(res.status).toBe(200);

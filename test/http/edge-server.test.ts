@@ -327,6 +327,53 @@ describe("request targets and slow clients on the production server (issue 39)",
   }, 120_000);
 });
 
+describe("pages and non-REST routes with odd input on the production server (issue 39)", () => {
+  const long = "a".repeat(5_000);
+  const targets = [
+    "/unsubscribe?token=a%00b",
+    `/unsubscribe?token=${long}`,
+    "/unsubscribe?token=a&token=b",
+    "/admin/reset-password?token=a%00b",
+    `/admin/reset-password?token=${long}`,
+    "/admin/invitation?token=a%00b",
+    `/admin/invitation?token=${long}`,
+    "/verify-domain?token=a%00b",
+    `/verify-domain?token=${long}`,
+    "/auth/confirm?token_hash=a%00b&type=magiclink",
+    `/auth/confirm?token_hash=${long}&type=magiclink`,
+    "/auth/error?reason=%00",
+    "/portal/sign-in?error=%00",
+    "/admin/sign-in?callbackUrl=%00",
+    "/admin/sign-in?callbackUrl=http://%5B",
+    "/api/auth/signin?callbackUrl=http://%25zz",
+    "/api/auth/csrf?x=%00",
+    "/docs/a%00b",
+    "/kb/breach-categories/a%00b",
+    `/kb/breach-categories/${long}`,
+    "/admin/mail/a%00b/attachments/a%00b",
+    "/api/openapi.json?%00",
+    "/api/live?%00",
+  ];
+
+  it("answer every odd target with a page or a 4xx: no 5xx, no dropped connection", async () => {
+    const answers = await Promise.all(
+      targets.map(async (target) => {
+        const response = await rawRequest(server.baseUrl, { path: target }).catch((error: unknown) => ({ status: String(error) }));
+        return [target.slice(0, 60), response.status] as const;
+      }),
+    );
+    const failed = answers.filter(([, status]) => typeof status !== "number" || status >= 500);
+    expect(failed).toEqual([]);
+  });
+
+  it("answer a POST of odd input to the unsubscribe route with 400", async () => {
+    for (const token of ["a%00b", long]) {
+      const response = await fetch(`${server.baseUrl}/api/unsubscribe?token=${token}`, { method: "POST" });
+      expect(response.status, token.slice(0, 10)).toBeLessThan(500);
+    }
+  });
+});
+
 describe("security headers on the production server", () => {
   it("give pages a Content-Security-Policy whose nonce Next.js's scripts carry, frame-ancestors 'none', a Permissions-Policy and a Referrer-Policy; no HSTS over http", async () => {
     const response = await fetch(`${server.baseUrl}/admin/sign-in`);

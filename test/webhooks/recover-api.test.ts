@@ -356,3 +356,17 @@ describe("POST /{id}/recover", () => {
     }
   });
 });
+
+describe("POST /{id}/recover with dates outside the years 1 to 9999 (issue 39)", () => {
+  it.each(["0000-01-01T00:00:00Z", "0001-01-01T00:00:00+01:00", "9999-12-31T23:00:00-02:00"])(
+    "refuses since %s with 400, not 500",
+    async (since) => {
+      const id = await createV1();
+      const res = await server.api.post(`${V1}/${id}/recover`, { since }, org.partner.headers);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: { success: false, error: "since must be an ISO 8601 date-time" },
+      });
+    },
+  );
+});

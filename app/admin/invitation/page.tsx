@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
+import { linkTokenParam } from "@/app/_lib/link-token";
 import { uiCaller } from "@/server/api/ui/handler";
 import { AcceptInvitationForm } from "../_components/staff-forms";
-import { textParam, type SearchParams } from "../_lib/server";
+import type { SearchParams } from "../_lib/server";
 
 export const metadata: Metadata = { title: "Invitation" };
 
 /** Where an invitation link leads: choose a password, or sign in by single sign-on (docs/admin-ui.md, "Staff"). */
 export default async function InvitationPage({ searchParams }: { searchParams: SearchParams }) {
-  const token = textParam((await searchParams).token) ?? "";
-  const state = await (await uiCaller()).staffInvitation.state({ token: token.slice(0, 200) });
+  const token = linkTokenParam((await searchParams).token, 200);
+  const state = await (await uiCaller()).staffInvitation.state({ token });
   return (
     <main className="sign-in" id="main">
       <h1>Join the admin UI</h1>

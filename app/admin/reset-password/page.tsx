@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { linkTokenParam } from "@/app/_lib/link-token";
 import { uiCaller } from "@/server/api/ui/handler";
-import { textParam, type SearchParams } from "../_lib/server";
+import type { SearchParams } from "../_lib/server";
 import { ResetPasswordForm } from "./reset-password-form";
 
 // The URL carries the one-time token: no Referer leaves this page.
@@ -9,8 +10,8 @@ export const metadata: Metadata = { title: "Choose a new password", referrer: "n
 
 /** The page the e-mailed reset link opens (docs/admin-ui.md); the link is spent only when the form is sent. */
 export default async function ResetPasswordPage({ searchParams }: { searchParams: SearchParams }) {
-  const token = textParam((await searchParams).token) ?? "";
-  const link = await (await uiCaller()).staffPassword.linkState({ token: token.slice(0, 200) });
+  const token = linkTokenParam((await searchParams).token, 200);
+  const link = await (await uiCaller()).staffPassword.linkState({ token });
   return (
     <main className="sign-in" id="main">
       <h1>Choose a new password</h1>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ENROL_TYPES, ONBOARD_STATUSES, onboardCustomer } from "../../../customers/onboard";
 import { LOCALE_CODES } from "../../../i18n/locales";
-import { emailField, requiredText, successTrue } from "../../schemas";
+import { emailField, isoDateTime, requiredText, successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
 import {
   alertRecipientsField,
@@ -47,8 +47,7 @@ export const onboard = partnerProcedure
       assetsEmails: valueList("E-mail addresses to monitor", 10_000).optional(),
       alertRecipients: alertRecipientsField.optional(),
       price: priceField.optional().meta({ description: "Required unless status is prospect (a prospect's default is 0)" }),
-      billedFromDate: z.iso
-        .datetime({ offset: true, error: "Billed-from date must be an ISO 8601 date-time" })
+      billedFromDate: isoDateTime("Billed-from date must be an ISO 8601 date-time")
         .transform((value) => new Date(value))
         .optional(),
       currencyCode: currencyCodeField.optional().meta({ description: "Required unless status is prospect" }),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AUDIT_EXPORT_LIMIT, auditCsv, exportAuditEntries } from "../../../audit/log";
-import { successTrue } from "../../schemas";
+import { isoDateTime, successTrue } from "../../schemas";
 import { distributorProcedure } from "../../trpc";
 
 export const AUDIT_SINCE_INVALID = "since must be an ISO 8601 date-time";
@@ -8,8 +8,7 @@ export const AUDIT_UNTIL_INVALID = "until must be an ISO 8601 date-time";
 export const AUDIT_FORMAT_INVALID = "format must be csv or json";
 export const AUDIT_WINDOW_INVALID = "until must be later than since";
 
-const bound = (message: string) =>
-  z.iso.datetime({ offset: true, error: message }).optional().meta({ description: "ISO 8601 date-time with Z or an offset" });
+const bound = (message: string) => isoDateTime(message).optional().meta({ description: "ISO 8601 date-time with Z or an offset" });
 
 const auditEntrySchema = z.object({
   id: z.string().meta({ format: "uuid" }),

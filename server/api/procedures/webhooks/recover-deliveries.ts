@@ -1,18 +1,15 @@
 import { z } from "zod";
 import { INVALID_WEBHOOK_ID, WEBHOOK_NOT_FOUND } from "../../../webhooks/endpoints";
 import { RECOVER_DISABLED, RECOVER_UNTIL_BEFORE_SINCE, recoverDeliveries as recoverDeliveriesService } from "../../../webhooks/recover";
-import { successTrue } from "../../schemas";
+import { isoDateTime, successTrue } from "../../schemas";
 import { endpointIdInput } from "./schemas";
 import type { WebhookSurface } from "./surfaces";
 
 /** An ISO 8601 date-time with Z or an offset, with or without fractions of a second. */
 function windowBound(name: "since" | "until") {
-  return z.iso
-    .datetime({
-      offset: true,
-      error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be an ISO 8601 date-time`),
-    })
-    .transform((value) => new Date(value));
+  return isoDateTime((input) => (input === undefined ? `${name} is required` : `${name} must be an ISO 8601 date-time`)).transform(
+    (value) => new Date(value),
+  );
 }
 
 /** Serves all three surfaces. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTime } from "../../schemas";
 import { listAuditEntries } from "../../../audit/log";
 import { router, staffProcedure } from "../../trpc";
 import { iso, pageInput } from "./inputs";
@@ -6,7 +7,7 @@ import { iso, pageInput } from "./inputs";
 export const AUDIT_PAGE_SIZE = 50;
 
 const optionalText = z.string().trim().max(200).optional();
-const optionalTime = z.iso.datetime({ offset: true, error: "Must be an ISO 8601 date-time" }).optional();
+const optionalTime = isoDateTime("Must be an ISO 8601 date-time").optional();
 
 /** The distributor's audit log (docs/admin-ui.md, "Audit log"), newest first, filtered. */
 export const auditRouter = router({

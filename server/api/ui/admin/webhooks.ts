@@ -12,7 +12,7 @@ import {
   oldestFailedDeliveryAt,
   type VisibleEndpoint,
 } from "../../../webhooks/staff-view";
-import { uuidInput } from "../../schemas";
+import { isoDateTime, uuidInput } from "../../schemas";
 import {
   deliveryResponse,
   deliveryStatusSchema,
@@ -58,12 +58,9 @@ function visibleEndpointResponse(endpoint: VisibleEndpoint) {
 
 /** An ISO 8601 date-time with Z or an offset (the recover window, as on the REST surfaces). */
 const windowBound = (name: "since" | "until") =>
-  z.iso
-    .datetime({
-      offset: true,
-      error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be an ISO 8601 date-time`),
-    })
-    .transform((value) => new Date(value));
+  isoDateTime((input) => (input === undefined ? `${name} is required` : `${name} must be an ISO 8601 date-time`)).transform(
+    (value) => new Date(value),
+  );
 
 /**
  * Any endpoint the staff member's distributor may see: its own or one of its partners' (both
