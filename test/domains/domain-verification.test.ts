@@ -36,7 +36,7 @@ beforeAll(async () => {
   otherOrg = await createTestOrg(testDb.db, "Other", { domainPolicy: "verified" });
   // Each domain's mailboxes: `listed@` is what partners list explicitly, the others a scan discovers.
   const exposures: Record<string, string[]> = {};
-  for (const domain of ["acme.example", "mail.example", "trust.example", "shared.example", "later.example"]) {
+  for (const domain of ["acme.example", "mail.example", "trust.example", "shared.example", "later.example", "rival.example"]) {
     Object.assign(exposures, {
       [`alice@${domain}`]: ["Shop", "AdultSite"],
       [`bob@${domain}`]: ["Forum"],
@@ -271,6 +271,20 @@ describe("under the trusted domain policy", () => {
     ]);
     expect(await retrievedTitles(trustedOrg, "listed@trust.example")).toEqual(["Adult Site", "Shop"]);
     expect((await domains(trustedOrg, customerId))[0]).toMatchObject({ status: "verified", method: "staff" });
+  });
+});
+
+describe("under the trusted domain policy, a domain a customer of another distributor monitors", () => {
+  it("is treated as unverified: its discovered mailboxes are withheld until the domain is verified for the customer", async () => {
+    await onboard(otherOrg, "rival.example");
+    const customerId = await onboard(trustedOrg, "rival.example");
+    expect((await assets(trustedOrg, customerId)).emails).toEqual(["listed@rival.example"]);
+    expect(await breaches(trustedOrg, customerId)).toEqual([["Shop", ["listed@rival.example"]]]);
+    expect(await revealedAddresses(customerId)).toEqual(["listed@rival.example"]);
+
+    const row = await customerDomain(testDb.db, customerId, "rival.example");
+    expect(await markDomainVerified(testDb.db, row.id, { method: "staff", by: "Sam Staff", note: "Signed contract" })).toBe(true);
+    expect((await assets(trustedOrg, customerId)).emails).toEqual(["alice@rival.example", "bob@rival.example", "listed@rival.example"]);
   });
 });
 
