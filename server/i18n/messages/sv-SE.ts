@@ -290,9 +290,9 @@ export const svSE: Translation = {
       none: "Ni har inga bevakade domäner.",
     },
     email: {
-      subject: "Bekräfta att {domain} tillhör {company}",
+      subject: "Bekräfta en begäran om intrångsbevakning för {domain}",
       intro:
-        "{company} har bett att få se vilka e-postadresser på {domain} som finns i kända dataintrång. Om {company} får se dem, bekräfta här:",
+        "{partner}, en partner till {distributor}, har bett att deras kund {company} ska få se vilka e-postadresser på {domain} som finns i kända dataintrång. Om den organisationen får se dem, bekräfta här:",
       button: "Bekräfta {domain}",
       expiry: "Länken fungerar en gång, inom 24 timmar.",
       ignore: "Om ni inte känner till {company} eller inte väntade er det här mejlet kan ni strunta i det: ingenting ändras.",
