@@ -124,26 +124,49 @@ function verificationMail(locale: LocaleCode, values: { domain: string; company:
 
 export type LinkState =
   | { valid: false }
-  | { valid: true; state: "open" | "expired" | "used"; domain: string; companyName: string; locale: LocaleCode; verified: boolean };
+  | {
+      valid: true;
+      state: "open" | "expired" | "used";
+      domain: string;
+      /** Quoted and cut short (quotedCompany): the partner typed it. */
+      companyName: string;
+      partnerName: string;
+      distributorName: string;
+      locale: LocaleCode;
+      verified: boolean;
+    };
 
 /** What the link's page shows (opening it changes nothing: mail scanners open links too). */
 export async function verificationLinkState(db: Db, token: string): Promise<LinkState> {
   if (!SECRET_TOKEN_PATTERN.test(token)) return { valid: false };
   const [link] = await db.$queryRaw<
-    Array<{ used: boolean; expired: boolean; domain: string; companyName: string; localeCode: string; verified: boolean }>
+    Array<{
+      used: boolean;
+      expired: boolean;
+      domain: string;
+      companyName: string;
+      partnerName: string;
+      distributorName: string;
+      localeCode: string;
+      verified: boolean;
+    }>
   >`
     SELECT l.used_at IS NOT NULL AS used, l.expires_at <= now() AS expired, cd.domain, c.company_name AS "companyName",
-           c.locale_code AS "localeCode", cd.status = 'verified' AS verified
+           p.name AS "partnerName", d.name AS "distributorName", c.locale_code AS "localeCode", cd.status = 'verified' AS verified
     FROM domain_verification_links l
     JOIN customer_domains cd ON cd.id = l.customer_domain_id
     JOIN customers c ON c.id = cd.customer_id
+    JOIN partners p ON p.id = c.partner_id
+    JOIN distributors d ON d.id = p.distributor_id
     WHERE l.token_hash = ${hashSecretToken(token)}`;
   if (!link) return { valid: false };
   return {
     valid: true,
     state: link.used ? "used" : link.expired ? "expired" : "open",
     domain: link.domain,
-    companyName: link.companyName,
+    companyName: quotedCompany(link.companyName),
+    partnerName: link.partnerName,
+    distributorName: link.distributorName,
     locale: portalLocale(link.localeCode),
     verified: link.verified,
   };

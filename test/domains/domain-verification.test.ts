@@ -205,6 +205,9 @@ describe("under the verified domain policy", () => {
       valid: true,
       state: "open",
       domain: "mail.example",
+      companyName: '"Mail Ltd"',
+      partnerName: "Verified partner",
+      distributorName: "Verified distributor",
       verified: false,
     });
     expect((await assets(verifiedOrg, mailCustomer)).emails).toEqual(["listed@mail.example"]);

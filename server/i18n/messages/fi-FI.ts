@@ -302,7 +302,7 @@ export const fiFI: Translation = {
     },
     page: {
       title: "Vahvista verkkotunnus",
-      question: "Vahvistetaanko, että {company} saa nähdä, mitkä verkkotunnuksen {domain} osoitteet esiintyvät tietomurroissa?",
+      question: "{partner}, jakelijan {distributor} kumppani, pyytää, että sen asiakas {company} saa nähdä, mitkä verkkotunnuksen {domain} osoitteet esiintyvät tietomurroissa. Vahvistetaanko?",
       confirm: "Vahvista",
       done: "Valmis: {domain} on vahvistettu yritykselle {company}.",
       invalid: "Tämä linkki ei kelpaa. Avatkaa koko linkki sähköpostista.",

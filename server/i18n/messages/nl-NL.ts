@@ -302,7 +302,7 @@ export const nlNL: Translation = {
     },
     page: {
       title: "Een domein bevestigen",
-      question: "Bevestigen dat {company} mag zien welke adressen op {domain} in datalekken voorkomen?",
+      question: "{partner}, een partner van {distributor}, vraagt dat zijn klant {company} mag zien welke adressen op {domain} in datalekken voorkomen. Bevestigen?",
       confirm: "Bevestigen",
       done: "Klaar: {domain} is geverifieerd voor {company}.",
       invalid: "Deze link is niet geldig. Open de hele link uit de e-mail.",
