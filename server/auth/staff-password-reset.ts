@@ -27,8 +27,7 @@ const RESET_WINDOW_SECONDS = 60 * 60;
 /** What the forgot-password form answers to every accepted request, account or not. */
 export const RESET_REQUESTED =
   "If an admin account has this e-mail address, a link to choose a new password is on its way. It works once, within an hour.";
-export const RESET_RATE_LIMITED =
-  "Too many password reset requests from this network. Wait a while (at most an hour), then try again.";
+export const RESET_RATE_LIMITED = "Too many password reset requests from this network. Wait a while (at most an hour), then try again.";
 export const RESET_LINK_INVALID = "This password reset link is not valid. Ask for a new one.";
 export const RESET_LINK_EXPIRED = "This password reset link has expired. Ask for a new one.";
 export const RESET_LINK_USED = "This password reset link has already been used. Ask for a new one.";

@@ -32,7 +32,13 @@ export const QUOTED_COMPANY_LENGTH = 60;
 
 export function quotedCompany(companyName: string): string {
   const flat = companyName.replace(/[\p{Cc}\p{Cf}\s]+/gu, " ").trim();
-  const short = [...flat].length > QUOTED_COMPANY_LENGTH ? `${[...flat].slice(0, QUOTED_COMPANY_LENGTH - 1).join("").trimEnd()}…` : flat;
+  const short =
+    [...flat].length > QUOTED_COMPANY_LENGTH
+      ? `${[...flat]
+          .slice(0, QUOTED_COMPANY_LENGTH - 1)
+          .join("")
+          .trimEnd()}…`
+      : flat;
   return `"${short}"`;
 }
 
@@ -107,7 +113,11 @@ export async function sendVerificationLink(
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
 
-function verificationMail(locale: LocaleCode, values: { domain: string; company: string; partner: string; distributor: string }, url: string) {
+function verificationMail(
+  locale: LocaleCode,
+  values: { domain: string; company: string; partner: string; distributor: string },
+  url: string,
+) {
   const texts = domainTexts(locale).email;
   const [intro, button, expiry, ignore] = [texts.intro, texts.button, texts.expiry, texts.ignore].map((text) => format(text, values));
   return {

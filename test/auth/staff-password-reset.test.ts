@@ -205,7 +205,10 @@ describe("forgot password: what the form answers (over /api/trpc)", () => {
     expect(owner.message).toBe(RESET_REQUESTED);
     await owner.delivery;
     expect(smtp.to(email)).toHaveLength(RESET_MAILS_PER_EMAIL);
-    const lastLink = smtp.to(email).at(-1)!.parsed.text!.match(/https:\/\/\S+reset-password\?token=[A-Za-z0-9_-]{43}/)![0];
+    const lastLink = smtp
+      .to(email)
+      .at(-1)!
+      .parsed.text!.match(/https:\/\/\S+reset-password\?token=[A-Za-z0-9_-]{43}/)![0];
     await resetStaffPassword(testDb.db, { token: tokenOf(lastLink), newPassword: "the owner's new passphrase" });
     expect(await authenticateStaff(testDb.db, { email, password: "the owner's new passphrase", clientAddress: client() })).toMatchObject({
       ok: true,

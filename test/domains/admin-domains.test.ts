@@ -70,5 +70,4 @@ describe("the admin UI's domain procedures", () => {
     expect(Object.keys(uiRouter._def.procedures).filter((path) => /polic/i.test(path))).toEqual([]);
     expect((await uiCallerAs(testDb.db, staffX).admin.domains.overview({})).policy).toBe("verified");
   });
-
 });

@@ -36,7 +36,15 @@ beforeAll(async () => {
   otherOrg = await createTestOrg(testDb.db, "Other", { domainPolicy: "verified" });
   // Each domain's mailboxes: `listed@` is what partners list explicitly, the others a scan discovers.
   const exposures: Record<string, string[]> = {};
-  for (const domain of ["acme.example", "mail.example", "trust.example", "shared.example", "later.example", "rival.example", "flood.example"]) {
+  for (const domain of [
+    "acme.example",
+    "mail.example",
+    "trust.example",
+    "shared.example",
+    "later.example",
+    "rival.example",
+    "flood.example",
+  ]) {
     Object.assign(exposures, {
       [`alice@${domain}`]: ["Shop", "AdultSite"],
       [`bob@${domain}`]: ["Forum"],
@@ -224,11 +232,15 @@ describe("under the verified domain policy", () => {
   it("limits the e-mails to a domain across customers and partners, and keeps the partner's free text out of the subject", async () => {
     const longName = `Your Bank: urgent security notice ${"x".repeat(80)}`;
     const customers = [
-      ...(await Promise.all([1, 2, 3].map(() => onboard(verifiedOrg, "flood.example", { companyName: longName })))).map((id) => ({ org: verifiedOrg, id })),
+      ...(await Promise.all([1, 2, 3].map(() => onboard(verifiedOrg, "flood.example", { companyName: longName })))).map((id) => ({
+        org: verifiedOrg,
+        id,
+      })),
       ...(await Promise.all([1, 2, 3].map(() => onboard(otherOrg, "flood.example")))).map((id) => ({ org: otherOrg, id })),
     ];
     const answers: number[] = [];
-    for (const { org, id } of customers) answers.push((await verify(org, id, "flood.example", { method: "email", mailbox: "security" })).status);
+    for (const { org, id } of customers)
+      answers.push((await verify(org, id, "flood.example", { method: "email", mailbox: "security" })).status);
     expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
     const mails = smtp.to("security@flood.example");
     expect(mails).toHaveLength(5);

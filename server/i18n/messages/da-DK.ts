@@ -295,7 +295,8 @@ export const daDK: Translation = {
     },
     page: {
       title: "Bekræft et domæne",
-      question: "{partner}, en partner hos {distributor}, beder om, at deres kunde {company} må se, hvilke adresser på {domain} der findes i databrud. Bekræft?",
+      question:
+        "{partner}, en partner hos {distributor}, beder om, at deres kunde {company} må se, hvilke adresser på {domain} der findes i databrud. Bekræft?",
       confirm: "Bekræft",
       done: "Færdig: {domain} er bekræftet for {company}.",
       invalid: "Dette link er ikke gyldigt. Åbn hele linket fra e-mailen.",

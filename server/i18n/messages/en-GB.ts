@@ -308,7 +308,8 @@ export const enGB = {
     },
     page: {
       title: "Confirm a domain",
-      question: "{partner}, a partner of {distributor}, asks that its customer {company} may see which addresses at {domain} appear in data breaches. Confirm?",
+      question:
+        "{partner}, a partner of {distributor}, asks that its customer {company} may see which addresses at {domain} appear in data breaches. Confirm?",
       confirm: "Confirm",
       done: "Done: {domain} is verified for {company}.",
       invalid: "This link is not valid. Open the whole link from the e-mail.",

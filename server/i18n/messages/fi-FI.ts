@@ -302,7 +302,8 @@ export const fiFI: Translation = {
     },
     page: {
       title: "Vahvista verkkotunnus",
-      question: "{partner}, jakelijan {distributor} kumppani, pyytää, että sen asiakas {company} saa nähdä, mitkä verkkotunnuksen {domain} osoitteet esiintyvät tietomurroissa. Vahvistetaanko?",
+      question:
+        "{partner}, jakelijan {distributor} kumppani, pyytää, että sen asiakas {company} saa nähdä, mitkä verkkotunnuksen {domain} osoitteet esiintyvät tietomurroissa. Vahvistetaanko?",
       confirm: "Vahvista",
       done: "Valmis: {domain} on vahvistettu yritykselle {company}.",
       invalid: "Tämä linkki ei kelpaa. Avatkaa koko linkki sähköpostista.",

@@ -298,7 +298,8 @@ export const nbNO: Translation = {
     },
     page: {
       title: "Bekreft et domene",
-      question: "{partner}, en partner av {distributor}, ber om at kunden {company} kan se hvilke adresser på {domain} som finnes i datainnbrudd. Bekrefte?",
+      question:
+        "{partner}, en partner av {distributor}, ber om at kunden {company} kan se hvilke adresser på {domain} som finnes i datainnbrudd. Bekrefte?",
       confirm: "Bekreft",
       done: "Ferdig: {domain} er bekreftet for {company}.",
       invalid: "Denne lenken er ikke gyldig. Åpne hele lenken fra e-posten.",

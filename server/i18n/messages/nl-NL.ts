@@ -302,7 +302,8 @@ export const nlNL: Translation = {
     },
     page: {
       title: "Een domein bevestigen",
-      question: "{partner}, een partner van {distributor}, vraagt dat zijn klant {company} mag zien welke adressen op {domain} in datalekken voorkomen. Bevestigen?",
+      question:
+        "{partner}, een partner van {distributor}, vraagt dat zijn klant {company} mag zien welke adressen op {domain} in datalekken voorkomen. Bevestigen?",
       confirm: "Bevestigen",
       done: "Klaar: {domain} is geverifieerd voor {company}.",
       invalid: "Deze link is niet geldig. Open de hele link uit de e-mail.",

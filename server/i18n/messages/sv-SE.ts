@@ -299,7 +299,8 @@ export const svSE: Translation = {
     },
     page: {
       title: "Bekräfta en domän",
-      question: "{partner}, en partner till {distributor}, ber att deras kund {company} ska få se vilka adresser på {domain} som finns i dataintrång. Bekräfta?",
+      question:
+        "{partner}, en partner till {distributor}, ber att deras kund {company} ska få se vilka adresser på {domain} som finns i dataintrång. Bekräfta?",
       confirm: "Bekräfta",
       done: "Klart: {domain} är verifierad för {company}.",
       invalid: "Den här länken fungerar inte. Öppna hela länken från mejlet.",
