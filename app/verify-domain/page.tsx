@@ -18,7 +18,9 @@ export default async function VerifyDomainPage({ searchParams }: { searchParams:
   const link = await verificationLinkState(await getAppDb(), tokenText);
   const locale = link.valid ? link.locale : "en-GB";
   const texts = domainTexts(locale).page;
-  const values: Record<string, string> = link.valid ? { domain: link.domain, company: link.companyName } : {};
+  const values: Record<string, string> = link.valid
+    ? { domain: link.domain, company: link.companyName, partner: link.partnerName, distributor: link.distributorName }
+    : {};
   return (
     <main className={styles.page} lang={locale}>
       <section className="card" aria-labelledby="verify-title">

@@ -3552,7 +3552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description At most 5 verification e-mails per domain in 24 hours; try again later */
+            /** @description At most 5 verification e-mails per domain in 24 hours; try again later | At most 20 verification e-mails per partner in 24 hours; try again later */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -18,9 +18,29 @@ export type VerificationMailbox = (typeof VERIFICATION_MAILBOXES)[number];
 /** A link verifies once, within 24 hours of being sent (docs/domains.md, "E-mail"). */
 export const VERIFICATION_LINK_LIFETIME_SECONDS = 24 * 60 * 60;
 export const MAIL_NOT_SENT = "The verification e-mail could not be sent";
-/** Links per customer domain in 24 hours: the mailboxes belong to whoever owns the domain, who must not be flooded. */
+/**
+ * Links per domain in 24 hours, whichever customers asked (the mailboxes belong to whoever owns
+ * the domain, who must not be flooded, however many customers a partner onboards), and per
+ * partner across its domains.
+ */
 export const LINKS_PER_DAY = 5;
+export const LINKS_PER_PARTNER_PER_DAY = 20;
 export const TOO_MANY_LINKS = `At most ${LINKS_PER_DAY} verification e-mails per domain in 24 hours; try again later`;
+export const TOO_MANY_PARTNER_LINKS = `At most ${LINKS_PER_PARTNER_PER_DAY} verification e-mails per partner in 24 hours; try again later`;
+/** The customer's company name as the e-mail quotes it: a partner typed it, so it is cut short and never in the subject. */
+export const QUOTED_COMPANY_LENGTH = 60;
+
+export function quotedCompany(companyName: string): string {
+  const flat = companyName.replace(/[\p{Cc}\p{Cf}\s]+/gu, " ").trim();
+  const short =
+    [...flat].length > QUOTED_COMPANY_LENGTH
+      ? `${[...flat]
+          .slice(0, QUOTED_COMPANY_LENGTH - 1)
+          .join("")
+          .trimEnd()}…`
+      : flat;
+  return `"${short}"`;
+}
 
 export function verificationLinkUrl(token: string): string {
   return `${config.appUrl()}/verify-domain?token=${token}`;
@@ -40,15 +60,27 @@ export async function sendVerificationLink(
 ): Promise<{ emailSentTo: string }> {
   const customer = await db.customer.findUniqueOrThrow({
     where: { id: row.customerId },
-    select: { companyName: true, localeCode: true, partner: { select: { replyToEmail: true } } },
+    select: {
+      companyName: true,
+      localeCode: true,
+      partnerId: true,
+      partner: { select: { name: true, replyToEmail: true, distributor: { select: { name: true } } } },
+    },
   });
-  const [sent] = await db.$queryRaw<Array<{ count: number; seconds_to_next: number }>>`
-    SELECT count(*)::int AS count,
-      coalesce(ceil(extract(epoch FROM min(created_at) + interval '24 hours' - now())), 0)::int AS seconds_to_next
-    FROM domain_verification_links
-    WHERE customer_domain_id = ${row.id}::uuid AND created_at > now() - interval '24 hours'`;
-  if ((sent?.count ?? 0) >= LINKS_PER_DAY) {
-    throw new AppError("RATE_LIMITED", TOO_MANY_LINKS, { "Retry-After": String(Math.max(1, sent!.seconds_to_next)) });
+  const [sent] = await db.$queryRaw<Array<{ domain: number; domain_seconds: number; partner: number; partner_seconds: number }>>`
+    SELECT count(*) FILTER (WHERE cd.domain = ${row.domain})::int AS domain,
+      coalesce(ceil(extract(epoch FROM min(l.created_at) FILTER (WHERE cd.domain = ${row.domain}) + interval '24 hours' - now())), 0)::int AS domain_seconds,
+      count(*) FILTER (WHERE c.partner_id = ${customer.partnerId}::uuid)::int AS partner,
+      coalesce(ceil(extract(epoch FROM min(l.created_at) FILTER (WHERE c.partner_id = ${customer.partnerId}::uuid) + interval '24 hours' - now())), 0)::int AS partner_seconds
+    FROM domain_verification_links l
+    JOIN customer_domains cd ON cd.id = l.customer_domain_id
+    JOIN customers c ON c.id = cd.customer_id
+    WHERE l.created_at > now() - interval '24 hours' AND (cd.domain = ${row.domain} OR c.partner_id = ${customer.partnerId}::uuid)`;
+  if ((sent?.domain ?? 0) >= LINKS_PER_DAY) {
+    throw new AppError("RATE_LIMITED", TOO_MANY_LINKS, { "Retry-After": String(Math.max(1, sent!.domain_seconds)) });
+  }
+  if ((sent?.partner ?? 0) >= LINKS_PER_PARTNER_PER_DAY) {
+    throw new AppError("RATE_LIMITED", TOO_MANY_PARTNER_LINKS, { "Retry-After": String(Math.max(1, sent!.partner_seconds)) });
   }
   const email = `${mailbox}@${row.domain}`;
   const token = newSecretToken();
@@ -57,7 +89,16 @@ export async function sendVerificationLink(
     VALUES (${row.id}::uuid, ${hashSecretToken(token)}, ${email}, now() + make_interval(secs => ${VERIFICATION_LINK_LIFETIME_SECONDS}))
     RETURNING id::text`;
   const locale = portalLocale(customer.localeCode);
-  const texts = verificationMail(locale, { domain: row.domain, company: customer.companyName }, verificationLinkUrl(token));
+  const texts = verificationMail(
+    locale,
+    {
+      domain: row.domain,
+      company: quotedCompany(customer.companyName),
+      partner: customer.partner.name,
+      distributor: customer.partner.distributor.name,
+    },
+    verificationLinkUrl(token),
+  );
   try {
     await transport.send({ notificationId: link!.id, to: email, replyTo: customer.partner.replyToEmail, attachments: [], ...texts });
   } catch (error) {
@@ -72,7 +113,11 @@ export async function sendVerificationLink(
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
 
-function verificationMail(locale: LocaleCode, values: { domain: string; company: string }, url: string) {
+function verificationMail(
+  locale: LocaleCode,
+  values: { domain: string; company: string; partner: string; distributor: string },
+  url: string,
+) {
   const texts = domainTexts(locale).email;
   const [intro, button, expiry, ignore] = [texts.intro, texts.button, texts.expiry, texts.ignore].map((text) => format(text, values));
   return {
@@ -89,26 +134,49 @@ function verificationMail(locale: LocaleCode, values: { domain: string; company:
 
 export type LinkState =
   | { valid: false }
-  | { valid: true; state: "open" | "expired" | "used"; domain: string; companyName: string; locale: LocaleCode; verified: boolean };
+  | {
+      valid: true;
+      state: "open" | "expired" | "used";
+      domain: string;
+      /** Quoted and cut short (quotedCompany): the partner typed it. */
+      companyName: string;
+      partnerName: string;
+      distributorName: string;
+      locale: LocaleCode;
+      verified: boolean;
+    };
 
 /** What the link's page shows (opening it changes nothing: mail scanners open links too). */
 export async function verificationLinkState(db: Db, token: string): Promise<LinkState> {
   if (!SECRET_TOKEN_PATTERN.test(token)) return { valid: false };
   const [link] = await db.$queryRaw<
-    Array<{ used: boolean; expired: boolean; domain: string; companyName: string; localeCode: string; verified: boolean }>
+    Array<{
+      used: boolean;
+      expired: boolean;
+      domain: string;
+      companyName: string;
+      partnerName: string;
+      distributorName: string;
+      localeCode: string;
+      verified: boolean;
+    }>
   >`
     SELECT l.used_at IS NOT NULL AS used, l.expires_at <= now() AS expired, cd.domain, c.company_name AS "companyName",
-           c.locale_code AS "localeCode", cd.status = 'verified' AS verified
+           p.name AS "partnerName", d.name AS "distributorName", c.locale_code AS "localeCode", cd.status = 'verified' AS verified
     FROM domain_verification_links l
     JOIN customer_domains cd ON cd.id = l.customer_domain_id
     JOIN customers c ON c.id = cd.customer_id
+    JOIN partners p ON p.id = c.partner_id
+    JOIN distributors d ON d.id = p.distributor_id
     WHERE l.token_hash = ${hashSecretToken(token)}`;
   if (!link) return { valid: false };
   return {
     valid: true,
     state: link.used ? "used" : link.expired ? "expired" : "open",
     domain: link.domain,
-    companyName: link.companyName,
+    companyName: quotedCompany(link.companyName),
+    partnerName: link.partnerName,
+    distributorName: link.distributorName,
     locale: portalLocale(link.localeCode),
     verified: link.verified,
   };

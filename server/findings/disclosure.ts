@@ -13,11 +13,18 @@ export interface Disclosure {
   policy: DomainPolicy;
   /** The domains verified for this customer. */
   verifiedDomains: ReadonlySet<string>;
+  /**
+   * The customer's monitored domains that a customer of another distributor monitors too: under
+   * `trusted` they are still treated as unverified, so trusting one's own partners never shows
+   * them another distributor's customer's mailboxes.
+   */
+  contestedDomains: ReadonlySet<string>;
 }
 
 /** Whether an address discovered at this monitored domain may be revealed. */
 export function revealsDiscoveriesAt(disclosure: Disclosure, domain: string): boolean {
-  return disclosure.policy === "trusted" || disclosure.verifiedDomains.has(domain);
+  if (disclosure.verifiedDomains.has(domain)) return true;
+  return disclosure.policy === "trusted" && !disclosure.contestedDomains.has(domain);
 }
 
 /**

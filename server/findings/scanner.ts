@@ -139,6 +139,7 @@ export async function recordFindings(
       inactiveEmails: string[];
       policy: DomainPolicy;
       verifiedDomains: string[];
+      contestedDomains: string[];
     }>
   >`
     SELECT c.partner_id::text AS "partnerId", c.company_name AS "companyName", c.reference,
@@ -146,7 +147,12 @@ export async function recordFindings(
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email' AND a.active) AS emails,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email' AND NOT a.active) AS "inactiveEmails",
            d.domain_policy::text AS policy,
-           ARRAY(SELECT cd.domain FROM customer_domains cd WHERE cd.customer_id = c.id AND cd.status = 'verified') AS "verifiedDomains"
+           ARRAY(SELECT cd.domain FROM customer_domains cd WHERE cd.customer_id = c.id AND cd.status = 'verified') AS "verifiedDomains",
+           CASE WHEN d.domain_policy = 'trusted' THEN ARRAY(
+             SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain' AND EXISTS (
+               SELECT 1 FROM monitored_assets o JOIN customers oc ON oc.id = o.customer_id JOIN partners op ON op.id = oc.partner_id
+               WHERE o.kind = 'domain' AND o.value = a.value AND oc.status <> 'inactive' AND op.distributor_id <> d.id))
+           ELSE ARRAY[]::text[] END AS "contestedDomains"
     FROM customers c JOIN partners p ON p.id = c.partner_id JOIN distributors d ON d.id = p.distributor_id
     WHERE c.id = ${customerId}::uuid`;
   if (!rows[0]) throw new Error(`customer ${customerId} not found`);
@@ -155,7 +161,11 @@ export async function recordFindings(
   const monitoredEmails = new Set(customer.emails);
   // The mailboxes of directory users who left are neither monitored nor discovered again.
   const inactiveEmails = new Set(customer.inactiveEmails);
-  const disclosure: Disclosure = { policy: customer.policy, verifiedDomains: new Set(customer.verifiedDomains) };
+  const disclosure: Disclosure = {
+    policy: customer.policy,
+    verifiedDomains: new Set(customer.verifiedDomains),
+    contestedDomains: new Set(customer.contestedDomains),
+  };
 
   // Addresses found at a monitored domain: revealed, or withheld until the domain is verified.
   const found = [...new Set(exposures.map((exposure) => exposure.email))].filter(

@@ -487,7 +487,6 @@ const UI_CALLS: Record<string, Omit<UiCall, "path">> = {
     session: () => createStaffSession(testDb.db, org.distributor.id, "viewer"),
   },
   "admin.account.signOutEverywhere": { input: async () => ({}) },
-  "admin.domains.setPolicy": { input: async () => ({ policy: "verified" }) },
   "admin.domains.attest": { input: async () => ({ customerId: await customer(), domain: "acme.example", note: "Checked by phone" }) },
   "admin.staff.invite": { input: async () => ({ email: `invitee-${randomUUID().slice(0, 6)}@admin.example`, role: "viewer" }) },
   "admin.staff.withdrawInvitation": {

@@ -36,7 +36,15 @@ beforeAll(async () => {
   otherOrg = await createTestOrg(testDb.db, "Other", { domainPolicy: "verified" });
   // Each domain's mailboxes: `listed@` is what partners list explicitly, the others a scan discovers.
   const exposures: Record<string, string[]> = {};
-  for (const domain of ["acme.example", "mail.example", "trust.example", "shared.example", "later.example"]) {
+  for (const domain of [
+    "acme.example",
+    "mail.example",
+    "trust.example",
+    "shared.example",
+    "later.example",
+    "rival.example",
+    "flood.example",
+  ]) {
     Object.assign(exposures, {
       [`alice@${domain}`]: ["Shop", "AdultSite"],
       [`bob@${domain}`]: ["Forum"],
@@ -197,13 +205,17 @@ describe("under the verified domain policy", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, domain: "mail.example", status: "unverified", emailSentTo: "security@mail.example" });
     const [mail] = smtp.to("security@mail.example");
-    expect(mail!.parsed.subject).toBe("Confirm that mail.example belongs to Mail Ltd");
+    expect(mail!.parsed.subject).toBe("Confirm a breach-monitoring request for mail.example");
+    expect(mail!.parsed.text).toContain('Verified partner, a partner of Verified distributor, asked that its customer "Mail Ltd" may see');
     const token = /verify-domain\?token=([A-Za-z0-9_-]{43})/.exec(mail!.parsed.text ?? "")![1]!;
     // Nothing is revealed until the link is followed; opening its page changes nothing.
     expect(await verificationLinkState(testDb.db, token)).toMatchObject({
       valid: true,
       state: "open",
       domain: "mail.example",
+      companyName: '"Mail Ltd"',
+      partnerName: "Verified partner",
+      distributorName: "Verified distributor",
       verified: false,
     });
     expect((await assets(verifiedOrg, mailCustomer)).emails).toEqual(["listed@mail.example"]);
@@ -215,6 +227,26 @@ describe("under the verified domain policy", () => {
     expect((await assets(verifiedOrg, mailCustomer)).emails).toEqual(["alice@mail.example", "bob@mail.example", "listed@mail.example"]);
     const row = await testDb.db.customerDomain.findFirstOrThrow({ where: { customerId: mailCustomer } });
     expect(row.verifiedBy).toBe("security@mail.example");
+  });
+
+  it("limits the e-mails to a domain across customers and partners, and keeps the partner's free text out of the subject", async () => {
+    const longName = `Your Bank: urgent security notice ${"x".repeat(80)}`;
+    const customers = [
+      ...(await Promise.all([1, 2, 3].map(() => onboard(verifiedOrg, "flood.example", { companyName: longName })))).map((id) => ({
+        org: verifiedOrg,
+        id,
+      })),
+      ...(await Promise.all([1, 2, 3].map(() => onboard(otherOrg, "flood.example")))).map((id) => ({ org: otherOrg, id })),
+    ];
+    const answers: number[] = [];
+    for (const { org, id } of customers)
+      answers.push((await verify(org, id, "flood.example", { method: "email", mailbox: "security" })).status);
+    expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
+    const mails = smtp.to("security@flood.example");
+    expect(mails).toHaveLength(5);
+    expect(mails[0]!.parsed.subject).toBe("Confirm a breach-monitoring request for flood.example");
+    expect(mails[0]!.parsed.text).toContain(`"Your Bank: urgent security notice ${"x".repeat(25)}…"`);
+    expect(mails[0]!.parsed.text).not.toContain("x".repeat(30));
   });
 
   it("refuses an expired link", async () => {
@@ -271,6 +303,20 @@ describe("under the trusted domain policy", () => {
     ]);
     expect(await retrievedTitles(trustedOrg, "listed@trust.example")).toEqual(["Adult Site", "Shop"]);
     expect((await domains(trustedOrg, customerId))[0]).toMatchObject({ status: "verified", method: "staff" });
+  });
+});
+
+describe("under the trusted domain policy, a domain a customer of another distributor monitors", () => {
+  it("is treated as unverified: its discovered mailboxes are withheld until the domain is verified for the customer", async () => {
+    await onboard(otherOrg, "rival.example");
+    const customerId = await onboard(trustedOrg, "rival.example");
+    expect((await assets(trustedOrg, customerId)).emails).toEqual(["listed@rival.example"]);
+    expect(await breaches(trustedOrg, customerId)).toEqual([["Shop", ["listed@rival.example"]]]);
+    expect(await revealedAddresses(customerId)).toEqual(["listed@rival.example"]);
+
+    const row = await customerDomain(testDb.db, customerId, "rival.example");
+    expect(await markDomainVerified(testDb.db, row.id, { method: "staff", by: "Sam Staff", note: "Signed contract" })).toBe(true);
+    expect((await assets(trustedOrg, customerId)).emails).toEqual(["alice@rival.example", "bob@rival.example", "listed@rival.example"]);
   });
 });
 

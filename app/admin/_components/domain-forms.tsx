@@ -4,34 +4,18 @@ import { useState, type FormEvent } from "react";
 import { trpc, useAction } from "../_lib/client";
 import { FormError, TextField } from "./fields";
 
-/** The distributor's domain policy (docs/domains.md): verified or trusted. */
-export function DomainPolicyForm({ policy }: { policy: "verified" | "trusted" }) {
-  const { run, pending, error } = useAction();
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const chosen = new FormData(event.currentTarget).get("policy") === "trusted" ? "trusted" : "verified";
-    await run(() => trpc.admin.domains.setPolicy.mutate({ policy: chosen }));
-  }
+/** The distributor's domain policy (docs/domains.md), read-only: an operator sets it with the admin CLI. */
+export function DomainPolicyNote({ policy }: { policy: "verified" | "trusted" }) {
   return (
-    <form className="card form" onSubmit={submit} aria-label="Domain policy">
-      <FormError error={error} />
-      <fieldset>
-        <legend>Domain policy</legend>
-        <label>
-          <input type="radio" name="policy" value="verified" defaultChecked={policy === "verified"} /> Verified: what scans find at a
-          customer&apos;s domain is shown only once the domain is verified for that customer
-        </label>
-        <label>
-          <input type="radio" name="policy" value="trusted" defaultChecked={policy === "trusted"} /> Trusted: shown at once (we vouch for
-          our partners by contract)
-        </label>
-      </fieldset>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={pending}>
-          Save policy
-        </button>
-      </div>
-    </form>
+    <section className="card" aria-label="Domain policy">
+      <h2>Domain policy: {policy === "trusted" ? "trusted" : "verified"}</h2>
+      <p>
+        {policy === "trusted"
+          ? "Trusted: what scans find at a customer's domain is shown at once, except at a domain that a customer of another distributor also monitors, which is shown only once verified for that customer."
+          : "Verified: what scans find at a customer's domain is shown only once the domain is verified for that customer."}
+      </p>
+      <p className="hint">The policy is an operator setting (the admin CLI&apos;s set-domain-policy); ask your operator to change it.</p>
+    </section>
   );
 }
 

@@ -288,16 +288,17 @@ export const daDK: Translation = {
       none: "I har ingen overvågede domæner.",
     },
     email: {
-      subject: "Bekræft, at {domain} tilhører {company}",
+      subject: "Bekræft en anmodning om brudovervågning for {domain}",
       intro:
-        "{company} har bedt om at se, hvilke e-mailadresser på {domain} der findes i kendte databrud. Hvis {company} må se dem, så bekræft her:",
+        "{partner}, en partner hos {distributor}, har bedt om, at deres kunde {company} må se, hvilke e-mailadresser på {domain} der findes i kendte databrud. Hvis den organisation må se dem, så bekræft her:",
       button: "Bekræft {domain}",
       expiry: "Linket virker én gang, inden for 24 timer.",
       ignore: "Hvis I ikke kender {company} eller ikke ventede denne e-mail, kan I se bort fra den: intet ændres.",
     },
     page: {
       title: "Bekræft et domæne",
-      question: "Bekræft, at {company} må se, hvilke adresser på {domain} der findes i databrud?",
+      question:
+        "{partner}, en partner hos {distributor}, beder om, at deres kunde {company} må se, hvilke adresser på {domain} der findes i databrud. Bekræft?",
       confirm: "Bekræft",
       done: "Færdig: {domain} er bekræftet for {company}.",
       invalid: "Dette link er ikke gyldigt. Åbn hele linket fra e-mailen.",

@@ -301,16 +301,17 @@ export const enGB = {
       none: "You have no monitored domains.",
     },
     email: {
-      subject: "Confirm that {domain} belongs to {company}",
+      subject: "Confirm a breach-monitoring request for {domain}",
       intro:
-        "{company} asked to see which e-mail addresses at {domain} appear in known data breaches. If {company} may see them, confirm here:",
+        "{partner}, a partner of {distributor}, asked that its customer {company} may see which e-mail addresses at {domain} appear in known data breaches. If that organisation may see them, confirm here:",
       button: "Confirm {domain}",
       expiry: "The link works once, within 24 hours.",
       ignore: "If you do not know {company} or did not expect this message, ignore it: nothing changes.",
     },
     page: {
       title: "Confirm a domain",
-      question: "Confirm that {company} may see which addresses at {domain} appear in data breaches?",
+      question:
+        "{partner}, a partner of {distributor}, asks that its customer {company} may see which addresses at {domain} appear in data breaches. Confirm?",
       confirm: "Confirm",
       done: "Done: {domain} is verified for {company}.",
       invalid: "This link is not valid. Open the whole link from the e-mail.",

@@ -295,16 +295,17 @@ export const fiFI: Translation = {
       none: "Teillä ei ole valvottuja verkkotunnuksia.",
     },
     email: {
-      subject: "Vahvistakaa, että {domain} kuuluu yritykselle {company}",
+      subject: "Vahvistakaa tietomurtoseurantaa koskeva pyyntö verkkotunnukselle {domain}",
       intro:
-        "{company} pyysi nähdä, mitkä verkkotunnuksen {domain} sähköpostiosoitteet esiintyvät tunnetuissa tietomurroissa. Jos {company} saa nähdä ne, vahvistakaa tästä:",
+        "{partner}, jakelijan {distributor} kumppani, pyysi, että sen asiakas {company} saa nähdä, mitkä verkkotunnuksen {domain} sähköpostiosoitteet esiintyvät tunnetuissa tietomurroissa. Jos tämä organisaatio saa nähdä ne, vahvistakaa tästä:",
       button: "Vahvista {domain}",
       expiry: "Linkki toimii kerran, 24 tunnin sisällä.",
-      ignore: "Jos ette tunne yritystä {company} tai ette odottaneet tätä viestiä, jättäkää se huomiotta: mikään ei muutu.",
+      ignore: "Jos ette tunne asiakasta {company} tai ette odottaneet tätä viestiä, jättäkää se huomiotta: mikään ei muutu.",
     },
     page: {
       title: "Vahvista verkkotunnus",
-      question: "Vahvistetaanko, että {company} saa nähdä, mitkä verkkotunnuksen {domain} osoitteet esiintyvät tietomurroissa?",
+      question:
+        "{partner}, jakelijan {distributor} kumppani, pyytää, että sen asiakas {company} saa nähdä, mitkä verkkotunnuksen {domain} osoitteet esiintyvät tietomurroissa. Vahvistetaanko?",
       confirm: "Vahvista",
       done: "Valmis: {domain} on vahvistettu yritykselle {company}.",
       invalid: "Tämä linkki ei kelpaa. Avatkaa koko linkki sähköpostista.",

@@ -291,16 +291,17 @@ export const nbNO: Translation = {
       none: "Dere har ingen overvåkede domener.",
     },
     email: {
-      subject: "Bekreft at {domain} tilhører {company}",
+      subject: "Bekreft en forespørsel om innbruddsovervåking for {domain}",
       intro:
-        "{company} har bedt om å se hvilke e-postadresser på {domain} som finnes i kjente datainnbrudd. Hvis {company} kan se dem, bekreft her:",
+        "{partner}, en partner av {distributor}, har bedt om at kunden {company} kan se hvilke e-postadresser på {domain} som finnes i kjente datainnbrudd. Hvis den organisasjonen kan se dem, bekreft her:",
       button: "Bekreft {domain}",
       expiry: "Lenken virker én gang, innen 24 timer.",
       ignore: "Hvis dere ikke kjenner {company} eller ikke ventet denne e-posten, kan dere se bort fra den: ingenting endres.",
     },
     page: {
       title: "Bekreft et domene",
-      question: "Bekrefte at {company} kan se hvilke adresser på {domain} som finnes i datainnbrudd?",
+      question:
+        "{partner}, en partner av {distributor}, ber om at kunden {company} kan se hvilke adresser på {domain} som finnes i datainnbrudd. Bekrefte?",
       confirm: "Bekreft",
       done: "Ferdig: {domain} er bekreftet for {company}.",
       invalid: "Denne lenken er ikke gyldig. Åpne hele lenken fra e-posten.",

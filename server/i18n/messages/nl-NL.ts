@@ -295,16 +295,17 @@ export const nlNL: Translation = {
       none: "U hebt geen bewaakte domeinen.",
     },
     email: {
-      subject: "Bevestig dat {domain} van {company} is",
+      subject: "Bevestig een verzoek om datalekbewaking voor {domain}",
       intro:
-        "{company} heeft gevraagd te zien welke e-mailadressen op {domain} in bekende datalekken voorkomen. Als {company} ze mag zien, bevestig dan hier:",
+        "{partner}, een partner van {distributor}, heeft gevraagd dat zijn klant {company} mag zien welke e-mailadressen op {domain} in bekende datalekken voorkomen. Als die organisatie ze mag zien, bevestig dan hier:",
       button: "Bevestig {domain}",
       expiry: "De link werkt één keer, binnen 24 uur.",
       ignore: "Kent u {company} niet of verwachtte u dit bericht niet, negeer het dan: er verandert niets.",
     },
     page: {
       title: "Een domein bevestigen",
-      question: "Bevestigen dat {company} mag zien welke adressen op {domain} in datalekken voorkomen?",
+      question:
+        "{partner}, een partner van {distributor}, vraagt dat zijn klant {company} mag zien welke adressen op {domain} in datalekken voorkomen. Bevestigen?",
       confirm: "Bevestigen",
       done: "Klaar: {domain} is geverifieerd voor {company}.",
       invalid: "Deze link is niet geldig. Open de hele link uit de e-mail.",

@@ -292,16 +292,17 @@ export const svSE: Translation = {
       none: "Ni har inga bevakade domäner.",
     },
     email: {
-      subject: "Bekräfta att {domain} tillhör {company}",
+      subject: "Bekräfta en begäran om intrångsbevakning för {domain}",
       intro:
-        "{company} har bett att få se vilka e-postadresser på {domain} som finns i kända dataintrång. Om {company} får se dem, bekräfta här:",
+        "{partner}, en partner till {distributor}, har bett att deras kund {company} ska få se vilka e-postadresser på {domain} som finns i kända dataintrång. Om den organisationen får se dem, bekräfta här:",
       button: "Bekräfta {domain}",
       expiry: "Länken fungerar en gång, inom 24 timmar.",
       ignore: "Om ni inte känner till {company} eller inte väntade er det här mejlet kan ni strunta i det: ingenting ändras.",
     },
     page: {
       title: "Bekräfta en domän",
-      question: "Bekräfta att {company} får se vilka adresser på {domain} som finns i dataintrång?",
+      question:
+        "{partner}, en partner till {distributor}, ber att deras kund {company} ska få se vilka adresser på {domain} som finns i dataintrång. Bekräfta?",
       confirm: "Bekräfta",
       done: "Klart: {domain} är verifierad för {company}.",
       invalid: "Den här länken fungerar inte. Öppna hela länken från mejlet.",

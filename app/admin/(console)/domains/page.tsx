@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Badge } from "../../_components/badge";
 import { DateTime } from "../../_components/date-time";
-import { AttestDomainForm, DomainPolicyForm } from "../../_components/domain-forms";
+import { AttestDomainForm, DomainPolicyNote } from "../../_components/domain-forms";
 import { adminApi, type SearchParams } from "../../_lib/server";
 
 export const metadata: Metadata = { title: "Domains" };
@@ -26,7 +26,7 @@ export default async function DomainsPage({ searchParams }: { searchParams: Sear
         Under the verified policy a customer sees which of its domain&apos;s mailboxes are exposed only after proving the domain is its own
         (a DNS record, a link e-mailed to the domain, or your attestation). Sensitive breaches need a verified domain under both policies.
       </p>
-      <DomainPolicyForm policy={policy} />
+      <DomainPolicyNote policy={policy} />
       <h2>Domains added in the last 30 days</h2>
       {partnerId && (
         <p>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CUSTOMER_NOT_FOUND } from "../../../customers/ownership";
 import { DOMAIN_NOT_FOUND } from "../../../domains/domains";
-import { MAIL_NOT_SENT, TOO_MANY_LINKS, VERIFICATION_MAILBOXES } from "../../../domains/email-link";
+import { MAIL_NOT_SENT, TOO_MANY_LINKS, TOO_MANY_PARTNER_LINKS, VERIFICATION_MAILBOXES } from "../../../domains/email-link";
 import { MAILBOX_REQUIRED, requestDomainVerification } from "../../../domains/requests";
 import { successTrue } from "../../schemas";
 import { partnerOrDistributorProcedure } from "../../trpc";
@@ -27,7 +27,7 @@ export const verifyDomain = partnerOrDistributorProcedure
     responses: {
       400: MAILBOX_REQUIRED,
       404: [CUSTOMER_NOT_FOUND, DOMAIN_NOT_FOUND],
-      429: TOO_MANY_LINKS,
+      429: [TOO_MANY_LINKS, TOO_MANY_PARTNER_LINKS],
       503: MAIL_NOT_SENT,
     },
   })

@@ -1,12 +1,11 @@
 import { z } from "zod";
-import { DOMAIN_POLICIES, setDomainPolicy } from "../../../domains/policy";
 import { attestDomain, distributorDomainPolicy, recentCustomerDomains } from "../../../domains/staff";
-import type { StaffContext } from "../../audit";
 import { router, staffProcedure } from "../../trpc";
 import { iso } from "./inputs";
 
 /**
- * The admin UI's domain page (docs/admin-ui.md, "Domains"): the distributor's domain policy,
+ * The admin UI's domain page (docs/admin-ui.md, "Domains"): the distributor's domain policy
+ * (read-only: an operator sets it with the admin CLI, since `trusted` widens what partners see),
  * the domains its partners' customers added in the last 30 days (the abuse view), and staff
  * attestation. Scoped to the staff member's distributor.
  */
@@ -24,19 +23,6 @@ export const domainsRouter = router({
         domains: domains.map((row) => ({ ...row, addedAt: iso(row.addedAt)!, verifiedAt: iso(row.verifiedAt) })),
       };
     }),
-
-  setPolicy: staffProcedure
-    .requires("admin")
-    .meta({
-      audit: {
-        action: "distributor.domain-policy",
-        target: { type: "distributor" },
-        before: (ctx: StaffContext) => distributorDomainPolicy(ctx.db, ctx.staff.distributorId).then((policy) => ({ policy })),
-        reload: true,
-      },
-    })
-    .input(z.object({ policy: z.enum(DOMAIN_POLICIES) }))
-    .mutation(({ ctx, input }) => setDomainPolicy(ctx.db, ctx.staff.distributorId, input.policy)),
 
   attest: staffProcedure
     .requires("agent")
