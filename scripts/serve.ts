@@ -124,7 +124,8 @@ if (!shuttingDown) {
     log.error("the HTTP server could not start", { error, port });
     process.exit(1);
   });
-  server.listen(port, () => console.log(`Ready on http://localhost:${port}`));
+  const host = config.host();
+  server.listen(port, host, () => console.log(`Ready on http://${host ? (host.includes(":") ? `[${host}]` : host) : "localhost"}:${port}`));
   stopHttp = (limitMs) => closeHttpServer(server, limitMs);
 }
 
