@@ -1,22 +1,34 @@
 # The production image (docs/operations.md, "Container"). Its build steps are the package scripts
 # CI runs on the host (.ci/run, "production install"): npm ci, npm run build, npm run prune:production.
-# Linux x64 only, like the project (README.md): the build stage installs the project's Node 24 for x64.
+# No platform is fixed: it builds for the builder's (linux/amd64 or linux/arm64; the build stage's
+# npm ci installs the project's Node 24 for it). Renovate pins the base image to a digest and keeps
+# it current (renovate.json).
 
-FROM --platform=linux/amd64 node:24-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 # The dependencies first, so a change of the sources reuses this layer; npm ci's postinstall
 # generates the Prisma client from the schema.
 COPY package.json package-lock.json .npmrc prisma.config.ts ./
 COPY tools ./tools
+COPY scripts/prisma-generate.mjs ./scripts/
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 COPY . .
 # PRUNE_ALSO=inngest also leaves Inngest out, for a deployment that never uses Inngest mode.
 ARG PRUNE_ALSO=""
-RUN npm run build && npm run prune:production -- $PRUNE_ALSO
+# The build cache (.next/cache) is for the next build, not for serving.
+RUN npm run build && npm run prune:production -- $PRUNE_ALSO && rm -rf .next/cache
 
-FROM --platform=linux/amd64 node:24-slim
+FROM node:24-slim
+ARG VERSION=0.1.0
+ARG REVISION=""
+LABEL org.opencontainers.image.title="exposure-monitor" \
+      org.opencontainers.image.description="Breach-exposure monitoring integration service: partner and distributor REST API, signed webhooks, customer portal." \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="UNLICENSED" \
+      org.opencontainers.image.documentation="/docs/api (served by the instance)"
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 DATA_DIR=/data
 RUN mkdir /data && chown node:node /data
@@ -27,12 +39,16 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/scripts/prestart.mjs ./scripts/
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/data ./data
+# The guides the instance serves at /docs/<name>, with their images.
+COPY --from=build /app/docs ./docs
 # The embedded database (without DATABASE_URL) and the .eml files (without SMTP_URL) live in /data.
 VOLUME /data
 USER node
 EXPOSE 3000
+# Liveness, not readiness: a database outage must not make an orchestrator restart every replica
+# (docs/operations.md, "Health").
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
-  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/v1/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/live`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # dist/start.js migrates, then serves; on SIGTERM it drains and exits 0 within 10 s.
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/start.js"]

@@ -71,6 +71,18 @@ try {
       headers: { "SW-DISTRIBUTOR-ID": distributor.id, "SW-API-KEY": distributor.apiKey },
     });
     check(plans.status === 200, `the CLI's distributor key does not work on the server: ${plans.status} ${await plans.text()}`);
+    // The guides and the OpenAPI document, served from the files the image's runtime stage holds.
+    for (const [page, expected] of [
+      ["/docs/api", "text/html"],
+      ["/docs/reference", "text/html"],
+      ["/api/openapi.json", "application/json"],
+    ] as const) {
+      const answer = await fetch(`${baseUrl}${page}`);
+      check(answer.status === 200, `${page} answered ${answer.status} in the production install`);
+      check(answer.headers.get("content-type")?.startsWith(expected), `${page} is ${answer.headers.get("content-type")}, not ${expected}`);
+      if (page === "/api/openapi.json")
+        check(((await answer.json()) as { openapi?: string }).openapi, "/api/openapi.json is no OpenAPI document");
+    }
     check(!existsSync(path.join(copy, ".data")), "an embedded database was created beside the .env file's PostgreSQL one");
   } finally {
     if (server.exitCode === null) {

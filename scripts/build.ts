@@ -60,7 +60,9 @@ async function main() {
   }
   rmSync(BUILD_MARKER, { force: true });
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const nextBuild = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: process.env });
+  // Next.js's anonymous telemetry stays off unless the environment turns it on.
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" };
+  const nextBuild = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env });
   if (nextBuild.status !== 0) {
     console.error(`next build failed (exit code ${nextBuild.status ?? nextBuild.signal}).`);
     process.exit(nextBuild.status ?? 1);

@@ -22,8 +22,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
-import { stampPeerAddress } from "../server/client-address";
+import { requestClientAddress, stampPeerAddress } from "../server/client-address";
 import { config } from "../server/config";
+import { logRequest, stampRequestId } from "../server/http/access-log";
 import { acceptRequestTarget, EDGE_SERVER_TIMEOUTS, guardRequest, restSecurityHeaders } from "../server/http/edge-guard";
 import { countWhenSent, nextRouteLabeler } from "../server/http/next-route-metrics";
 import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
@@ -102,13 +103,35 @@ const server = createServer(EDGE_SERVER_TIMEOUTS, (received, res) => {
   });
 });
 
+const trustProxy = config.trustProxy();
+
 async function serve(received: IncomingMessage, res: ServerResponse): Promise<void> {
+  const startedAt = performance.now();
   stampPeerAddress(received);
+  // Every answer carries the request's id; the REST dispatcher answers with the same one.
+  const requestId = stampRequestId(received, trustProxy);
+  res.setHeader("x-request-id", requestId);
   // Dot segments and backslashes refused, absolute form made origin form, `OPTIONS *` answered.
   const pathname = acceptRequestTarget(received, res, guardOptions.appUrl);
   if (pathname === undefined) return;
   const dispatchRest = configHeaders && isPlainRestPath(pathname) ? publishedRestDispatcher() : undefined;
-  if (!dispatchRest && routeOfNextPath) countWhenSent(received, res, routeOfNextPath(pathname));
+  if (!dispatchRest && routeOfNextPath) {
+    const route = routeOfNextPath(pathname);
+    countWhenSent(received, res, route);
+    // The REST dispatcher logs its own calls (route undefined: a REST path through Next.js's pipeline).
+    if (route !== undefined) {
+      res.once("close", () =>
+        logRequest({
+          method: received.method ?? "GET",
+          route,
+          status: res.statusCode,
+          durationMs: performance.now() - startedAt,
+          requestId,
+          client: requestClientAddress(received.headers, trustProxy),
+        }),
+      );
+    }
+  }
   // Security headers, cross-site refusals and body limits, for every path (server/http/edge-guard.ts);
   // not on the development server, whose scripts need eval.
   const req = dev ? received : await guardRequest(received, res, pathname, dispatchRest ? shortcutGuardOptions : guardOptions);
@@ -127,7 +150,8 @@ if (!shuttingDown) {
     log.error("the HTTP server could not start", { error, port });
     process.exit(1);
   });
-  server.listen(port, () => console.log(`Ready on http://localhost:${port}`));
+  const host = config.host();
+  server.listen(port, host, () => console.log(`Ready on http://${host ? (host.includes(":") ? `[${host}]` : host) : "localhost"}:${port}`));
   stopHttp = (limitMs) => closeHttpServer(server, limitMs);
 }
 

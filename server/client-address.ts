@@ -88,6 +88,11 @@ export function normalizeAddress(text: string | undefined): string | undefined {
   return ipaddr.process(value).toString();
 }
 
+/** Whether a connection's peer is a proxy whose forwarded headers are believed. */
+export function isTrustedPeer(address: string, trust: TrustProxy): boolean {
+  return isTrustedHop(address, 0, trust);
+}
+
 function isTrustedHop(address: string, index: number, trust: TrustProxy): boolean {
   if (trust.kind === "hops") return index < trust.hops;
   if (trust.kind === "none") return false;

@@ -13,6 +13,10 @@ export const config = {
   databasePoolSize: (): number => integer("DATABASE_POOL_SIZE", 10, 1, 1000),
   dataDir: (): string => path.resolve(/*turbopackIgnore: true*/ nonEmpty(process.env.DATA_DIR) ?? ".data"),
   port: (): number => integer("PORT", 3000, 1, 65535),
+  /** The interface address the HTTP server binds (`127.0.0.1`, `::1`, ...); unset: every interface. */
+  host: (): string | undefined => nonEmpty(process.env.HOST),
+  /** The access log, one line per request (docs/operations.md, "Logs"); `false` turns it off. */
+  logRequests: (): boolean => process.env.LOG_REQUESTS?.trim().toLowerCase() !== "false",
   appUrl: (): string => (nonEmpty(process.env.APP_URL) ?? `http://localhost:${config.port()}`).replace(/\/+$/, ""),
   webhookAllowPrivateUrls: (): boolean => process.env.WEBHOOK_ALLOW_PRIVATE_URLS === "true",
   /** Unknown keys in a REST body: refused with 400 (default), or `ignore`d for clients being migrated (docs/api.md). */

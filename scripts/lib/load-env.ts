@@ -11,3 +11,6 @@ nextEnv.loadEnvConfig(process.cwd(), process.argv.includes("--dev"), {
   info: () => {}, // the admin CLI's stdout carries only its JSON answer
   error: (...args: unknown[]) => console.error(...args),
 });
+
+// Next.js's anonymous telemetry stays off unless the environment or a .env file turns it on.
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";

@@ -226,3 +226,17 @@ describe("the OpenAPI document", () => {
     });
   });
 });
+
+describe("the OpenAPI document's top-level tags", () => {
+  it("describe every tag an operation or event uses, each once, and no unused one", () => {
+    const used = new Set<string>();
+    for (const section of [document.paths ?? {}, document.webhooks ?? {}]) {
+      for (const item of Object.values(section)) {
+        for (const operation of Object.values(item ?? {})) for (const tag of (operation as { tags?: string[] }).tags ?? []) used.add(tag);
+      }
+    }
+    const tags = document.tags ?? [];
+    expect(tags.map(({ name }) => name).sort()).toEqual([...used].sort());
+    for (const tag of tags) expect(tag.description, tag.name).toMatch(/\S{3}/);
+  });
+});

@@ -411,3 +411,47 @@ describe("security headers on the production server", () => {
     expect(live.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
   });
 });
+
+describe("the access log and request ids on the production server", () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+  async function logLineOf(requestId: string): Promise<Record<string, unknown>> {
+    for (let tries = 0; tries < 50; tries++) {
+      const line = readFileSync(path.join(dir, "server.log"), "utf8")
+        .split("\n")
+        .find((candidate) => candidate.includes(`"requestId":"${requestId}"`) && candidate.includes('"message":"request"'));
+      if (line) return JSON.parse(line) as Record<string, unknown>;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no access log line for ${requestId}`);
+  }
+
+  it("writes one JSON line for a refused REST call, under the route's template, with the id the answer carries", async () => {
+    // The peer (127.0.0.1) is no trusted proxy here (TRUST_PROXY unset): its X-Request-Id is not taken.
+    const answer = await fetch(`${server.baseUrl}/api/v1/integrations/customer/5b0c2f0e-9d1a-4c55-8e7e-2a9f6f1d3b40/assets`, {
+      headers: { "SW-PARTNER-ID": "5b0c2f0e-9d1a-4c55-8e7e-2a9f6f1d3b41", "SW-API-KEY": "wrong", "X-Request-Id": "chosen-by-client" },
+    });
+    expect(answer.status).toBe(401);
+    const requestId = answer.headers.get("x-request-id")!;
+    expect(requestId).toMatch(UUID);
+    const line = await logLineOf(requestId);
+    expect(line).toMatchObject({
+      method: "GET",
+      route: "/api/v1/integrations/customer/{customerId}/assets",
+      status: 401,
+      client: "127.0.0.1",
+    });
+    expect(line.durationMs).toEqual(expect.any(Number));
+    expect(JSON.stringify(line)).not.toContain("5b0c2f0e-9d1a-4c55-8e7e-2a9f6f1d3b40");
+  });
+
+  it("writes one for a page, and every answer carries X-Request-Id", async () => {
+    const page = await fetch(`${server.baseUrl}/docs/api`);
+    expect(page.status).toBe(200);
+    const requestId = page.headers.get("x-request-id")!;
+    expect(requestId).toMatch(UUID);
+    expect(await logLineOf(requestId)).toMatchObject({ method: "GET", status: 200, client: "127.0.0.1" });
+    const live = await fetch(`${server.baseUrl}/api/live`);
+    expect(live.headers.get("x-request-id")).toMatch(UUID);
+  });
+});

@@ -65,3 +65,12 @@ describe("REST_FAST_PATH, DIRECT_DRIVER_READS, BULK_COPY", () => {
     expect(() => checkConfig()).toThrow(`${name} must be true or false (got "no")`);
   });
 });
+
+describe("HOST", () => {
+  it("is the interface the server binds, every interface when unset or blank", () => {
+    vi.stubEnv("HOST", "127.0.0.1");
+    expect(config.host()).toBe("127.0.0.1");
+    vi.stubEnv("HOST", " ");
+    expect(config.host()).toBeUndefined();
+  });
+});

@@ -6,6 +6,8 @@ import { PendingMigrationsError } from "../../db/instance";
 import { AppError } from "../../errors";
 import { DATABASE_UNAVAILABLE, MIGRATIONS_PENDING } from "../../health";
 import { log } from "../../log";
+import { logRequest, REQUEST_ID_STAMP } from "../../http/access-log";
+import { requestClientAddress } from "../../client-address";
 import { isJsonContentType, JSON_REQUIRED } from "../../http/cross-site";
 import { REST_BODY_LIMIT } from "../../http/edge-guard";
 import type { RestDispatcher, RestRequest, RestResponse } from "../../http/rest-call";
@@ -56,18 +58,27 @@ export function createRestDispatcher(options: { router: AnyTRPCRouter; getDb: ()
     // Counted under the route's template (docs/operations.md, "Metrics"), never the raw path.
     const route =
       resolved.kind === "none" ? UNMATCHED_ROUTE : resolved.kind === "method" ? resolved.pathTemplate : resolved.route.pathTemplate;
+    // The production server's id for the request (a trusted proxy's X-Request-Id, or its own).
+    const requestId = stampedRequestId(request.headers) ?? randomUUID();
     let status = 500;
     try {
-      const answer = await answerRequest(request, method, resolved);
+      const answer = await answerRequest(request, method, resolved, requestId);
       status = answer.status;
       return answer;
     } finally {
       observeHttpRequest(method, route, status, startedAt);
+      logRequest({
+        method,
+        route,
+        status,
+        durationMs: performance.now() - startedAt,
+        requestId,
+        client: requestClientAddress(request.headers, config.trustProxy()),
+      });
     }
   };
 
-  async function answerRequest(request: RestRequest, method: string, resolved: Resolution): Promise<RestResponse> {
-    const requestId = randomUUID();
+  async function answerRequest(request: RestRequest, method: string, resolved: Resolution, requestId: string): Promise<RestResponse> {
     if (resolved.kind === "none") return errorResponse({ status: 404, message: NOT_FOUND, headers: {} }, requestId);
     if (resolved.kind === "method") {
       const allow = resolved.allowed.join(", ");
@@ -315,4 +326,8 @@ function errorResponse(error: HttpError, requestId: string): RestResponse {
     headers: { ...jsonHeaders(requestId), ...error.headers },
     body: JSON.stringify({ success: false, error: error.message }),
   };
+}
+
+function stampedRequestId(headers: RestRequest["headers"]): string | undefined {
+  return headers.get(REQUEST_ID_STAMP) || undefined;
 }
