@@ -75,7 +75,12 @@ async function scan(db: Db, customerId: string, reason: ScanReason, source: Brea
       where: { customerId, status: "verified", domain: { in: domains } },
       select: { domain: true },
     });
-    exposures.push(...(await source.stealerLogExposuresAtDomains(db, verified.map((row) => row.domain))));
+    exposures.push(
+      ...(await source.stealerLogExposuresAtDomains(
+        db,
+        verified.map((row) => row.domain),
+      )),
+    );
   }
 
   const outcome = await db.$transaction(
