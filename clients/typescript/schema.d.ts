@@ -1520,6 +1520,8 @@ export interface components {
             resolved: boolean;
             generatedDescription: string;
             nextSteps: string[];
+            /** @description Stealer-log instances only: the websites whose passwords malware captured for these addresses */
+            websiteDomains?: string[];
         };
         RedactedCustomerBreachList: {
             /**

@@ -22,12 +22,35 @@ export async function listCustomerBreaches(db: Db, partnerId: string, customerId
   const locale = requestedLocale ?? portalLocale(customer.localeCode);
   const instances = await db.customerBreach.findMany({
     where: { customerId },
-    select: { id: true, emails: true, resolved: true, breach: { select: breachFields } },
+    select: { id: true, emails: true, resolved: true, breach: { select: { ...breachFields, isStealerLog: true } } },
   });
   instances.sort((a, b) => byBreachDateDesc(a.breach, b.breach));
   const envelope = { success: true as const, breachStatus: instances.length > 0, count: instances.length };
   if (customer.status === "prospect") return { ...envelope, breaches: instances.map(redactedBreachEntry) };
-  return { ...envelope, breaches: instances.map((instance) => customerBreachEntry(instance, instance.breach, locale)) };
+  const websites = await stealerLogWebsites(
+    db,
+    instances.filter((instance) => instance.breach.isStealerLog).map((instance) => instance.id),
+  );
+  return {
+    ...envelope,
+    breaches: instances.map((instance) => ({
+      ...customerBreachEntry(instance, instance.breach, locale),
+      ...(instance.breach.isStealerLog && { websiteDomains: websites.get(instance.id) ?? [] }),
+    })),
+  };
+}
+
+/** The websites captured for the addresses of these stealer-log instances, sorted, by instance id. */
+async function stealerLogWebsites(db: Db, instanceIds: readonly string[]): Promise<Map<string, string[]>> {
+  if (instanceIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<Array<{ id: string; websites: string[] }>>`
+    SELECT cb.id::text, array_agg(DISTINCT s.website_domain ORDER BY s.website_domain) AS websites
+    FROM customer_breaches cb
+    CROSS JOIN LATERAL unnest(cb.emails) AS e(email)
+    JOIN stealer_log_exposures s ON s.domain = substr(e.email, strpos(e.email, '@') + 1) AND s.email = e.email AND s.breach_id = cb.breach_id
+    WHERE cb.id = ANY(${[...instanceIds]}::uuid[])
+    GROUP BY cb.id`;
+  return new Map(rows.map((row) => [row.id, row.websites]));
 }
 
 /**

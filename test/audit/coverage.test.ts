@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { importCatalogue } from "../../server/breaches/catalogue/catalogue";
+import { hibpBreach } from "../helpers/breach-fixtures";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -650,6 +652,11 @@ describe("CLI: a row for every command that changes something", () => {
       "--required",
     ],
     "import-breaches": async () => ["--catalogue", path.join(files, "catalogue.json")],
+    "import-stealer-logs": async () => {
+      await importCatalogue(testDb.db, [hibpBreach("AuditStealerLogs", { IsStealerLog: true })]);
+      await writeFile(path.join(files, "stealer.csv"), "email,website_domain\nceo@audit.example,bank.example\n");
+      return ["--breach", "AuditStealerLogs", "--file", path.join(files, "stealer.csv")];
+    },
     "run-scans": async () => [],
   };
   /** sync-catalogue needs Have I Been Pwned (HIBP_API_KEY); its row is written the same way as the others'. */

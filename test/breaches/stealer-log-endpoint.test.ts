@@ -63,11 +63,17 @@ describe("GET customer/{customerId}/stealer-logs", () => {
         { email: "cfo@acme.example", websiteDomains: ["mail.example"], capturedAt: null, breachId: instance.id },
       ],
     });
-    // The ordinary breach list holds the instance too, with its own (breach/status) id.
+    // The ordinary breach list holds the instance too, with its own (breach/status) id and the websites; other breaches have none.
     const breaches = await server.api.get(`/api/v1/integrations/customer/${customer.id}/breaches`, org.partner.headers);
-    expect(breaches.body.breaches.map((breach: { id: string; breachName: string }) => [breach.breachName, breach.id])).toContainEqual([
-      "Stealer",
-      instance.id,
+    expect(
+      breaches.body.breaches.map((breach: { id: string; breachName: string; websiteDomains?: string[] }) => [
+        breach.breachName,
+        breach.id === instance.id,
+        breach.websiteDomains,
+      ]),
+    ).toEqual([
+      ["Shop", false, undefined],
+      ["Stealer", true, ["bank.example", "mail.example", "netflix.com"]],
     ]);
   });
 

@@ -63,6 +63,10 @@ export const customerBreachEntrySchema = z
     resolved: z.boolean(),
     generatedDescription: z.string(),
     nextSteps: steps,
+    websiteDomains: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "Stealer-log instances only: the websites whose passwords malware captured for these addresses" }),
   })
   .meta({ id: "CustomerBreachEntry" });
 
