@@ -52,5 +52,11 @@ export function layerZones() {
     from: [`./server/!(${DB_SHARED_IMPORTS.join("|")}).ts`],
     message: `layer rule (ARCHITECTURE.md, "Layers and their rules"): server/db/ imports of the shared files only ${DB_SHARED_IMPORTS.map((file) => `${file}.ts`).join(", ")}.`,
   });
+  // The background driver is chosen where the process is composed (instrumentation.ts), so server/ knows none.
+  zones.push({
+    target: "./server",
+    from: ["./inngest", "./app", "./scripts"],
+    message: 'layer rule (ARCHITECTURE.md, "Layers and their rules"): server/ imports nothing of inngest/, app/ or scripts/.',
+  });
   return zones;
 }

@@ -11,7 +11,7 @@ const SLOT = Symbol.for("exposure-monitor.job-waker");
 const slot = globalThis as unknown as { [SLOT]?: JobWaker };
 
 /**
- * Set once per process by the composition of background work (server/startup/background.ts): it
+ * Set once per process by the composition of background work (instrumentation.ts: server/startup/background.ts or inngest/driver.ts): it
  * wakes the in-process runner and webhook delivery worker, or sends Inngest the jobs-due event.
  */
 export function setJobWaker(wake: JobWaker): void {

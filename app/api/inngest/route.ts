@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { config } from "@/server/config";
-import { inngestServeOptions } from "@/server/startup/background";
+import { inngestServeOptions } from "@/inngest/driver";
 
 // Inngest calls this route to run the functions when Inngest mode is on (INNGEST_EVENT_KEY,
 // INNGEST_SIGNING_KEY or INNGEST_DEV); otherwise it is not found and inngest is never loaded.
