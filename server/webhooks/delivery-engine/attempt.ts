@@ -34,11 +34,11 @@ export async function performAttempt(db: Db, writer: ResultWriter, attempt: Star
         ? await exchangeStandardWebhooks(delivery, [fallbackToken])
         : await exchangeCurrent(delivery, fallbackToken);
     onAnswered?.();
-    await writer.record(outcomeOf(attempt, fallbackAttemptId, second, second.error ? first.error : undefined));
+    await writer.record(outcomeOf(attempt, { id: fallbackAttemptId, written: true }, second, second.error ? first.error : undefined));
     return;
   }
   onAnswered?.();
-  await writer.record(outcomeOf(attempt, attempt.attemptId, first, first.error));
+  await writer.record(outcomeOf(attempt, { id: attempt.attemptId, written: false }, first, first.error));
 }
 
 function withFallback(tokens: SigningTokens & { active: string }): string[] {

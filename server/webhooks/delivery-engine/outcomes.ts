@@ -16,6 +16,12 @@ const GONE = 410;
 export interface AttemptOutcome {
   delivery: ClaimedDelivery;
   attemptId: string;
+  /**
+   * Whether the attempt's row exists already: the fallback request's is written before it is sent
+   * (attempt.ts). Otherwise the outcome writes it, complete, if it still holds the claim (else the
+   * sweep has written it as interrupted, and the outcome completes that row).
+   */
+  attemptRowWritten: boolean;
   exchange: Exchange;
   status: "delivered" | "pending" | "failed";
   nextAttemptAt: Date | null;
@@ -28,7 +34,7 @@ export interface AttemptOutcome {
  */
 export function outcomeOf(
   attempt: StartedAttempt,
-  attemptId: string,
+  attemptRow: { id: string; written: boolean },
   exchange: Exchange,
   deliveryError: string | undefined,
 ): AttemptOutcome {
@@ -46,7 +52,8 @@ export function outcomeOf(
   }
   return {
     delivery,
-    attemptId,
+    attemptId: attemptRow.id,
+    attemptRowWritten: attemptRow.written,
     exchange,
     status,
     nextAttemptAt:
@@ -152,8 +159,9 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
                            ${outcomes.map((o) => o.exchange.statusCode ?? null)}::int[],
                            ${outcomes.map((o) => o.exchange.durationMs)}::int[], ${outcomes.map((o) => o.exchange.error ?? null)}::text[],
                            ${outcomes.map((o) => o.status)}::text[], ${outcomes.map((o) => o.nextAttemptAt)}::timestamptz[],
-                           ${outcomes.map((o) => o.deliveryError)}::text[])
-        AS r(attempt_id, delivery_id, claim_token, claimed_at, status_code, duration_ms, attempt_error, status, next_at, delivery_error)
+                           ${outcomes.map((o) => o.deliveryError)}::text[], ${outcomes.map((o) => o.attemptRowWritten)}::boolean[])
+        AS r(attempt_id, delivery_id, claim_token, claimed_at, status_code, duration_ms, attempt_error, status, next_at, delivery_error,
+             row_written)
     ), moved AS (
       UPDATE webhook_deliveries d
       SET status = o.status::webhook_delivery_status, lease_until = NULL, claim_token = NULL, updated_at = now(),
@@ -165,10 +173,10 @@ async function writeOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> 
       -- the row of an attempt whose delivery this statement moved (and so holds locked): new
       INSERT INTO webhook_attempts (id, delivery_id, started_at, finished_at, status_code, duration_ms, error)
       SELECT o.attempt_id, o.delivery_id, o.claimed_at, now(), o.status_code, o.duration_ms, o.attempt_error
-      FROM outcome o WHERE o.attempt_id = o.claim_token AND o.delivery_id IN (SELECT id FROM moved)
+      FROM outcome o WHERE NOT o.row_written AND o.delivery_id IN (SELECT id FROM moved)
     ), completed AS (
       UPDATE webhook_attempts a SET finished_at = now(), status_code = o.status_code, duration_ms = o.duration_ms, error = o.attempt_error
-      FROM outcome o WHERE a.id = o.attempt_id AND NOT (o.attempt_id = o.claim_token AND o.delivery_id IN (SELECT id FROM moved))
+      FROM outcome o WHERE a.id = o.attempt_id AND (o.row_written OR o.delivery_id NOT IN (SELECT id FROM moved))
     ), health AS (
       SELECT * FROM unnest(${endpoints.map(([id]) => id)}::uuid[], ${endpoints.map(([, h]) => h.reset)}::boolean[],
                            ${endpoints.map(([, h]) => h.add)}::int[], ${endpoints.map(([, h]) => h.lastError)}::text[],
