@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Db, Prisma } from "../db/client";
 import { badRequest, notFound } from "../errors";
 import { isUuid } from "../uuid";
@@ -8,20 +9,23 @@ export const INVALID_PARTNER_ID = "Partner ID must be a valid UUID";
 export const PARTNER_UPDATE_EMPTY = "At least one partner field must be provided";
 
 /** A partner as the distributor API shows it (docs/distributors.md): snake_case, no envelope. */
-export interface PartnerRecord {
-  uuid: string;
-  name: string;
-  contact_email: string | null;
-  product_type: string | null;
-  reply_to_email: string | null;
-  account_reference: string | null;
-  monthly_churn_limit: number | null;
-  basic_billing_code: string | null;
-  plus_billing_code: string | null;
-  pro_billing_code: string | null;
-  send_customer_welcome_emails: boolean;
-  send_transactional_emails: boolean;
-}
+export const partnerRecordSchema = z
+  .object({
+    uuid: z.string().meta({ format: "uuid" }),
+    name: z.string(),
+    contact_email: z.string().nullable(),
+    product_type: z.string().nullable(),
+    reply_to_email: z.string().nullable(),
+    account_reference: z.string().nullable(),
+    monthly_churn_limit: z.number().int().nullable(),
+    basic_billing_code: z.string().nullable(),
+    plus_billing_code: z.string().nullable(),
+    pro_billing_code: z.string().nullable(),
+    send_customer_welcome_emails: z.boolean(),
+    send_transactional_emails: z.boolean(),
+  })
+  .meta({ id: "Partner" });
+export type PartnerRecord = z.infer<typeof partnerRecordSchema>;
 
 /** The fields a distributor sets; null clears an optional one. */
 export interface PartnerFields {

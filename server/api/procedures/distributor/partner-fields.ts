@@ -24,22 +24,7 @@ export const partnerFieldsShape = {
 
 export const partnerIdPath = z.string().meta({ format: "uuid", description: "The partner's uuid" });
 
-export const partnerRecordSchema = z
-  .object({
-    uuid: z.string().meta({ format: "uuid" }),
-    name: z.string(),
-    contact_email: z.string().nullable(),
-    product_type: z.string().nullable(),
-    reply_to_email: z.string().nullable(),
-    account_reference: z.string().nullable(),
-    monthly_churn_limit: z.number().int().nullable(),
-    basic_billing_code: z.string().nullable(),
-    plus_billing_code: z.string().nullable(),
-    pro_billing_code: z.string().nullable(),
-    send_customer_welcome_emails: z.boolean(),
-    send_transactional_emails: z.boolean(),
-  })
-  .meta({ id: "Partner" });
+export { partnerRecordSchema } from "../../../distributors/partners";
 
 export const API_KEYS_PATH = "/api/v1/distributors/partners/{partnerUuid}/api-keys";
 export const API_KEYS_TAGS = ["Distributor: partner API keys"];
