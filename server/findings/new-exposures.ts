@@ -3,6 +3,7 @@ import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import type { Exposure } from "../breaches/exposure-index/exposures";
 import { recordFindings } from "./scanner";
+import { forEachConcurrently } from "../concurrently";
 
 /** Customers written per transaction: a large import never holds one giant transaction. */
 export const MATCH_PAGE_CUSTOMERS = 100;
@@ -114,30 +115,23 @@ async function recordMatches(db: Db, matches: readonly CustomerExposure[]): Prom
   for (let start = 0; start < customerIds.length; start += MATCH_PAGE_CUSTOMERS)
     pages.push(customerIds.slice(start, start + MATCH_PAGE_CUSTOMERS));
 
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(MATCH_LANES, pages.length) }, async () => {
-    while (next < pages.length) {
-      const page = pages[next++]!;
-      const written = await db.$transaction(
-        async (tx) => {
-          const active = await tx.$queryRaw<Array<{ id: string }>>`
+  await forEachConcurrently(pages, MATCH_LANES, async (page) => {
+    const written = await db.$transaction(
+      async (tx) => {
+        const active = await tx.$queryRaw<Array<{ id: string }>>`
             SELECT id::text FROM customers WHERE id = ANY(${page}::uuid[]) AND status = 'active' ORDER BY id FOR UPDATE`;
-          const findings = [];
-          for (const { id } of active) findings.push(await recordFindings(tx, id, byCustomer.get(id)!, { scan: false }));
-          return findings;
-        },
-        { timeout: 120_000, maxWait: 30_000 },
-      );
-      outcome.skipped += page.length - written.length;
-      for (const findings of written) {
-        outcome.newBreaches += findings.newBreaches;
-        outcome.discoveredEmails += findings.discoveredEmails;
-      }
-      await wakeJobWorkers();
+        const findings = [];
+        for (const { id } of active) findings.push(await recordFindings(tx, id, byCustomer.get(id)!, { scan: false }));
+        return findings;
+      },
+      { timeout: 120_000, maxWait: 30_000 },
+    );
+    outcome.skipped += page.length - written.length;
+    for (const findings of written) {
+      outcome.newBreaches += findings.newBreaches;
+      outcome.discoveredEmails += findings.discoveredEmails;
     }
+    await wakeJobWorkers();
   });
-  const settled = await Promise.allSettled(lanes);
-  const failure = settled.find((result) => result.status === "rejected");
-  if (failure) throw failure.reason;
   return outcome;
 }

@@ -13,6 +13,7 @@ import type { ScanReason } from "../customers/scan-requests";
 import { configuredBreachSource } from "../breaches/exposure-index/sources/configured";
 import type { BreachSource } from "../breaches/exposure-index/sources/source";
 import { refreshThreatScore } from "../customers/threat-score";
+import { forEachConcurrently } from "../concurrently";
 
 export type ScanOutcome =
   | { customerId: string; scanned: false; skipped: "not-found" | "not-monitored" | "prospect-already-scanned" }
@@ -278,20 +279,15 @@ export async function scanCustomers(
   { concurrency = 4, source = configuredBreachSource() }: { concurrency?: number; source?: BreachSource } = {},
 ): Promise<{ scanned: number; skipped: number; failed: number }> {
   const totals = { scanned: 0, skipped: 0, failed: 0 };
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(concurrency, customerIds.length) }, async () => {
-    while (next < customerIds.length) {
-      const customerId = customerIds[next++]!;
-      try {
-        const outcome = await scanCustomer(db, customerId, reason, source);
-        totals[outcome.scanned ? "scanned" : "skipped"]++;
-      } catch (error) {
-        totals.failed++;
-        log.error("customer scan failed", { customerId, reason, error });
-      }
+  await forEachConcurrently(customerIds, concurrency, async (customerId) => {
+    try {
+      const outcome = await scanCustomer(db, customerId, reason, source);
+      totals[outcome.scanned ? "scanned" : "skipped"]++;
+    } catch (error) {
+      totals.failed++;
+      log.error("customer scan failed", { customerId, reason, error });
     }
   });
-  await Promise.all(lanes);
   return totals;
 }
 

@@ -3,6 +3,7 @@ import { log } from "../log";
 import { claimDueJobs, completeJob, failJob, releaseJobs, type ClaimedJob } from "./queue";
 import type { JobCatalogue } from "./catalogue";
 import { defaultRetryDelayMs, MalformedJobPayloadError, parseJobPayload } from "./definition";
+import { forEachConcurrently } from "../concurrently";
 
 export const JOB_LEASE_MS = 5 * 60_000;
 
@@ -24,14 +25,10 @@ export async function runDueJobs(
   }: { limit?: number; concurrency?: number; kinds?: string[]; stopping?: () => boolean } = {},
 ): Promise<number> {
   const jobs = await claimDueJobs(db, { limit, leaseMs: JOB_LEASE_MS, kinds });
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(concurrency, jobs.length) }, async () => {
-    while (next < jobs.length && !stopping()) await runJob(db, catalogue, jobs[next++]!);
-  });
-  await Promise.all(lanes);
-  const unstarted = jobs.slice(next);
+  const started = await forEachConcurrently(jobs, concurrency, (job) => runJob(db, catalogue, job), { stopping });
+  const unstarted = jobs.slice(started);
   if (unstarted.length > 0) await releaseJobs(db, unstarted);
-  return next;
+  return started;
 }
 
 async function runJob(db: Db, catalogue: JobCatalogue, job: ClaimedJob): Promise<void> {
