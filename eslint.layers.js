@@ -22,7 +22,7 @@ export const SERVER_TIERS = [
 ];
 
 /** The shared files db/ may import. */
-export const DB_SHARED_IMPORTS = ["config", "log", "shutdown"];
+export const DB_SHARED_IMPORTS = ["config", "log", "shutdown", "process-slot"];
 
 const path = (layer) => (layer === "*.ts" ? "./server/*.ts" : `./server/${layer}/**`);
 const name = (layer) => (layer === "*.ts" ? "server/*.ts" : `server/${layer}/`);

@@ -32,7 +32,7 @@ import { serveRestRequest } from "../server/http/rest-node";
 import { headerResolverFromBuild } from "../server/http/route-headers";
 import { log } from "../server/log";
 import { runShutdownPhase } from "../server/shutdown";
-import { holdTickObjectShape } from "../server/startup/tick-object-shape";
+import { holdTickObjectShape } from "./lib/tick-object-shape";
 
 /** Everything done within this; Kubernetes, systemd and Docker wait 10 s before SIGKILL by default. */
 const SHUTDOWN_LIMIT_MS = 9_500;

@@ -18,7 +18,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { appSecret } from "../server/app-key";
 import { checkConfig, config } from "../server/config";
-import { holdTickObjectShape } from "../server/startup/tick-object-shape";
+import { holdTickObjectShape } from "./lib/tick-object-shape";
 
 const dev = process.argv.includes("--dev");
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { processSlot } from "./process-slot";
 
 /**
  * Who a request comes from: the one rule for every caller that keys on a client address (staff
@@ -146,15 +147,14 @@ export function clientBucket(address: string | undefined): string {
 /** Written by the server itself (stampPeerAddress); a client's copy is removed first. */
 export const PEER_ADDRESS_HEADER = "x-exposure-monitor-peer";
 
-const STAMPED = Symbol.for("exposure-monitor.peer-address-stamped");
-const slot = globalThis as unknown as { [STAMPED]?: boolean };
+const stamped = processSlot<boolean>("peer-address-stamped");
 
 /**
  * Puts the socket's peer address into PEER_ADDRESS_HEADER of a Node request before anything
  * else reads it (scripts/serve.ts; the tests' servers), replacing any copy the client sent.
  */
 export function stampPeerAddress(req: IncomingMessage): void {
-  slot[STAMPED] = true;
+  stamped.set(true);
   const peer = req.socket.remoteAddress ?? "";
   req.headers[PEER_ADDRESS_HEADER] = peer;
   const raw = req.rawHeaders;
@@ -191,7 +191,7 @@ function headerValues(headers: HeaderSource, name: string): string[] {
  * (the service was not started through scripts/serve.ts).
  */
 export function requestClientAddress(headers: HeaderSource | undefined, trust: TrustProxy): string | undefined {
-  if (!headers || !slot[STAMPED]) return undefined;
+  if (!headers || !stamped.get()) return undefined;
   const peer = headerValues(headers, PEER_ADDRESS_HEADER).at(-1);
   return pickClientAddress(peer, headerValues(headers, "x-forwarded-for"), trust);
 }
@@ -201,7 +201,7 @@ export function requestClientAddress(headers: HeaderSource | undefined, trust: T
  * (X-Forwarded-Host) may be believed; false when the server did not stamp the peer.
  */
 export function peerIsTrustedProxy(headers: HeaderSource | undefined, trust: TrustProxy): boolean {
-  if (!headers || !slot[STAMPED] || trust.kind === "none") return false;
+  if (!headers || !stamped.get() || trust.kind === "none") return false;
   const peer = normalizeAddress(headerValues(headers, PEER_ADDRESS_HEADER).at(-1));
   return peer !== undefined && isTrustedHop(peer, 0, trust);
 }

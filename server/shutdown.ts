@@ -1,4 +1,5 @@
 import { log } from "./log";
+import { processSlot } from "./process-slot";
 
 /**
  * Graceful shutdown (docs/operations.md, "Shutdown"). The parts of the server register how they
@@ -16,11 +17,10 @@ interface ShutdownStep {
   run(): Promise<void>;
 }
 
-const SLOT = Symbol.for("exposure-monitor.shutdown-steps");
-const slot = globalThis as unknown as { [SLOT]?: ShutdownStep[] };
+const shutdownSteps = processSlot<ShutdownStep[]>("shutdown-steps");
 
 function steps(): ShutdownStep[] {
-  return (slot[SLOT] ??= []);
+  return shutdownSteps.getOrCreate(() => []);
 }
 
 /** Registers a step run when the process shuts down (in registration order within its phase, side by side). */
@@ -36,7 +36,7 @@ export function onShutdown(phase: ShutdownPhase, name: string, run: () => Promis
 export async function runShutdownPhase(phase: ShutdownPhase, limitMs: number): Promise<void> {
   const all = steps();
   const due = all.filter((step) => step.phase === phase);
-  slot[SLOT] = all.filter((step) => step.phase !== phase);
+  shutdownSteps.set(all.filter((step) => step.phase !== phase));
   await Promise.all(
     due.map(async (step) => {
       let timer: NodeJS.Timeout | undefined;

@@ -1,6 +1,7 @@
 import { onShutdown } from "../shutdown";
 import { openDatabase, type Database, type Db } from "./client";
 import { pendingMigrationNames } from "./migration-status";
+import { processSlot } from "../process-slot";
 
 /** The server refuses a database on which migrations it ships are not applied. */
 export class PendingMigrationsError extends Error {
@@ -16,7 +17,7 @@ export class PendingMigrationsError extends Error {
   }
 }
 
-const state = globalThis as unknown as { __appDatabase?: Promise<Database> };
+const appDatabase = processSlot<Promise<Database>>("app-database");
 
 /**
  * The server process's database, opened on first use. Migrations are applied by the start
@@ -24,20 +25,23 @@ const state = globalThis as unknown as { __appDatabase?: Promise<Database> };
  * never loads the schema engine and refuses to run on a schema it does not match.
  */
 export function getAppDatabase(): Promise<Database> {
-  state.__appDatabase ??= (async () => {
-    const database = await openDatabase();
-    const pending = await database.withMigrationAccess((session) => pendingMigrationNames(session));
-    if (pending.length > 0) {
-      await database.close();
-      throw new PendingMigrationsError(database.location, pending);
-    }
-    onShutdown("database", "database", () => database.close());
-    return database;
-  })().catch((error) => {
-    state.__appDatabase = undefined;
-    throw error;
-  });
-  return state.__appDatabase;
+  return appDatabase.getOrCreate(() =>
+    openCheckedDatabase().catch((error: unknown) => {
+      appDatabase.set(undefined);
+      throw error;
+    }),
+  );
+}
+
+async function openCheckedDatabase(): Promise<Database> {
+  const database = await openDatabase();
+  const pending = await database.withMigrationAccess((session) => pendingMigrationNames(session));
+  if (pending.length > 0) {
+    await database.close();
+    throw new PendingMigrationsError(database.location, pending);
+  }
+  onShutdown("database", "database", () => database.close());
+  return database;
 }
 
 export async function getAppDb(): Promise<Db> {

@@ -6,19 +6,19 @@
  * process: Next.js's.
  */
 import type { RestDispatcher } from "./rest-call";
+import { processSlot } from "../process-slot";
 
-const SLOT = Symbol.for("exposure-monitor.rest-dispatcher");
-const slot = globalThis as unknown as { [SLOT]?: RestDispatcher };
+const dispatcher = processSlot<RestDispatcher>("rest-dispatcher");
 
 /** The paths the REST handler answers in full: the versioned API and the unversioned legacy one. */
 const REST_PREFIXES = ["/api/v1/", "/api/integrations/"];
 
 export function publishRestDispatcher(dispatch: RestDispatcher): void {
-  slot[SLOT] = dispatch;
+  dispatcher.set(dispatch);
 }
 
 export function publishedRestDispatcher(): RestDispatcher | undefined {
-  return slot[SLOT];
+  return dispatcher.get();
 }
 
 /**

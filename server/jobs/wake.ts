@@ -1,4 +1,5 @@
 import { log } from "../log";
+import { processSlot } from "../process-slot";
 
 type JobWaker = () => void | Promise<void>;
 
@@ -7,15 +8,14 @@ type JobWaker = () => void | Promise<void>;
  * composition sets it from instrumentation.ts, which Next.js compiles as an entry of its own, and
  * the route handlers that queue work hold other copies of this module.
  */
-const SLOT = Symbol.for("exposure-monitor.job-waker");
-const slot = globalThis as unknown as { [SLOT]?: JobWaker };
+const waker = processSlot<JobWaker>("job-waker");
 
 /**
  * Set once per process by the composition of background work (instrumentation.ts: server/startup/background.ts or inngest/driver.ts): it
  * wakes the in-process runner and webhook delivery worker, or sends Inngest the jobs-due event.
  */
 export function setJobWaker(wake: JobWaker): void {
-  slot[SLOT] = wake;
+  waker.set(wake);
 }
 
 /**
@@ -25,7 +25,7 @@ export function setJobWaker(wake: JobWaker): void {
  */
 export async function wakeJobWorkers(): Promise<void> {
   try {
-    await slot[SLOT]?.();
+    await waker.get()?.();
   } catch (error) {
     log.warn("could not wake job workers; the next poll will pick the work up", { error });
   }

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { processSlot } from "../process-slot";
 
 /**
  * The metrics the process counts as it works (docs/operations.md, "Metrics"), served at
@@ -48,13 +49,12 @@ function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-const SLOT = Symbol.for("exposure-monitor.metrics");
-const slot = globalThis as unknown as { [SLOT]?: Metrics };
+const registry = processSlot<Metrics>("metrics");
 let cached: Metrics | undefined;
 
 /** The process's one set of metrics, created on first use. */
 export function metrics(): Metrics {
-  return (cached ??= slot[SLOT] ??= createMetrics());
+  return (cached ??= registry.getOrCreate(createMetrics));
 }
 
 /** The route label of requests that matched no route (so unknown paths cannot add series). */

@@ -2,7 +2,7 @@
 // class no live object uses (no optimizing compiler: optimized code would keep them in some runs):
 // prints V8's view of process.nextTick (its inline caches) after full collections at a moment when
 // no tick object is alive, with the tick object shape held first ("hold") or not.
-import { holdTickObjectShape } from "../../server/startup/tick-object-shape";
+import { holdTickObjectShape } from "../../scripts/lib/tick-object-shape";
 
 const debugPrint = new Function("value", "%DebugPrint(value)") as (value: unknown) => void;
 const collectGarbage = (globalThis as { gc?: () => void }).gc!;

@@ -3,11 +3,11 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { holdTickObjectShape } from "../../server/startup/tick-object-shape";
+import { holdTickObjectShape } from "../../scripts/lib/tick-object-shape";
 
 /**
  * The inline caches of the object literal in Node's nextTick, in a process that ran a full
- * collection while no tick object was alive (server/startup/tick-object-shape.ts), read from V8's
+ * collection while no tick object was alive (scripts/lib/tick-object-shape.ts), read from V8's
  * own debug print. Without the hold they turn generic; with it they keep their one hidden class.
  * If a Node upgrade makes the first case pass too, V8 or Node fixed it and the hold can go.
  */

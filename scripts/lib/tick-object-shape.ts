@@ -1,8 +1,8 @@
 import { createHook } from "node:async_hooks";
+import { processSlot } from "../../server/process-slot";
 
 // Process-wide: dist/start.js and dist/serve.js are bundled apart, and each may ask.
-const SLOT = Symbol.for("exposure-monitor.held-tick-object");
-const slot = globalThis as unknown as { [SLOT]?: object };
+const heldTickObject = processSlot<object>("held-tick-object");
 
 /**
  * Holds one of Node's process.nextTick objects for the life of the process. nextTick builds each
@@ -14,10 +14,10 @@ const slot = globalThis as unknown as { [SLOT]?: object };
  * the chain alive. Call it early, before the process first idles. Returns whether one is held.
  */
 export function holdTickObjectShape(): boolean {
-  if (slot[SLOT]) return true;
+  if (heldTickObject.get()) return true;
   const hook = createHook({
     init(_asyncId, type, _triggerAsyncId, resource) {
-      if (type === "TickObject") slot[SLOT] = resource as object;
+      if (type === "TickObject") heldTickObject.set(resource as object);
     },
   });
   hook.enable();
@@ -26,5 +26,5 @@ export function holdTickObjectShape(): boolean {
   } finally {
     hook.disable();
   }
-  return slot[SLOT] !== undefined;
+  return heldTickObject.get() !== undefined;
 }
