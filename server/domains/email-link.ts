@@ -9,6 +9,7 @@ import { log } from "../log";
 import { configuredTransport, type MailTransport } from "../notifications/transport";
 import { hashSecretToken, newSecretToken, SECRET_TOKEN_PATTERN } from "../secret-tokens";
 import type { CustomerDomainRow } from "./domains";
+import { isMailStopped, MAIL_STOPPED, mailStopUrl } from "./mail-stops";
 import { verifyInTransaction } from "./verify";
 import { wakeJobWorkers } from "../jobs/wake";
 
@@ -67,6 +68,8 @@ export async function sendVerificationLink(
       partner: { select: { name: true, replyToEmail: true, distributor: { select: { name: true } } } },
     },
   });
+  const stop = { partnerId: customer.partnerId, domain: row.domain };
+  if (await isMailStopped(db, stop)) throw new AppError("FORBIDDEN", MAIL_STOPPED);
   const [sent] = await db.$queryRaw<Array<{ domain: number; domain_seconds: number; partner: number; partner_seconds: number }>>`
     SELECT count(*) FILTER (WHERE cd.domain = ${row.domain})::int AS domain,
       coalesce(ceil(extract(epoch FROM min(l.created_at) FILTER (WHERE cd.domain = ${row.domain}) + interval '24 hours' - now())), 0)::int AS domain_seconds,
@@ -98,6 +101,7 @@ export async function sendVerificationLink(
       distributor: customer.partner.distributor.name,
     },
     verificationLinkUrl(token),
+    mailStopUrl(stop, locale),
   );
   try {
     await transport.send({ notificationId: link!.id, to: email, replyTo: customer.partner.replyToEmail, attachments: [], ...texts });
@@ -117,17 +121,21 @@ function verificationMail(
   locale: LocaleCode,
   values: { domain: string; company: string; partner: string; distributor: string },
   url: string,
+  stopUrl: string,
 ) {
   const texts = domainTexts(locale).email;
-  const [intro, button, expiry, ignore] = [texts.intro, texts.button, texts.expiry, texts.ignore].map((text) => format(text, values));
+  const [intro, button, expiry, ignore, stop] = [texts.intro, texts.button, texts.expiry, texts.ignore, texts.stop].map((text) =>
+    format(text, values),
+  );
   return {
     subject: format(texts.subject, values),
-    text: `${intro}\n\n${url}\n\n${expiry}\n\n${ignore}\n`,
+    text: `${intro}\n\n${url}\n\n${expiry}\n\n${ignore}\n\n${stop}\n${stopUrl}\n`,
     html: `<!doctype html><html lang="${locale}"><body>
 <p>${escapeHtml(intro!)}</p>
 <p><a href="${escapeHtml(url)}">${escapeHtml(button!)}</a></p>
 <p>${escapeHtml(expiry!)}</p>
 <p>${escapeHtml(ignore!)}</p>
+<p><a href="${escapeHtml(stopUrl)}">${escapeHtml(stop!)}</a></p>
 </body></html>`,
   };
 }

@@ -294,6 +294,7 @@ export const daDK: Translation = {
       button: "Bekræft {domain}",
       expiry: "Linket virker én gang, inden for 24 timer.",
       ignore: "Hvis I ikke kender {company} eller ikke ventede denne e-mail, kan I se bort fra den: intet ændres.",
+      stop: "Ikke jer, eller ikke jeres kunde? Stop bekræftelsesmails fra {partner} for {domain}:",
     },
     page: {
       title: "Bekræft et domæne",
@@ -304,6 +305,14 @@ export const daDK: Translation = {
       invalid: "Dette link er ikke gyldigt. Åbn hele linket fra e-mailen.",
       expired: "Dette link er udløbet. Bed om et nyt i portalen.",
       used: "Dette link er allerede brugt.",
+    },
+    stopPage: {
+      title: "Stop bekræftelsesmails",
+      question:
+        "Stop de e-mails, hvor {partner}, en partner hos {distributor}, beder jer bekræfte {domain}? Andre afsendere påvirkes ikke.",
+      confirm: "Stop e-mailsene",
+      done: "Færdig: {partner} sender ikke flere bekræftelsesmails for {domain}.",
+      invalid: "Dette link er ikke gyldigt. Åbn hele linket fra e-mailen.",
     },
   },
 };

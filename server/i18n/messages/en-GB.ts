@@ -307,6 +307,7 @@ export const enGB = {
       button: "Confirm {domain}",
       expiry: "The link works once, within 24 hours.",
       ignore: "If you do not know {company} or did not expect this message, ignore it: nothing changes.",
+      stop: "Not your organisation? Stop the verification e-mails from {partner} for {domain}:",
     },
     page: {
       title: "Confirm a domain",
@@ -317,6 +318,14 @@ export const enGB = {
       invalid: "This link is not valid. Open the whole link from the e-mail.",
       expired: "This link has expired. Ask for a new one in the portal.",
       used: "This link has been used already.",
+    },
+    stopPage: {
+      title: "Stop verification e-mails",
+      question:
+        "Stop the e-mails in which {partner}, a partner of {distributor}, asks to confirm {domain}? Other senders are not affected.",
+      confirm: "Stop these e-mails",
+      done: "Done: {partner} sends no more verification e-mails for {domain}.",
+      invalid: "This link is not valid. Open the whole link from the e-mail.",
     },
   },
   organization: {

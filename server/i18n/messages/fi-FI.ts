@@ -301,6 +301,7 @@ export const fiFI: Translation = {
       button: "Vahvista {domain}",
       expiry: "Linkki toimii kerran, 24 tunnin sisällä.",
       ignore: "Jos ette tunne asiakasta {company} tai ette odottaneet tätä viestiä, jättäkää se huomiotta: mikään ei muutu.",
+      stop: "Ettekö te, tai ei teidän asiakkaanne? Lopettakaa kumppanin {partner} vahvistusviestit verkkotunnukselle {domain}:",
     },
     page: {
       title: "Vahvista verkkotunnus",
@@ -311,6 +312,14 @@ export const fiFI: Translation = {
       invalid: "Tämä linkki ei kelpaa. Avatkaa koko linkki sähköpostista.",
       expired: "Tämä linkki on vanhentunut. Pyytäkää uusi portaalissa.",
       used: "Tämä linkki on jo käytetty.",
+    },
+    stopPage: {
+      title: "Lopeta vahvistusviestit",
+      question:
+        "Lopetetaanko viestit, joissa {partner}, jakelijan {distributor} kumppani, pyytää vahvistamaan verkkotunnuksen {domain}? Muut lähettäjät eivät muutu.",
+      confirm: "Lopeta viestit",
+      done: "Valmis: {partner} ei lähetä enää vahvistusviestejä verkkotunnukselle {domain}.",
+      invalid: "Tämä linkki ei kelpaa. Avatkaa koko linkki viestistä.",
     },
   },
 };

@@ -297,6 +297,7 @@ export const nbNO: Translation = {
       button: "Bekreft {domain}",
       expiry: "Lenken virker én gang, innen 24 timer.",
       ignore: "Hvis dere ikke kjenner {company} eller ikke ventet denne e-posten, kan dere se bort fra den: ingenting endres.",
+      stop: "Ikke dere, eller ikke deres kunde? Stopp bekreftelses-e-postene fra {partner} for {domain}:",
     },
     page: {
       title: "Bekreft et domene",
@@ -307,6 +308,13 @@ export const nbNO: Translation = {
       invalid: "Denne lenken er ikke gyldig. Åpne hele lenken fra e-posten.",
       expired: "Denne lenken har utløpt. Be om en ny i portalen.",
       used: "Denne lenken er allerede brukt.",
+    },
+    stopPage: {
+      title: "Stopp bekreftelses-e-poster",
+      question: "Stoppe e-postene der {partner}, en partner av {distributor}, ber dere bekrefte {domain}? Andre avsendere berøres ikke.",
+      confirm: "Stopp e-postene",
+      done: "Ferdig: {partner} sender ikke flere bekreftelses-e-poster for {domain}.",
+      invalid: "Denne lenken er ikke gyldig. Åpne hele lenken fra e-posten.",
     },
   },
 };

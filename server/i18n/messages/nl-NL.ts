@@ -301,6 +301,7 @@ export const nlNL: Translation = {
       button: "Bevestig {domain}",
       expiry: "De link werkt één keer, binnen 24 uur.",
       ignore: "Kent u {company} niet of verwachtte u dit bericht niet, negeer het dan: er verandert niets.",
+      stop: "Bent u dit niet, of is dit niet uw klant? Stop de verificatie-e-mails van {partner} voor {domain}:",
     },
     page: {
       title: "Een domein bevestigen",
@@ -311,6 +312,14 @@ export const nlNL: Translation = {
       invalid: "Deze link is niet geldig. Open de hele link uit de e-mail.",
       expired: "Deze link is verlopen. Vraag een nieuwe aan in het portaal.",
       used: "Deze link is al gebruikt.",
+    },
+    stopPage: {
+      title: "Verificatie-e-mails stoppen",
+      question:
+        "De e-mails stoppen waarin {partner}, een partner van {distributor}, vraagt {domain} te bevestigen? Andere afzenders veranderen niet.",
+      confirm: "Deze e-mails stoppen",
+      done: "Klaar: {partner} stuurt geen verificatie-e-mails meer voor {domain}.",
+      invalid: "Deze link is niet geldig. Open de volledige link uit de e-mail.",
     },
   },
 };

@@ -298,6 +298,7 @@ export const svSE: Translation = {
       button: "Bekräfta {domain}",
       expiry: "Länken fungerar en gång, inom 24 timmar.",
       ignore: "Om ni inte känner till {company} eller inte väntade er det här mejlet kan ni strunta i det: ingenting ändras.",
+      stop: "Inte ni, eller inte er kund? Stoppa verifieringsmejlen från {partner} för {domain}:",
     },
     page: {
       title: "Bekräfta en domän",
@@ -308,6 +309,13 @@ export const svSE: Translation = {
       invalid: "Den här länken fungerar inte. Öppna hela länken från mejlet.",
       expired: "Den här länken har gått ut. Be om en ny i portalen.",
       used: "Den här länken har redan använts.",
+    },
+    stopPage: {
+      title: "Stoppa verifieringsmejl",
+      question: "Stoppa mejlen där {partner}, en partner till {distributor}, ber er bekräfta {domain}? Andra avsändare påverkas inte.",
+      confirm: "Stoppa mejlen",
+      done: "Klart: {partner} skickar inga fler verifieringsmejl för {domain}.",
+      invalid: "Den här länken fungerar inte. Öppna hela länken från mejlet.",
     },
   },
 };
