@@ -339,6 +339,8 @@ describe("pages and non-REST routes with odd input on the production server (iss
     `/admin/invitation?token=${long}`,
     "/verify-domain?token=a%00b",
     `/verify-domain?token=${long}`,
+    "/verify-domain/stop?token=a%00b",
+    `/verify-domain/stop?token=${long}`,
     "/auth/confirm?token_hash=a%00b&type=magiclink",
     `/auth/confirm?token_hash=${long}&type=magiclink`,
     "/auth/error?reason=%00",
