@@ -293,7 +293,7 @@ export interface paths {
         put?: never;
         /**
          * Verify that a customer controls one of its domains
-         * @description `{"method": "dns"}` looks up the TXT record of GET .../domains at once (unverified domains are also re-checked hourly for 7 days); while it is missing the status stays `unverified` with a `reason`. `{"method": "email", "mailbox": "security"}` e-mails a one-time link (24 hours) to that mailbox at the domain (security, postmaster, hostmaster, webmaster or admin); following it verifies the domain. Verifying emits customer.domain.verified, then reveals what was withheld at the domain with the usual customer.asset.added and customer.breach.found events ([domain verification](http://localhost:3000/docs/domains)).
+         * @description `{"method": "dns"}` looks up the TXT record of GET .../domains at once (unverified domains are also re-checked hourly for 7 days); while it is missing the status stays `unverified` with a `reason`. `{"method": "email", "mailbox": "security"}` e-mails a one-time link (24 hours) to that mailbox at the domain (security, postmaster, hostmaster, webmaster or admin); following it verifies the domain; its "not us: stop" link ends that partner's e-mails to the domain (then 403). Verifying emits customer.domain.verified, then reveals what was withheld at the domain with the usual customer.asset.added and customer.breach.found events ([domain verification](http://localhost:3000/docs/domains)).
          *
          *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
          */
@@ -3536,6 +3536,16 @@ export interface operations {
             };
             /** @description Partner ID and API key are required in headers | Failed to verify org API key */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The domain's owner asked for no more verification e-mails from this partner; verify the domain by DNS instead */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
