@@ -62,7 +62,7 @@ test("staff attest a customer's domain with a required note; the partner API and
   await signIn(page);
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Domains", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Domains", level: 1 })).toBeVisible();
-  await expect(page.getByRole("radio", { name: /^Trusted/ })).toBeChecked();
+  await expect(page.getByRole("heading", { name: "Domain policy: trusted" })).toBeVisible();
   const demoPartner = page.getByRole("region", { name: "Partner Demo Partner" });
   const row = demoPartner.getByRole("row").filter({ hasText: domain });
   await expect(row).toContainText("unverified");
@@ -83,6 +83,9 @@ test("staff attest a customer's domain with a required note; the partner API and
   expect(entry).toMatchObject({ domain, status: "verified", method: "staff", verifiedAt: expect.any(String) });
 
   await page.goto(await createMagicLink(request, customerId));
+  // This browser holds the staff session, so the link asks before it signs in.
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/portal$/);
   await page.goto("/portal/domains");
   await expect(page.getByRole("heading", { name: `${domain} · Verified` })).toBeVisible();
   await expect(page.getByText(/^Verified by Demo admin on /)).toBeVisible();
@@ -98,6 +101,7 @@ test("a customer has a link e-mailed to security@ its domain from the portal, an
   const [entry] = await partnerDomains(request, customerId);
 
   await page.goto(await createMagicLink(request, customerId));
+  await expect(page).toHaveURL(/\/portal$/);
   await page.goto("/portal/domains");
   await expect(page.getByRole("heading", { name: `${domain} · Not verified yet` })).toBeVisible();
   await expect(page.getByText(entry.dnsRecord.value)).toBeVisible();
@@ -110,14 +114,18 @@ test("a customer has a link e-mailed to security@ its domain from the portal, an
   const link = /https?:\/\/\S+\/verify-domain\?token=[A-Za-z0-9_-]{43}/.exec(mail.text ?? "")![0];
 
   await page.goto(link);
-  await expect(page.getByText(`Confirm that Domain test ${domain} may see which addresses at ${domain}`)).toBeVisible();
+  await expect(
+    page.getByText(
+      `Demo Partner, a partner of Demo Distributor, asks that its customer "Domain test ${domain}" may see which addresses at ${domain} appear in data breaches. Confirm?`,
+    ),
+  ).toBeVisible();
   expect((await partnerDomains(request, customerId))[0].status).toBe("unverified");
   await page.getByRole("button", { name: "Confirm" }).click();
-  await expect(page.getByRole("status")).toHaveText(`Done: ${domain} is verified for Domain test ${domain}.`);
+  await expect(page.getByRole("status")).toHaveText(`Done: ${domain} is verified for "Domain test ${domain}".`);
   expect((await partnerDomains(request, customerId))[0]).toMatchObject({ status: "verified", method: "email" });
 
   await page.goto(link);
-  await expect(page.getByRole("status")).toHaveText(`Done: ${domain} is verified for Domain test ${domain}.`);
+  await expect(page.getByRole("status")).toHaveText(`Done: ${domain} is verified for "Domain test ${domain}".`);
   await page.goto("/portal/domains");
   await expect(page.getByText(/^Verified by an e-mail link on /)).toBeVisible();
 });
