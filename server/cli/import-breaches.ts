@@ -2,16 +2,15 @@ import { readFile } from "node:fs/promises";
 import type { Db } from "../db/client";
 import { importAccounts, type AccountsProgress } from "../breaches/exposure-index/accounts-import";
 import { importCatalogue } from "../breaches/catalogue/catalogue";
+import {
+  fileProgressBar,
+  formatCount as format,
+  listRejectedLines,
+  listRemainder,
+  MAX_LISTED_REJECTIONS,
+  type ReportStream,
+} from "./import-report";
 
-/** Where the import reports to people: stderr (stdout carries only the JSON result). */
-export interface ReportStream {
-  isTTY?: boolean;
-  write(text: string): unknown;
-}
-
-const BAR_WIDTH = 30;
-const BAR_REDRAW_MS = 200;
-const MAX_LISTED_REJECTIONS = 20;
 
 /**
  * `admin import-breaches --catalogue F.json [--accounts F.csv]`: the catalogue, then the
@@ -45,8 +44,7 @@ export async function runImportBreaches(
       bar?.stop();
     }
     if (bar) report.write("\n");
-    for (const rejected of accounts.rejected) report.write(`accounts line ${rejected.line} rejected: ${rejected.reason}\n`);
-    listRemainder(report, accounts.rejectedCount, "accounts lines");
+    listRejectedLines(report, "accounts", accounts.rejected, accounts.rejectedCount);
   }
 
   const seconds = (Date.now() - started) / 1000;
@@ -59,17 +57,9 @@ export async function runImportBreaches(
   return { breaches: breaches.imported, accounts: accounts.added };
 }
 
-function listRemainder(report: ReportStream, total: number, what: string) {
-  if (total > MAX_LISTED_REJECTIONS) report.write(`... and ${format(total - MAX_LISTED_REJECTIONS)} more rejected ${what}\n`);
-}
-
-function format(value: number): string {
-  return value.toLocaleString("en-GB");
-}
-
 /** The reading phase as a bar; the merge, which reports nothing until it ends, with its seconds so far. */
 function progressBar(report: ReportStream, started: number) {
-  let drawnAt = 0;
+  const drawBar = fileProgressBar(report, started);
   let mergeTicker: NodeJS.Timeout | undefined;
   const stop = () => clearInterval(mergeTicker);
   const update = (progress: AccountsProgress) => {
@@ -82,16 +72,7 @@ function progressBar(report: ReportStream, started: number) {
       mergeTicker.unref();
       return;
     }
-    const share = progress.totalBytes > 0 ? Math.min(1, progress.bytesRead / progress.totalBytes) : 1;
-    if (share < 1 && Date.now() - drawnAt < BAR_REDRAW_MS) return;
-    drawnAt = Date.now();
-    const filled = Math.round(share * BAR_WIDTH);
-    const seconds = Math.max(0.001, (Date.now() - started) / 1000);
-    report.write(
-      `\r[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ` +
-        `${format(progress.rows)} rows read, ${format(progress.rejected)} rejected, ` +
-        `${format(Math.round(progress.rows / seconds))} rows/s`,
-    );
+    drawBar(progress);
   };
   return { update, stop };
 }

@@ -1,10 +1,6 @@
 import type { Db } from "../db/client";
 import { importStealerLogs, type StealerLogProgress } from "../breaches/exposure-index/stealer-log-import";
-import type { ReportStream } from "./import-breaches";
-
-const BAR_WIDTH = 30;
-const BAR_REDRAW_MS = 200;
-const MAX_LISTED_REJECTIONS = 20;
+import { fileProgressBar, formatCount as format, listRejectedLines, MAX_LISTED_REJECTIONS, type ReportStream } from "./import-report";
 
 /**
  * `admin import-stealer-logs --breach NAME --file FILE.csv`: the file into the index of one
@@ -17,27 +13,11 @@ export async function runImportStealerLogs(
   report: ReportStream,
 ): Promise<{ rows: number; added: number; addresses: number; rejected: number; resumedAtByte: number }> {
   const started = Date.now();
-  let drawnAt = 0;
-  const onProgress = report.isTTY
-    ? (progress: StealerLogProgress) => {
-        const share = progress.totalBytes > 0 ? Math.min(1, progress.bytesRead / progress.totalBytes) : 1;
-        if (share < 1 && Date.now() - drawnAt < BAR_REDRAW_MS) return;
-        drawnAt = Date.now();
-        const filled = Math.round(share * BAR_WIDTH);
-        const seconds = Math.max(0.001, (Date.now() - started) / 1000);
-        report.write(
-          `\r[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ` +
-            `${format(progress.rows)} rows read, ${format(progress.rejected)} rejected, ${format(Math.round(progress.rows / seconds))} rows/s`,
-        );
-      }
-    : undefined;
+  const onProgress: ((progress: StealerLogProgress) => void) | undefined = report.isTTY ? fileProgressBar(report, started) : undefined;
   const result = await importStealerLogs(db, { breachName, file }, { onProgress, keepRejected: MAX_LISTED_REJECTIONS });
   if (onProgress) report.write("\n");
   if (result.resumedAtByte > 0) report.write(`resumed an earlier run at byte ${format(result.resumedAtByte)}\n`);
-  for (const rejected of result.rejected) report.write(`stealer-log line ${rejected.line} rejected: ${rejected.reason}\n`);
-  if (result.rejectedCount > MAX_LISTED_REJECTIONS) {
-    report.write(`... and ${format(result.rejectedCount - MAX_LISTED_REJECTIONS)} more rejected stealer-log lines\n`);
-  }
+  listRejectedLines(report, "stealer-log", result.rejected, result.rejectedCount);
   const seconds = (Date.now() - started) / 1000;
   const rate = result.rows > 0 ? `, ${format(Math.round(result.rows / seconds))} rows/s` : "";
   report.write(
@@ -53,6 +33,3 @@ export async function runImportStealerLogs(
   };
 }
 
-function format(value: number): string {
-  return value.toLocaleString("en-GB");
-}

@@ -18,6 +18,13 @@ export const customerIdBody = z
 
 export const customerIdPath = uuidInput("Customer ID must be a valid UUID");
 
+/** The customer id of a finding list's path; a malformed one gets the message the specification gives lists. */
+export const customerListIdPath = z
+  .string({ error: "Customer ID is required" })
+  .min(1, { error: "Customer ID is required" })
+  .regex(UUID_PATTERN, { error: "Invalid route parameters: Customer ID must be a valid UUID" })
+  .meta({ format: "uuid" });
+
 /** A list of domains or e-mail addresses; each entry is checked and normalized by the service. */
 export function valueList(description: string, maxItems: number) {
   return z

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { CUSTOMER_NOT_FOUND, listCustomerBreaches } from "../../../findings/instances";
-import { UUID_PATTERN } from "../../../uuid";
 import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
+import { customerListIdPath } from "./fields";
 import { LOCALE_CODES } from "../../../i18n/locales";
 import { customerBreachEntrySchema, LOCALE_MESSAGE, redactedBreachEntrySchema } from "../breach/schemas";
 
@@ -24,11 +24,7 @@ export const listBreaches = partnerProcedure
   })
   .input(
     z.object({
-      customerId: z
-        .string({ error: "Customer ID is required" })
-        .min(1, { error: "Customer ID is required" })
-        .regex(UUID_PATTERN, { error: "Invalid route parameters: Customer ID must be a valid UUID" })
-        .meta({ format: "uuid" }),
+      customerId: customerListIdPath,
       localeCode: z
         .enum(LOCALE_CODES, { error: `Invalid query parameters: ${LOCALE_MESSAGE}` })
         .optional()

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { CUSTOMER_NOT_FOUND } from "../../../findings/instances";
 import { listCustomerStealerLogs } from "../../../findings/stealer-logs";
-import { UUID_PATTERN } from "../../../uuid";
 import { successTrue } from "../../schemas";
 import { partnerProcedure } from "../../trpc";
+import { customerListIdPath } from "./fields";
 
 const stealerLogEntrySchema = z
   .object({
@@ -30,11 +30,7 @@ export const listStealerLogs = partnerProcedure
   })
   .input(
     z.object({
-      customerId: z
-        .string({ error: "Customer ID is required" })
-        .min(1, { error: "Customer ID is required" })
-        .regex(UUID_PATTERN, { error: "Invalid route parameters: Customer ID must be a valid UUID" })
-        .meta({ format: "uuid" }),
+      customerId: customerListIdPath,
     }),
   )
   .output(
