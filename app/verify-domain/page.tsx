@@ -1,17 +1,14 @@
 import type { Metadata } from "next";
+import { LinkConfirmForm, LinkPage } from "@/app/_components/link-page";
 import { getAppDb } from "@/server/db/instance";
 import { verificationLinkState } from "@/server/domains/email-link";
 import { format } from "@/server/i18n/format";
 import { domainTexts } from "@/server/i18n/translations";
-import styles from "../unsubscribe/unsubscribe.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Confirm a domain", robots: { index: false } };
 
-/**
- * Where a domain verification e-mail's link leads. Opening it changes nothing (mail scanners open
- * links too); the button posts to /api/verify-domain, which sends the browser back here.
- */
+/** Where a domain verification e-mail's link leads; the button posts to /api/verify-domain, which sends the browser back here. */
 export default async function VerifyDomainPage({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {
   const { token } = await searchParams;
   const tokenText = typeof token === "string" ? token : "";
@@ -22,25 +19,16 @@ export default async function VerifyDomainPage({ searchParams }: { searchParams:
     ? { domain: link.domain, company: link.companyName, partner: link.partnerName, distributor: link.distributorName }
     : {};
   return (
-    <main className={styles.page} lang={locale}>
-      <section className="card" aria-labelledby="verify-title">
-        <h1 id="verify-title">{texts.title}</h1>
-        {!link.valid ? (
-          <p role="alert">{texts.invalid}</p>
-        ) : link.verified && link.state === "used" ? (
-          <p role="status">{format(texts.done, values)}</p>
-        ) : link.state !== "open" ? (
-          <p role="alert">{link.state === "expired" ? texts.expired : texts.used}</p>
-        ) : (
-          <form method="post" action="/api/verify-domain">
-            <p>{format(texts.question, values)}</p>
-            <input type="hidden" name="token" value={tokenText} />
-            <button type="submit" className={styles.button}>
-              {texts.confirm}
-            </button>
-          </form>
-        )}
-      </section>
-    </main>
+    <LinkPage locale={locale} title={texts.title}>
+      {!link.valid ? (
+        <p role="alert">{texts.invalid}</p>
+      ) : link.verified && link.state === "used" ? (
+        <p role="status">{format(texts.done, values)}</p>
+      ) : link.state !== "open" ? (
+        <p role="alert">{link.state === "expired" ? texts.expired : texts.used}</p>
+      ) : (
+        <LinkConfirmForm action="/api/verify-domain" token={tokenText} question={format(texts.question, values)} button={texts.confirm} />
+      )}
+    </LinkPage>
   );
 }
