@@ -25,7 +25,7 @@ import next from "next";
 import { requestClientAddress, stampPeerAddress } from "../server/client-address";
 import { config } from "../server/config";
 import { logRequest, stampRequestId } from "../server/http/access-log";
-import { acceptRequestTarget, EDGE_SERVER_TIMEOUTS, guardRequest, restSecurityHeaders } from "../server/http/edge-guard";
+import { acceptRequestTarget, EDGE_SERVER_TIMEOUTS, guardRequest, setSecurityHeaders } from "../server/http/edge-guard";
 import { countWhenSent, nextRouteLabeler } from "../server/http/next-route-metrics";
 import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fast-path";
 import { serveRestRequest } from "../server/http/rest-node";
@@ -91,9 +91,6 @@ if (typeof headerResolution !== "function" && !dev) {
 const routeOfNextPath = routesManifest ? nextRouteLabeler(routesManifest) : undefined;
 
 const guardOptions = { appUrl: config.appUrl(), isRestPath: isPlainRestPath, inngestMode: config.inngestEnabled() };
-// A call the REST shortcut answers: its answer carries the security headers itself.
-const shortcutGuardOptions = { ...guardOptions, restAnswersCarrySecurityHeaders: true };
-const restHeaders = restSecurityHeaders(guardOptions.appUrl);
 
 // Headers within 10 s and the whole request within 30 s, else 408 (server/http/edge-guard.ts).
 const server = createServer(EDGE_SERVER_TIMEOUTS, (received, res) => {
@@ -134,13 +131,14 @@ async function serve(received: IncomingMessage, res: ServerResponse): Promise<vo
   }
   // Security headers, cross-site refusals and body limits, for every path (server/http/edge-guard.ts);
   // not on the development server, whose scripts need eval.
-  const req = dev ? received : await guardRequest(received, res, pathname, dispatchRest ? shortcutGuardOptions : guardOptions);
-  if (!req) return;
+  const guarded = dev ? { req: received, securityHeaders: {} } : await guardRequest(received, res, pathname, guardOptions);
+  if (!guarded) return;
   if (dispatchRest && configHeaders) {
-    void serveRestRequest(dispatchRest, req, res, { ...restHeaders, ...configHeaders(pathname) });
+    void serveRestRequest(dispatchRest, guarded.req, res, { ...guarded.securityHeaders, ...configHeaders(pathname) });
     return;
   }
-  await handleWithNext(req, res);
+  setSecurityHeaders(res, guarded.securityHeaders);
+  await handleWithNext(guarded.req, res);
 }
 
 closeNext = () => app.close();

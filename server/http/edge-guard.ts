@@ -158,43 +158,45 @@ export interface EdgeGuardOptions {
   appUrl: string;
   /** Paths the REST dispatcher answers itself (no pages: the policy goes out without a nonce). */
   isRestPath(path: string): boolean;
-  /**
-   * The caller sends every REST answer with restSecurityHeaders among its own headers (the
-   * production server's REST shortcut), so the guard sets none on such a response: Node writes
-   * headers given all at once in one pass, and re-sets each of them when some were set before.
-   */
-  restAnswersCarrySecurityHeaders?: boolean;
   /** Inngest drives background work (/api/inngest is served, with Inngest's body limit). */
   inngestMode?: boolean;
 }
 
-/**
- * Returns the request to hand on (the original, or for a chunked body a copy holding the body
- * read), or undefined when the guard has answered.
- */
+/** A request the guard let through, and the security headers its answer must carry. */
+export interface GuardedRequest {
+  /** The original, or for a chunked body a copy holding the body read. */
+  req: IncomingMessage;
+  /**
+   * Set by the caller, not here: the REST shortcut passes them to writeHead with its own (Node
+   * writes headers given all at once in one pass); the Next.js path sets them before handing on.
+   */
+  securityHeaders: Record<string, string>;
+}
+
+/** The answer's security headers: the API's policy for REST paths, a fresh nonce for everything else. */
+function securityHeadersFor(req: IncomingMessage, path: string, options: EdgeGuardOptions): Record<string, string> {
+  if (options.isRestPath(path)) return restSecurityHeaders(options.appUrl);
+  const policy = contentSecurityPolicy(randomBytes(16).toString("base64"));
+  req.headers["content-security-policy"] = policy; // where Next.js reads the nonce from
+  delete req.headers["content-security-policy-report-only"];
+  const hsts = strictTransportSecurity(options.appUrl);
+  return { "content-security-policy": policy, ...(hsts ? { "strict-transport-security": hsts } : {}) };
+}
+
+/** Sets the guard's security headers on an answer someone else writes (Next.js). */
+export function setSecurityHeaders(res: ServerResponse, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+}
+
+/** Undefined when the guard has answered (a refusal, with the security headers). */
 export async function guardRequest(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
   options: EdgeGuardOptions,
-): Promise<IncomingMessage | undefined> {
-  const restPath = options.isRestPath(path);
-  // The caller's answer carries them; a refusal from here must too.
-  const carriedByAnswer = restPath && options.restAnswersCarrySecurityHeaders === true;
-  const refuseWith = (refusal: Refusal | { status: number; error: string }) =>
-    refuse(req, res, refusal, carriedByAnswer ? restSecurityHeaders(options.appUrl) : {});
-  if (!carriedByAnswer) {
-    const hsts = strictTransportSecurity(options.appUrl);
-    if (hsts) res.setHeader("Strict-Transport-Security", hsts);
-    if (restPath) {
-      res.setHeader("Content-Security-Policy", REST_CONTENT_SECURITY_POLICY);
-    } else {
-      const policy = contentSecurityPolicy(randomBytes(16).toString("base64"));
-      req.headers["content-security-policy"] = policy; // where Next.js reads the nonce from
-      delete req.headers["content-security-policy-report-only"];
-      res.setHeader("Content-Security-Policy", policy);
-    }
-  }
+): Promise<GuardedRequest | undefined> {
+  const securityHeaders = securityHeadersFor(req, path, options);
+  const refuseWith = (refusal: Refusal | { status: number; error: string }) => refuse(req, res, refusal, securityHeaders);
 
   if (isCookieAuthenticated(path)) {
     const refusal = cookieRequestRefusal(
@@ -207,13 +209,13 @@ export async function guardRequest(
   const limit = bodyLimitFor(path, options.inngestMode);
   const declared = req.headers["content-length"];
   if (declared !== undefined) {
-    return Number(declared) > limit ? refuseWith(tooLarge(limit)) : req;
+    return Number(declared) > limit ? refuseWith(tooLarge(limit)) : { req, securityHeaders };
   }
-  if (req.headers["transfer-encoding"] === undefined) return req;
+  if (req.headers["transfer-encoding"] === undefined) return { req, securityHeaders };
   const body = await readWithin(req, limit);
   if (body === "closed") return undefined;
   if (body === "too large") return refuseWith(tooLarge(limit));
-  return replayWithBody(req, body);
+  return { req: replayWithBody(req, body), securityHeaders };
 }
 
 function tooLarge(limit: number): { status: number; error: string } {

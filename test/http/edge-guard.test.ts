@@ -13,23 +13,19 @@ import { rawRequest } from "../helpers/raw-http";
 let server: Server | undefined;
 const handled: { path: string; url: string; body: string; headers: IncomingMessage["headers"] }[] = [];
 
-async function startGuarded(appUrl: string, restAnswersCarrySecurityHeaders?: boolean, inngestMode = false): Promise<string> {
+async function startGuarded(appUrl: string, inngestMode = false): Promise<string> {
   handled.length = 0;
   server = createServer(async (received, res) => {
     // As scripts/serve.ts does: the target first, then the guard.
     const path = acceptRequestTarget(received, res, appUrl);
     if (path === undefined) return;
-    const req = await guardRequest(received, res, path, {
-      appUrl,
-      isRestPath: isPlainRestPath,
-      restAnswersCarrySecurityHeaders,
-      inngestMode,
-    });
-    if (!req) return;
+    const guarded = await guardRequest(received, res, path, { appUrl, isRestPath: isPlainRestPath, inngestMode });
+    if (!guarded) return;
+    const { req, securityHeaders } = guarded;
     const parts: Buffer[] = [];
     for await (const part of req) parts.push(part as Buffer);
     handled.push({ path, url: req.url!, body: Buffer.concat(parts).toString(), headers: req.headers });
-    res.writeHead(200, { "content-type": "text/plain" });
+    res.writeHead(200, { ...securityHeaders, "content-type": "text/plain" });
     res.end("handled");
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
@@ -70,18 +66,28 @@ describe("the edge guard", () => {
     expect(rest.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 
-  it("leaves a REST answer's security headers to a caller that sends them itself, and puts them on its own refusals", async () => {
-    const baseUrl = await startGuarded("https://service.example", true);
+  it("returns the answer's security headers for the caller to send (none set on the answer), and puts them on its own refusals", async () => {
+    const baseUrl = await startGuarded("https://service.example");
     const passed = await rawRequest(baseUrl, { path: "/api/v1/health" });
     expect(passed.status).toBe(200);
-    expect(passed.headers["content-security-policy"]).toBeUndefined();
-    expect(passed.headers["strict-transport-security"]).toBeUndefined();
+    expect(passed.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(passed.headers["strict-transport-security"]).toBe("max-age=31536000");
     const refused = await postDeclaring(baseUrl, "/api/v1/integrations/customer/onboard", 1_000_001);
     expect(refused.status).toBe(413);
     expect(refused.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(refused.headers["strict-transport-security"]).toBe("max-age=31536000");
-    // Pages are Next.js's: the guard still sets theirs.
+    const pageRefused = await postDeclaring(baseUrl, "/api/unsubscribe", 65_537);
+    expect(pageRefused.headers["content-security-policy"]).toMatch(/'nonce-/);
     expect((await rawRequest(baseUrl, { path: "/admin" })).headers["content-security-policy"]).toMatch(/'nonce-/);
+    // Nothing set on the response by the guard itself: a caller that sends none sends none.
+    const bare = createServer(async (received, res) => {
+      const guarded = await guardRequest(received, res, "/api/v1/health", { appUrl: "https://service.example", isRestPath: isPlainRestPath });
+      res.end(JSON.stringify({ set: guarded ? res.getHeaderNames() : null }));
+    });
+    await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+    const answer = await rawRequest(`http://127.0.0.1:${(bare.address() as AddressInfo).port}`, { path: "/api/v1/health" });
+    await new Promise((resolve) => bare.close(resolve));
+    expect(JSON.parse(answer.body.toString())).toEqual({ set: [] });
   });
 
   it("answers 413 to a declared Content-Length over the path's limit without reading the body, in the API's envelope", async () => {
@@ -138,7 +144,7 @@ describe("the edge guard", () => {
 
 describe("the edge guard against path tricks (issue 39)", () => {
   it("refuses dot segments and backslashes, plain or percent-encoded, with 400 before any limit is chosen", async () => {
-    const baseUrl = await startGuarded("http://service.example", false, true);
+    const baseUrl = await startGuarded("http://service.example", true);
     for (const path of [
       "/api/inngest/../unsubscribe",
       "/api/inngest/%2e%2e/unsubscribe",
@@ -167,7 +173,7 @@ describe("the edge guard against path tricks (issue 39)", () => {
       expect(JSON.parse(answer.body.toString()), path).toEqual({ success: false, error: "Request body too large (limit 1000000 bytes)" });
     }
     await new Promise((resolve) => server!.close(resolve));
-    const inngest = await startGuarded("http://service.example", false, true);
+    const inngest = await startGuarded("http://service.example", true);
     expect((await rawRequest(inngest, { method: "POST", path: "/api/inngest?fnId=f", chunks: twoMb })).status).toBe(200);
     expect((await rawRequest(inngest, { method: "POST", path: "/api/inngest-x", chunks: twoMb })).status).toBe(413);
   });
