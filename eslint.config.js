@@ -12,6 +12,7 @@ export default defineConfig([
     "node_modules/**",
     "server/db/generated/**",
     "clients/typescript/schema.d.ts",
+    "clients/typescript/dist/**",
     ".openapi/**",
     ".data/**",
     ".data-*/**",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createExposureClient } from "../../clients/typescript";
+import { createExposureClient } from "../../clients/typescript/index";
 import { CLIENT_SCHEMA_FILE, generateClientSchema } from "../../scripts/lib/typescript-client";
 import { buildOpenApiDocument } from "../../server/api/openapi";
 import { hibpBreach, seedExposures } from "../helpers/breach-fixtures";
