@@ -107,3 +107,19 @@ test("/docs, the old address of the API reference, redirects there; unknown guid
   expect(favicon.status()).toBe(200);
   expect(favicon.headers()["content-type"]).toMatch(/image\/(x-icon|vnd\.microsoft\.icon)/);
 });
+
+test("Try it out in the API reference calls the host the page was served from, whatever APP_URL says", async ({ page, baseURL }) => {
+  // The service's APP_URL is 127.0.0.1; the page is opened through another host name for the same server.
+  const otherHost = baseURL!.replace("127.0.0.1", "localhost");
+  const calls: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/api/v1/health")) calls.push(request.url());
+  });
+  await page.goto(`${otherHost}/docs/reference`);
+  const health = page.locator(".opblock").filter({ has: page.locator('[data-path="/api/v1/health"]') }).first();
+  await health.locator(".opblock-summary").click();
+  await health.getByRole("button", { name: "Try it out" }).click();
+  await health.getByRole("button", { name: "Execute" }).click();
+  await expect(health.locator(".live-responses-table tr.response .response-col_status")).toHaveText("200");
+  expect(calls).toEqual([`${otherHost}/api/v1/health`]);
+});
