@@ -35,7 +35,13 @@ function tableHeaders(name: string): Array<{ at: string; cells: string[] }> {
   const all = lines(name);
   return all
     .filter(({ line }, index) => line.startsWith("|") && !all[index - 1]?.line.startsWith("|"))
-    .map(({ at, line }) => ({ at, cells: line.split("|").slice(1, -1).map((cell) => cell.trim()) }));
+    .map(({ at, line }) => ({
+      at,
+      cells: line
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    }));
 }
 
 /** The guide's fenced code blocks, each as its text. */
@@ -86,7 +92,10 @@ describe("the served guides", () => {
 
   it("examples name the instance by its placeholder origin, never localhost:3000", () => {
     for (const name of markdown.keys()) {
-      expect(codeBlocks(name).filter((block) => block.includes("localhost:3000")), name).toEqual([]);
+      expect(
+        codeBlocks(name).filter((block) => block.includes("localhost:3000")),
+        name,
+      ).toEqual([]);
     }
     expect(codeBlocks("webhooks").filter((block) => block.includes(`${INSTANCE_ORIGIN}/api/v1/integrations/webhooks`))).toHaveLength(1);
   });
