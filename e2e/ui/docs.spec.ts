@@ -45,7 +45,7 @@ for (const size of WIDTHS) {
       await expect(page.getByRole("heading", { name: "Receive webhooks" })).toBeInViewport();
     });
 
-    test("the guides are served at /docs/<name>, linked to each other and to the API reference", async ({ page }, testInfo) => {
+    test("the guides are served at /docs/<name>, linked to each other and to the API reference", async ({ page, baseURL }, testInfo) => {
       await page.goto("/docs/api");
       await expect(page).toHaveTitle(/The REST API/);
       await expect(page.getByRole("heading", { level: 1, name: "The REST API" })).toBeVisible();
@@ -62,6 +62,12 @@ for (const size of WIDTHS) {
       await expect(page.getByRole("heading", { level: 1, name: "Webhooks: endpoints, signing secrets, delivery" })).toBeVisible();
       await expect(page.getByRole("heading", { name: "Receive webhooks" })).toBeAttached();
       await expect(page.locator("pre code").filter({ hasText: "hash_hmac('sha256'" })).toBeAttached();
+      // The first delivery's commands name this instance (APP_URL), ready to copy; "Receive webhooks" is linked from the top.
+      await expect(
+        page.locator("pre code").filter({ hasText: `${baseURL}/api/v1/integrations/webhooks/<webhook id>/test` }),
+      ).toBeAttached();
+      await expect(page.locator(".docs-content")).not.toContainText("your-instance.example");
+      await expect(page.locator('.docs-content > p a[href="#receive-webhooks"]').first()).toBeVisible();
       await expectNoSidewaysScroll(page);
       await page.screenshot({ path: testInfo.outputPath(`guide-${size.name}.png`) });
 
@@ -102,6 +108,8 @@ test("/docs, the old address of the API reference, redirects there; unknown guid
   expect(old.status()).toBe(308);
   expect(old.headers().location).toBe("/docs/reference");
   expect((await request.get("/docs/no-such-guide")).status()).toBe(404);
+  // The contributor docs are the repository's, not the instance's.
+  for (const name of ["measures", "flow", "adr"]) expect((await request.get(`/docs/${name}`)).status()).toBe(404);
   expect((await request.get("/kb/breach-categories/no-such-category")).status()).toBe(404);
   const favicon = await request.get("/favicon.ico");
   expect(favicon.status()).toBe(200);

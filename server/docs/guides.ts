@@ -7,11 +7,21 @@ import { Marked, Renderer, type Tokens } from "marked";
  * HTTP paths"), so a partner with only the instance can read them: links between guides become
  * /docs/ paths, headings get the ids GitHub gives them (the anchors the guides link to), images
  * under docs/screens/ are served at /docs/screens/, and links to other repository files keep
- * their text only. The pages are rendered when the app is built.
+ * their text only. Examples name the instance as INSTANCE_ORIGIN, which the served page replaces
+ * with the instance's own origin (APP_URL's), so a copied command works as it is.
+ *
+ * Contributor docs (CONTRIBUTOR_DOCS, and everything under docs/adr/) are for the repository's
+ * developers and are not served.
  */
 
 const DOCS_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(), "docs");
 const GUIDE_NAME = /^[a-z0-9][a-z0-9-]*$/;
+
+/** The origin the guides' examples are written with; served, it becomes the instance's own. */
+export const INSTANCE_ORIGIN = "https://your-instance.example";
+
+/** docs/*.md written for contributors (the map's companions), not served at /docs/<name>. */
+export const CONTRIBUTOR_DOCS: ReadonlySet<string> = new Set(["flow", "measures"]);
 
 export interface GuideEntry {
   name: string;
@@ -35,14 +45,13 @@ const ORDER: Array<[string, GuideGroup]> = [
   ["distributors", "Distributors"],
   ["admin-ui", "Distributors"],
   ["operations", "Running the service"],
-  ["measures", "Running the service"],
 ];
 
 export function listGuides(): GuideEntry[] {
   const names = readdirSync(DOCS_DIR)
     .filter((file) => file.endsWith(".md"))
     .map((file) => file.slice(0, -3))
-    .filter((name) => GUIDE_NAME.test(name));
+    .filter((name) => GUIDE_NAME.test(name) && !CONTRIBUTOR_DOCS.has(name));
   const rank = (name: string) => {
     const index = ORDER.findIndex(([known]) => known === name);
     return index === -1 ? ORDER.length : index;
@@ -62,8 +71,21 @@ export interface RenderedGuide {
   html: string;
 }
 
-/** The guide's HTML, or undefined when docs/ has no such guide. */
-export function renderGuide(name: string): RenderedGuide | undefined {
+const renderedGuides = new Map<string, RenderedGuide>();
+
+/**
+ * The guide's HTML, its examples naming `origin` (the instance's, e.g. `https://monitor.example.com`)
+ * where the guide writes INSTANCE_ORIGIN; undefined when no such guide is served. Each guide is
+ * rendered once per process (the files do not change while it runs).
+ */
+export function renderGuide(name: string, origin: string = INSTANCE_ORIGIN): RenderedGuide | undefined {
+  const guide = renderedGuides.get(name) ?? renderMarkdown(name);
+  if (!guide) return undefined;
+  renderedGuides.set(name, guide);
+  return { ...guide, html: guide.html.replaceAll(INSTANCE_ORIGIN, escapeHtml(new URL(origin).origin)) };
+}
+
+function renderMarkdown(name: string): RenderedGuide | undefined {
   if (!GUIDE_NAME.test(name)) return undefined;
   const guides = new Set(listGuides().map((guide) => guide.name));
   if (!guides.has(name)) return undefined;

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { config } from "@/server/config";
 import { listGuides, renderGuide, type GuideEntry, type GuideGroup } from "@/server/docs/guides";
 import "../docs.css";
 
-// Rendered from docs/*.md when the app is built (server/docs/guides.ts); another name is a 404.
+// The guides of docs/ known when the app is built (server/docs/guides.ts); another name is a 404.
+// Rendered per request (the root layout), so the examples name this instance's origin (APP_URL).
 export const dynamicParams = false;
 
 export function generateStaticParams() {
@@ -22,7 +24,7 @@ const GROUPS: GuideGroup[] = ["Partner developers", "Distributors", "Running the
 
 export default async function GuidePage({ params }: Props) {
   const name = (await params).guide;
-  const guide = renderGuide(name);
+  const guide = renderGuide(name, config.appUrl());
   if (!guide) notFound();
   const guides = listGuides();
   return (
