@@ -73,21 +73,31 @@ export function SigningSecrets({ secrets }: { secrets: Secret[] }) {
           ]}
         />
       )}
-      <p className="button-row">
-        <button type="button" className="button" onClick={cycle} disabled={pending} aria-describedby="cycle-hint">
-          Cycle secret
-        </button>
-        <button type="button" className="button button-danger" onClick={generate} disabled={pending} aria-describedby="generate-hint">
-          Replace all secrets
-        </button>
-      </p>
-      <ul className="field-hint">
-        <li id="cycle-hint">
-          Cycle: a new active secret; the current one becomes the fallback. A receiver still on it keeps receiving: a delivery it refuses is
-          sent again at once, signed with the fallback, until you deactivate the fallback.
-        </li>
-        <li id="generate-hint">Replace all: a new active secret and no fallback, at once (for a leaked secret).</li>
-      </ul>
+      {secrets.length === 0 ? (
+        <p className="button-row">
+          <button type="button" className="button button-primary" onClick={generate} disabled={pending}>
+            Generate a signing secret
+          </button>
+        </p>
+      ) : (
+        <>
+          <p className="button-row">
+            <button type="button" className="button" onClick={cycle} disabled={pending} aria-describedby="cycle-hint">
+              Cycle secret
+            </button>
+            <button type="button" className="button button-danger" onClick={generate} disabled={pending} aria-describedby="generate-hint">
+              Replace all secrets
+            </button>
+          </p>
+          <ul className="field-hint">
+            <li id="cycle-hint">
+              Cycle: a new active secret; the current one becomes the fallback. A receiver still on it keeps receiving: a delivery it
+              refuses is sent again at once, signed with the fallback, until you deactivate the fallback.
+            </li>
+            <li id="generate-hint">Replace all: a new active secret and no fallback, at once (for a leaked secret).</li>
+          </ul>
+        </>
+      )}
     </div>
   );
 }

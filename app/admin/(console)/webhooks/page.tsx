@@ -75,7 +75,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
           href={(option) => (option ? `/admin/webhooks?state=${option}#partner-endpoints` : "/admin/webhooks#partner-endpoints")}
         />
         {partnerEndpoints.endpoints.length === 0 ? (
-          <p>{state ? `No partner endpoint is ${state}.` : "Your partners have no endpoints yet."}</p>
+          <p>{state ? `No partner endpoint is ${state.replace("-", " ")}.` : "Your partners have no endpoints yet."}</p>
         ) : (
           <>
             <p className="muted" role="status">
