@@ -235,7 +235,7 @@ test("staff sign in, create a partner, issue and revoke its key, and follow a di
     expect(await refused.json()).toEqual({ success: false, error: "Failed to verify org API key" });
 
     // The partner's customers, read-only.
-    await page.getByRole("link", { name: "Customers", exact: true }).click();
+    await page.getByRole("main").getByRole("link", { name: "Customers", exact: true }).click();
     await expect(page.getByRole("row").filter({ hasText: "E2E Customer Ltd" })).toContainText("active");
 
     await signOut(page);
