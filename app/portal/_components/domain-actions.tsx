@@ -9,7 +9,7 @@ import { uiClient, withFreshAccess } from "./ui-client";
 const MAILBOXES = ["security", "postmaster", "hostmaster", "webmaster", "admin"] as const;
 
 /** A call of the Domains page: busy while it runs, then what it said (or why it failed), and the page refreshed. */
-function useDomainAction() {
+function useDomainAction(announce: "status" | "live") {
   const router = useRouter();
   const [message, setMessage] = useState<{ text: string; failed: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -25,8 +25,13 @@ function useDomainAction() {
       setBusy(false);
     }
   }
+  // The e-mail form's answer is the card's status; the others are announced as polite live regions.
   const status = (
-    <p role="status" className={message?.failed ? styles.errorText : styles.muted}>
+    <p
+      role={announce === "status" ? "status" : undefined}
+      aria-live={announce === "live" ? "polite" : undefined}
+      className={message?.failed ? styles.errorText : styles.muted}
+    >
       {message?.text ?? ""}
     </p>
   );
@@ -35,7 +40,7 @@ function useDomainAction() {
 
 /** Option 1's button: the TXT record looked up at once. */
 export function CheckDnsButton({ domain, labels }: { domain: string; labels: { check: string; notYet: string } }) {
-  const { act, busy, status } = useDomainAction();
+  const { act, busy, status } = useDomainAction("live");
   const check = () =>
     act(async () => {
       const result = await uiClient.portal.checkDomainDns.mutate({ domain });
@@ -53,7 +58,7 @@ export function CheckDnsButton({ domain, labels }: { domain: string; labels: { c
 
 /** Option 2's form: the mailbox at the domain, and the button that e-mails the link. */
 export function SendLinkForm({ domain, labels }: { domain: string; labels: { mailbox: string; send: string; sent: string } }) {
-  const { act, busy, status } = useDomainAction();
+  const { act, busy, status } = useDomainAction("status");
   const id = `mailbox-${domain}`;
   const send = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -107,7 +112,7 @@ export function CopyValue({ value, labels }: { value: string; labels: { copy: st
       <button type="button" className={styles.secondaryButton} onClick={copy}>
         {labels.copy}
       </button>
-      <span role="status" className={styles.muted}>
+      <span aria-live="polite" className={styles.muted}>
         {copied ? labels.copied : ""}
       </span>
     </span>
