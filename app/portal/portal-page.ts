@@ -11,14 +11,15 @@ import { signInErrorPath } from "@/server/portal/auth-routes";
 import { portalMessages, type PortalMessages } from "@/server/i18n/translations";
 
 /**
- * The signed-in customer; without one, the sign-in error page (session ended, or never signed
- * in). Once per request (React's cache), however many layouts, pages and titles ask.
+ * The signed-in customer; without one, the sign-in form (never signed in, or signed out), or the
+ * page that says the session ended. Once per request (React's cache), however many layouts, pages
+ * and titles ask.
  */
 export const signedInCustomer = cache(async (): Promise<CustomerUiSession> => {
   const session = await currentUiSession("customer");
   if (session?.kind === "customer") return session;
   const hadSession = (await cookies()).has(portalSessionCookieName());
-  redirect(signInErrorPath(hadSession ? "session-ended" : "sign-in-required"));
+  redirect(hadSession ? signInErrorPath("session-ended") : "/portal/sign-in");
 });
 
 /** The customer's portal procedures and who they are, once per request. */

@@ -126,8 +126,10 @@ test("a customer opens a magic link, sees their breaches and marks one fixed; th
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect(page.getByRole("heading", { name: "You are signed out" })).toBeVisible();
     await snap(page, testInfo, "signed-out");
+    // The portal without a session: the sign-in form.
     await page.goto("/portal");
-    await expect(page).toHaveURL(/\/auth\/error\?reason=sign-in-required/);
+    await expect(page).toHaveURL(/\/portal\/sign-in$/);
+    await expect(page.getByLabel("E-mail address")).toBeVisible();
 
     // Restore the demo data for the next run on this database.
     await request.post("/api/v1/integrations/breach/status", { headers: partnerHeaders(), data: { breachId: target.id, resolved: false } });

@@ -10,8 +10,13 @@ import type { WebhookOwner } from "./owner";
  * distributor's endpoint, or its partners', is not found, exactly like an unknown id.
  */
 export type DisabledKind = "failing" | "gone" | "manual";
-export type EndpointState = "healthy" | "failing" | "disabled";
-export const ENDPOINT_STATES = ["healthy", "failing", "disabled"] as const satisfies readonly EndpointState[];
+/**
+ * `never-succeeded`: enabled, not failing, and nothing it was sent (tests included) was ever
+ * delivered, though something failed: a test that failed is not counted as a failing run, yet
+ * the endpoint has shown no sign of working.
+ */
+export type EndpointState = "healthy" | "never-succeeded" | "failing" | "disabled";
+export const ENDPOINT_STATES = ["healthy", "never-succeeded", "failing", "disabled"] as const satisfies readonly EndpointState[];
 
 export interface EndpointHealth {
   state: EndpointState;
@@ -57,11 +62,14 @@ const FIELDS = {
 
 type Row = Prisma.WebhookEndpointGetPayload<{ select: typeof FIELDS }>;
 
-export function healthOf(
-  row: Pick<Row, "enabled" | "disabledKind" | "disabledReason" | "disabledAt" | "lastSuccessAt" | "consecutiveFailures" | "failingSince">,
-): EndpointHealth {
+type HealthRow = Pick<
+  Row,
+  "enabled" | "disabledKind" | "disabledReason" | "disabledAt" | "lastSuccessAt" | "consecutiveFailures" | "failingSince"
+>;
+
+export function healthOf(row: HealthRow, neverSucceeded = false): EndpointHealth {
   return {
-    state: !row.enabled ? "disabled" : row.failingSince ? "failing" : "healthy",
+    state: !row.enabled ? "disabled" : row.failingSince ? "failing" : neverSucceeded ? "never-succeeded" : "healthy",
     enabled: row.enabled,
     // Endpoints disabled before the kind was recorded: the service's disables always gave a reason.
     disabledKind: row.enabled ? null : (row.disabledKind ?? (row.disabledReason ? "failing" : "manual")),
@@ -73,7 +81,28 @@ export function healthOf(
   };
 }
 
-function toVisible(row: Row): VisibleEndpoint {
+/** Enabled, not failing, no real delivery ever succeeded, and of what was sent (tests included) only failures. */
+const NEVER_SUCCEEDED = {
+  enabled: true,
+  failingSince: null,
+  lastSuccessAt: null,
+  deliveries: { some: { status: "failed" }, none: { status: "delivered" } },
+} satisfies Prisma.WebhookEndpointWhereInput;
+
+/** Which of the rows are `never-succeeded`: one look at the deliveries of those that may be. */
+async function neverSucceededIds(db: Db, rows: Row[]): Promise<Set<string>> {
+  const candidates = rows.filter((row) => row.enabled && !row.failingSince && !row.lastSuccessAt).map((row) => row.id);
+  if (candidates.length === 0) return new Set();
+  const found = await db.webhookEndpoint.findMany({ where: { id: { in: candidates }, ...NEVER_SUCCEEDED }, select: { id: true } });
+  return new Set(found.map((row) => row.id));
+}
+
+async function toVisibleAll(db: Db, rows: Row[]): Promise<VisibleEndpoint[]> {
+  const never = await neverSucceededIds(db, rows);
+  return rows.map((row) => toVisible(row, never.has(row.id)));
+}
+
+function toVisible(row: Row, neverSucceeded: boolean): VisibleEndpoint {
   return {
     id: row.id,
     protocol: row.protocol,
@@ -82,12 +111,13 @@ function toVisible(row: Row): VisibleEndpoint {
     maxAttempts: row.maxAttempts,
     createdAt: row.createdAt,
     owner: row.partnerId ? { kind: "partner", partnerId: row.partnerId, partnerName: row.partner!.name } : { kind: "distributor" },
-    health: healthOf(row),
+    health: healthOf(row, neverSucceeded),
   };
 }
 
 const stateFilter: Record<EndpointState, Prisma.WebhookEndpointWhereInput> = {
-  healthy: { enabled: true, failingSince: null },
+  healthy: { enabled: true, failingSince: null, NOT: NEVER_SUCCEEDED },
+  "never-succeeded": NEVER_SUCCEEDED,
   failing: { enabled: true, failingSince: { not: null } },
   disabled: { enabled: false },
 };
@@ -99,7 +129,7 @@ export async function listOwnEndpoints(db: Db, distributorId: string): Promise<V
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: FIELDS,
   });
-  return rows.map(toVisible);
+  return toVisibleAll(db, rows);
 }
 
 /** The endpoints of the distributor's partners, both protocols, by partner name, then newest first; optionally one state. */
@@ -119,7 +149,7 @@ export async function listPartnerEndpoints(
       select: FIELDS,
     }),
   ]);
-  return { endpoints: rows.map(toVisible), totalCount };
+  return { endpoints: await toVisibleAll(db, rows), totalCount };
 }
 
 /**
@@ -138,7 +168,7 @@ export async function findVisibleEndpoint(
     select: FIELDS,
   });
   if (!row) throw notFound(WEBHOOK_NOT_FOUND);
-  return { ...toVisible(row), ownerRef: row.partnerId ? { partnerId: row.partnerId } : { distributorId } };
+  return { ...(await toVisibleAll(db, [row]))[0]!, ownerRef: row.partnerId ? { partnerId: row.partnerId } : { distributorId } };
 }
 
 /** When the endpoint's oldest failed delivery (tests excepted) was created: where a recovery of all of them starts. */

@@ -33,6 +33,7 @@ const EXPECTED: Record<string, StaffRule> = {
   "admin.partners.issueApiKey": "admin",
   "admin.partners.revokeApiKey": "admin",
   "admin.partners.customers": "viewer",
+  "admin.customers.search": "viewer",
   "admin.customers.get": "viewer",
   "admin.customers.signInLink": "agent",
   "admin.plans.list": "viewer",

@@ -6,6 +6,7 @@ import { DOMAIN_VERIFICATION_MIGRATION, withholdRecordedSensitiveBreaches } from
 import { customerDomain } from "../../server/domains/domains";
 import { consumeVerificationLink, verificationLinkState } from "../../server/domains/email-link";
 import { recheckDnsVerifications } from "../../server/domains/jobs";
+import { portalDomains } from "../../server/domains/portal";
 import { markDomainVerified } from "../../server/domains/verify";
 import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";
 import { onboardBody } from "../helpers/customers";
@@ -131,6 +132,8 @@ describe("under the verified domain policy", () => {
       exposedAddressCount: 3,
       breachCount: 3,
     });
+    // The portal tells the customer which of them it shows nowhere yet: alice and bob (listed@ is under Breaches).
+    expect(await portalDomains(testDb.db, customerId)).toMatchObject([{ exposedAddressCount: 3, hiddenAddressCount: 2 }]);
     // A discovered address unlocks no sensitive breach in the lookups either.
     expect(await retrievedTitles(verifiedOrg, "alice@acme.example")).toEqual(["Shop"]);
     expect(await retrievedTitles(verifiedOrg, "listed@acme.example")).toEqual(["Shop"]);
@@ -293,6 +296,8 @@ describe("under the trusted domain policy", () => {
     ]);
     expect(await retrievedTitles(trustedOrg, "listed@trust.example")).toEqual(["Shop"]);
     expect((await domains(trustedOrg, customerId))[0]).toMatchObject({ exposedAddressCount: 3, breachCount: 3 });
+    // every address is listed (only its sensitive breach waits): the portal does not say "verify to see which"
+    expect(await portalDomains(testDb.db, customerId)).toMatchObject([{ exposedAddressCount: 3, hiddenAddressCount: 0 }]);
 
     const row = await testDb.db.customerDomain.findFirstOrThrow({ where: { customerId } });
     expect(await markDomainVerified(testDb.db, row.id, { method: "staff", by: "Sam Staff", note: "Signed contract" })).toBe(true);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { requeueDelivery } from "../../server/webhooks/delivery-log";
+import { requeueDelivery, sendTestEvent } from "../../server/webhooks/delivery-log";
 import { createEndpoint } from "../../server/webhooks/endpoints";
-import { findVisibleEndpoint } from "../../server/webhooks/staff-view";
+import { findVisibleEndpoint, listPartnerEndpoints, type EndpointState } from "../../server/webhooks/staff-view";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { createTestCustomer, deliveriesOf, drainWebhooks, recordTestEvent, type TestCustomer } from "../helpers/webhook-fixtures";
@@ -89,5 +89,37 @@ describe("endpoint health", () => {
     await expect(requeueDelivery(testDb.db, { partnerId: org.partner.id }, "current", endpoint.id, delivery!.id)).rejects.toThrow(
       "Delivery is already queued",
     );
+  });
+
+  it("reads never succeeded while its only attempts (a test included) failed, and healthy once one is delivered", async () => {
+    const { endpoint, secret } = await createEndpoint(testDb.db, { partnerId: org.partner.id }, "current", {
+      url: receiver.url,
+      eventTypes: ["customer.created"],
+    });
+    token = secret;
+    const health = async () => (await findVisibleEndpoint(testDb.db, org.distributor.id, endpoint.id))!.health;
+    const listedAs = async (state: EndpointState) =>
+      (await listPartnerEndpoints(testDb.db, org.distributor.id, { page: 1, pageSize: 100, state })).endpoints.some(
+        (listed) => listed.id === endpoint.id,
+      );
+    // nothing sent yet: nothing to say against it
+    expect((await health()).state).toBe("healthy");
+
+    status = 500;
+    await sendTestEvent(testDb.db, { partnerId: org.partner.id }, "current", endpoint.id, undefined);
+    await drainWebhooks(testDb.db);
+    const [failedTest] = await deliveriesOf(testDb.db, endpoint.id);
+    expect(failedTest).toMatchObject({ status: "failed", isTest: true });
+    // a test does not start a failing run, but the endpoint has not shown that it works
+    expect(await health()).toMatchObject({ state: "never-succeeded", failingSince: null, lastSuccessAt: null });
+    expect(await listedAs("never-succeeded")).toBe(true);
+    expect(await listedAs("healthy")).toBe(false);
+
+    status = 200;
+    await sendTestEvent(testDb.db, { partnerId: org.partner.id }, "current", endpoint.id, undefined);
+    await drainWebhooks(testDb.db);
+    expect((await health()).state).toBe("healthy");
+    expect(await listedAs("healthy")).toBe(true);
+    expect(await listedAs("never-succeeded")).toBe(false);
   });
 });

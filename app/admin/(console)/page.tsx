@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable } from "../_components/data-table";
 import { formatCount } from "../_lib/format";
 import { adminApi } from "../_lib/server";
 
@@ -37,50 +38,29 @@ export default async function OverviewPage() {
             No partners yet. <Link href="/admin/partners/new">Create your first partner</Link>.
           </p>
         ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Partner</th>
-                  <th scope="col" className="number">
-                    Customers
-                  </th>
-                  <th scope="col" className="number">
-                    Active
-                  </th>
-                  <th scope="col" className="number">
-                    New (30 days)
-                  </th>
-                  <th scope="col" className="number">
-                    Domains
-                  </th>
-                  <th scope="col" className="number">
-                    E-mails
-                  </th>
-                  <th scope="col" className="number">
-                    Breaches
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {partners.map((partner) => (
-                  <tr key={partner.partnerId}>
-                    <th scope="row">
-                      <Link href={`/admin/partners/${partner.partnerId}`}>{partner.name}</Link>
-                    </th>
-                    <td className="number">
-                      <Link href={`/admin/partners/${partner.partnerId}/customers`}>{formatCount(partner.totalCustomers)}</Link>
-                    </td>
-                    <td className="number">{formatCount(partner.activeCustomers)}</td>
-                    <td className="number">{formatCount(partner.newCustomerLast30Days)}</td>
-                    <td className="number">{formatCount(partner.totalMonitoredDomains)}</td>
-                    <td className="number">{formatCount(partner.totalMonitoredEmails)}</td>
-                    <td className="number">{formatCount(partner.totalBreachesDetected)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={partners}
+            rowKey={(partner) => partner.partnerId}
+            columns={[
+              {
+                header: "Partner",
+                rowHeader: true,
+                cell: (partner) => <Link href={`/admin/partners/${partner.partnerId}`}>{partner.name}</Link>,
+              },
+              {
+                header: "Customers",
+                className: "number",
+                cell: (partner) => (
+                  <Link href={`/admin/partners/${partner.partnerId}/customers`}>{formatCount(partner.totalCustomers)}</Link>
+                ),
+              },
+              { header: "Active", className: "number", cell: (partner) => formatCount(partner.activeCustomers) },
+              { header: "New (30 days)", className: "number", cell: (partner) => formatCount(partner.newCustomerLast30Days) },
+              { header: "Domains", className: "number", cell: (partner) => formatCount(partner.totalMonitoredDomains) },
+              { header: "E-mails", className: "number", cell: (partner) => formatCount(partner.totalMonitoredEmails) },
+              { header: "Breaches", className: "number", cell: (partner) => formatCount(partner.totalBreachesDetected) },
+            ]}
+          />
         )}
       </section>
     </>

@@ -3,13 +3,13 @@
 import { useState } from "react";
 import { trpc, useAction } from "../_lib/client";
 import { Badge } from "./badge";
+import { DataTable } from "./data-table";
 import { OneTimeSecret } from "./copy-button";
 import { FormError } from "./fields";
 import { DateTime } from "./date-time";
 
 interface KeySummary {
   id: string;
-  prefix: string;
   label: string | null;
   createdAt: string;
   lastUsedAt: string | null;
@@ -26,7 +26,7 @@ export function ApiKeys({ partnerId, partnerName, keys }: { partnerId: string; p
   }
 
   async function revoke(key: KeySummary) {
-    if (!window.confirm(`Revoke the key ${key.prefix}… of ${partnerName}? Requests with it are refused at once.`)) return;
+    if (!window.confirm(`Revoke the key ${key.id} of ${partnerName}? Requests with it are refused at once.`)) return;
     if (issued?.id === key.id) setIssued(undefined);
     await run(() => trpc.admin.partners.revokeApiKey.mutate({ partnerId, keyId: key.id }));
   }
@@ -43,62 +43,50 @@ export function ApiKeys({ partnerId, partnerName, keys }: { partnerId: string; p
         <OneTimeSecret title="New API key" value={issued.apiKey}>
           <p className="field-hint">
             The partner sends it as <code>SW-API-KEY</code> with <code>SW-PARTNER-ID: {partnerId}</code>. Its other keys keep working until
-            you revoke them.
+            you revoke them. In the list below it is the key{" "}
+            <code className="wrap" data-testid="issued-key-id">
+              {issued.id}
+            </code>
+            ..
           </p>
         </OneTimeSecret>
       ) : null}
       {keys.length === 0 ? (
         <p className="muted">No API keys yet: the partner cannot call the API until you issue one.</p>
       ) : (
-        <div className="table-scroll">
-          <table>
-            <caption className="visually-hidden">API keys of {partnerName}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Note</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.id} data-key-id={key.id}>
-                  <th scope="row">
-                    <code>{key.prefix}…</code>
-                  </th>
-                  <td>
-                    {key.revokedAt ? (
-                      <Badge status="revoked">
-                        revoked <DateTime iso={key.revokedAt} />
-                      </Badge>
-                    ) : (
-                      <Badge status="active" />
-                    )}
-                  </td>
-                  <td>
-                    <DateTime iso={key.createdAt} />
-                  </td>
-                  <td>
-                    <DateTime iso={key.lastUsedAt} />
-                  </td>
-                  <td className="wrap">{key.label ?? "—"}</td>
-                  <td>
-                    {key.revokedAt ? null : (
-                      <button type="button" className="button button-small button-danger" onClick={() => revoke(key)} disabled={pending}>
-                        Revoke<span className="visually-hidden"> key {key.prefix}</span>
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`API keys of ${partnerName}`}
+          rows={keys}
+          rowKey={(key) => key.id}
+          rowData={(key) => ({ "data-key-id": key.id })}
+          columns={[
+            { header: "Key id", rowHeader: true, cell: (key) => <code className="wrap">{key.id}</code> },
+            {
+              header: "Status",
+              cell: (key) =>
+                key.revokedAt ? (
+                  <Badge status="revoked">
+                    revoked <DateTime iso={key.revokedAt} />
+                  </Badge>
+                ) : (
+                  <Badge status="active" />
+                ),
+            },
+            { header: "Created", cell: (key) => <DateTime iso={key.createdAt} /> },
+            { header: "Last used", cell: (key) => <DateTime iso={key.lastUsedAt} /> },
+            { header: "Note", className: "wrap", cell: (key) => key.label ?? "—" },
+            {
+              header: "Actions",
+              hideHeader: true,
+              cell: (key) =>
+                key.revokedAt ? null : (
+                  <button type="button" className="button button-small button-danger" onClick={() => revoke(key)} disabled={pending}>
+                    Revoke<span className="visually-hidden"> key {key.id}</span>
+                  </button>
+                ),
+            },
+          ]}
+        />
       )}
     </div>
   );

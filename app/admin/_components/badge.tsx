@@ -6,6 +6,7 @@ const TONES: Record<string, "good" | "warn" | "bad" | "neutral"> = {
   delivered: "good",
   enabled: "good",
   healthy: "good",
+  "never-succeeded": "warn",
   verified: "good",
   unverified: "warn",
   prospect: "neutral",

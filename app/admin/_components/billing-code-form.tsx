@@ -27,27 +27,29 @@ export function BillingCodeForm() {
   }
 
   return (
-    <form ref={formRef} className="card form form-inline" onSubmit={submit} noValidate aria-label="New billing code">
+    <form ref={formRef} className="card form" onSubmit={submit} noValidate aria-label="New billing code">
       <FormError error={error} />
-      <TextField name="code" label="Code" required maxLength={100} autoComplete="off" error={error?.fieldErrors.code} />
-      <TextField
-        name="price"
-        label="Price"
-        required
-        inputMode="decimal"
-        hint="Per active customer and month, e.g. 2.50"
-        error={error?.fieldErrors.price}
-      />
-      <TextField
-        name="currency"
-        label="Currency"
-        required
-        maxLength={3}
-        defaultValue="EUR"
-        autoComplete="off"
-        hint="ISO 4217, e.g. EUR, USD, SEK"
-        error={error?.fieldErrors.currency}
-      />
+      <div className="form-grid">
+        <TextField name="code" label="Code" required maxLength={100} autoComplete="off" error={error?.fieldErrors.code} />
+        <TextField
+          name="price"
+          label="Price"
+          required
+          inputMode="decimal"
+          hint="Per active customer and month, e.g. 2.50"
+          error={error?.fieldErrors.price}
+        />
+        <TextField
+          name="currency"
+          label="Currency"
+          required
+          maxLength={3}
+          defaultValue="EUR"
+          autoComplete="off"
+          hint="ISO 4217, e.g. EUR, USD, SEK"
+          error={error?.fieldErrors.currency}
+        />
+      </div>
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={pending}>
           Add billing code

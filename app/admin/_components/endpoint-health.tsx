@@ -3,7 +3,7 @@ import { DateTime } from "./date-time";
 
 /** An endpoint's health as the admin procedures return it (docs/webhooks.md, "Health and warnings"). */
 export interface EndpointHealthView {
-  state: "healthy" | "failing" | "disabled";
+  state: "healthy" | "never-succeeded" | "failing" | "disabled";
   disabledKind: "failing" | "gone" | "manual" | null;
   disabledReason: string | null;
   disabledAt: string | null;
@@ -18,11 +18,16 @@ export const DISABLED_KIND_LABELS: Record<NonNullable<EndpointHealthView["disabl
   manual: "by its owner",
 };
 
-/** The state in a word (healthy, failing, disabled) and, for a disabled endpoint, why. */
+/** The state as a badge: "never-succeeded" reads "never succeeded". */
+function StateBadge({ state }: { state: EndpointHealthView["state"] }) {
+  return <Badge status={state}>{state.replace("-", " ")}</Badge>;
+}
+
+/** The state in a word or two (healthy, never succeeded, failing, disabled) and, for a disabled endpoint, why. */
 export function HealthBadge({ health }: { health: EndpointHealthView }) {
   return (
     <>
-      <Badge status={health.state} />
+      <StateBadge state={health.state} />
       {health.disabledKind ? <p className="field-hint">{DISABLED_KIND_LABELS[health.disabledKind]}</p> : null}
       {health.state === "failing" ? (
         <p className="field-hint">
@@ -39,7 +44,7 @@ export function HealthFacts({ health }: { health: EndpointHealthView }) {
     <dl className="facts" aria-label="Health">
       <dt>State</dt>
       <dd>
-        <Badge status={health.state} />
+        <StateBadge state={health.state} />
         {health.disabledKind ? ` (${DISABLED_KIND_LABELS[health.disabledKind]})` : null}
       </dd>
       {health.state === "disabled" ? (

@@ -1,5 +1,11 @@
 import Link from "next/link";
 
+/** "never-succeeded" as the admin UI writes a state in a chip: "Never succeeded". */
+export function sentenceCase(value: string): string {
+  const words = value.replace(/[-_]+/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /**
  * A row of links that filter a list by one field: "all" first, then each option; the one in
  * force is marked as the current page.
@@ -10,7 +16,7 @@ export function FilterLinks<T extends string>({
   current,
   href,
   allLabel = "All",
-  labelOf = (option) => option,
+  labelOf = sentenceCase,
 }: {
   /** The navigation's accessible name, e.g. "Filter by status". */
   label: string;

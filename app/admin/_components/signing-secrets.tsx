@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { trpc, useAction } from "../_lib/client";
 import { Badge } from "./badge";
+import { DataTable } from "./data-table";
 import { OneTimeSecret } from "./copy-button";
 import { FormError } from "./fields";
 import { DateTime } from "./date-time";
@@ -50,57 +51,53 @@ export function SigningSecrets({ secrets }: { secrets: Secret[] }) {
       {secrets.length === 0 ? (
         <p className="muted">No signing secret: one is generated with your first endpoint, or generate one now.</p>
       ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Secret</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {secrets.map((secret) => (
-                <tr key={secret.id}>
-                  <th scope="row">
-                    <Badge status={secret.status === "active" ? "active" : "fallback"}>{secret.status}</Badge>
-                  </th>
-                  <td>
-                    <DateTime iso={secret.createdAt} />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button button-small button-danger"
-                      onClick={() => deactivate(secret)}
-                      disabled={pending}
-                    >
-                      Deactivate<span className="visually-hidden"> the {secret.status} secret</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={secrets}
+          rowKey={(secret) => secret.id}
+          columns={[
+            {
+              header: "Secret",
+              rowHeader: true,
+              cell: (secret) => <Badge status={secret.status === "active" ? "active" : "fallback"}>{secret.status}</Badge>,
+            },
+            { header: "Created", cell: (secret) => <DateTime iso={secret.createdAt} /> },
+            {
+              header: "Actions",
+              hideHeader: true,
+              cell: (secret) => (
+                <button type="button" className="button button-small button-danger" onClick={() => deactivate(secret)} disabled={pending}>
+                  Deactivate<span className="visually-hidden"> the {secret.status} secret</span>
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
-      <p className="button-row">
-        <button type="button" className="button" onClick={cycle} disabled={pending} aria-describedby="cycle-hint">
-          Cycle secret
-        </button>
-        <button type="button" className="button button-danger" onClick={generate} disabled={pending} aria-describedby="generate-hint">
-          Replace all secrets
-        </button>
-      </p>
-      <ul className="field-hint">
-        <li id="cycle-hint">
-          Cycle: a new active secret; the current one becomes the fallback. A receiver still on it keeps receiving: a delivery it refuses is
-          sent again at once, signed with the fallback, until you deactivate the fallback.
-        </li>
-        <li id="generate-hint">Replace all: a new active secret and no fallback, at once (for a leaked secret).</li>
-      </ul>
+      {secrets.length === 0 ? (
+        <p className="button-row">
+          <button type="button" className="button button-primary" onClick={generate} disabled={pending}>
+            Generate a signing secret
+          </button>
+        </p>
+      ) : (
+        <>
+          <p className="button-row">
+            <button type="button" className="button" onClick={cycle} disabled={pending} aria-describedby="cycle-hint">
+              Cycle secret
+            </button>
+            <button type="button" className="button button-danger" onClick={generate} disabled={pending} aria-describedby="generate-hint">
+              Replace all secrets
+            </button>
+          </p>
+          <ul className="field-hint">
+            <li id="cycle-hint">
+              Cycle: a new active secret; the current one becomes the fallback. A receiver still on it keeps receiving: a delivery it
+              refuses is sent again at once, signed with the fallback, until you deactivate the fallback.
+            </li>
+            <li id="generate-hint">Replace all: a new active secret and no fallback, at once (for a leaked secret).</li>
+          </ul>
+        </>
+      )}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { EventType } from "@/server/events/outbox";
+import type { SignatureScheme } from "@/server/webhooks/endpoints";
 import { trpc, useAction } from "../_lib/client";
 import { OneTimeSecret } from "./copy-button";
 import { CheckboxField, FormError, TextField } from "./fields";
@@ -14,7 +15,15 @@ interface Endpoint {
   eventTypes: string[];
   enabled: boolean;
   maxAttempts: number;
+  signatureScheme: SignatureScheme;
 }
+
+/** The signature schemes (server/webhooks/endpoints.ts), named here: that module is server code. */
+const SCHEME_LABELS: Record<SignatureScheme, string> = {
+  "x-signature": "X-Signature (the receiver signs its answer)",
+  "standard-webhooks": "Standard Webhooks (any 2xx answer is success)",
+};
+const SIGNATURE_SCHEMES = Object.keys(SCHEME_LABELS) as SignatureScheme[];
 
 /**
  * Registers a distributor webhook endpoint or edits one, with the distributor API's fields and
@@ -37,6 +46,7 @@ export function WebhookForm({ endpoint, eventTypes }: { endpoint?: Endpoint; eve
       eventTypes: form.getAll("eventTypes").map(String) as EventType[],
       enabled: form.get("enabled") === "on",
       maxAttempts: Number(form.get("maxAttempts")),
+      signatureScheme: String(form.get("signatureScheme")) as SignatureScheme,
     };
     if (endpoint) {
       setSaved(Boolean(await run(() => trpc.admin.webhooks.update.mutate({ id: endpoint.id, ...fields }))));
@@ -110,6 +120,25 @@ export function WebhookForm({ endpoint, eventTypes }: { endpoint?: Endpoint; eve
             <option value="3">3</option>
           </select>
           {error?.fieldErrors.maxAttempts ? <p className="field-error">{error.fieldErrors.maxAttempts}</p> : null}
+        </div>
+        <div className="field">
+          <label htmlFor="field-signatureScheme">Signature scheme</label>
+          <select
+            id="field-signatureScheme"
+            name="signatureScheme"
+            defaultValue={endpoint?.signatureScheme ?? "x-signature"}
+            aria-describedby="field-signatureScheme-hint"
+          >
+            {SIGNATURE_SCHEMES.map((scheme) => (
+              <option key={scheme} value={scheme}>
+                {SCHEME_LABELS[scheme]}
+              </option>
+            ))}
+          </select>
+          <p className="field-hint" id="field-signatureScheme-hint">
+            How deliveries are signed: <Link href="/docs/webhooks#receive-webhooks">Receive webhooks</Link>.
+          </p>
+          {error?.fieldErrors.signatureScheme ? <p className="field-error">{error.fieldErrors.signatureScheme}</p> : null}
         </div>
         <CheckboxField name="enabled" label="Enabled" defaultChecked={endpoint?.enabled ?? true} />
       </div>

@@ -272,12 +272,18 @@ export const daDK: Translation = {
       },
       found: "Fundet indtil nu: {addresses} e-mailadresser i {breaches} databrud.",
       hiddenUntilVerified: "Bekræft domænet for at se hvilke.",
+      introShown:
+        "Det, vi har fundet på jeres domæner, vises på de andre sider. Når I bekræfter et domæne, viser I os, at det er jeres: brud, der er markeret som følsomme, vises kun på et bekræftet domæne.",
+      listedElsewhere: "De vises under Databrud.",
+      partlyHidden: "{hidden} af dem vises, når domænet er bekræftet; de øvrige vises under Databrud.",
       dnsHeading: "Mulighed 1: tilføj en DNS-post",
       dnsSteps:
         "Bed den, der styrer domænets DNS, om at tilføje denne TXT-post. Vi leder efter den, når I trykker på knappen, og hver time i en uge.",
       recordType: "Type",
       recordName: "Navn",
       recordValue: "Værdi",
+      copyValue: "Kopiér",
+      copied: "Kopieret",
       check: "Tjek nu",
       notYet: "Ikke fundet endnu: {reason}",
       emailHeading: "Mulighed 2: få et link på e-mail",

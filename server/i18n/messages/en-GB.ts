@@ -285,12 +285,18 @@ export const enGB = {
       },
       found: "Found so far: {addresses} e-mail addresses in {breaches} breaches.",
       hiddenUntilVerified: "Verify the domain to see which.",
+      introShown:
+        "What we found at your domains is listed on the other pages. Verifying a domain shows us that it is yours: breaches marked as sensitive are shown only at a verified domain.",
+      listedElsewhere: "They are listed under Breaches.",
+      partlyHidden: "{hidden} of them are shown once the domain is verified; the others are listed under Breaches.",
       dnsHeading: "Option 1: add a DNS record",
       dnsSteps:
         "Ask whoever manages the domain's DNS to add this TXT record. We look for it when you press the button, and every hour for a week.",
       recordType: "Type",
       recordName: "Name",
       recordValue: "Value",
+      copyValue: "Copy",
+      copied: "Copied",
       check: "Check now",
       notYet: "Not found yet: {reason}",
       emailHeading: "Option 2: get a link by e-mail",

@@ -279,12 +279,18 @@ export const fiFI: Translation = {
       },
       found: "Tähän mennessä löydetty: {addresses} sähköpostiosoitetta {breaches} tietomurrossa.",
       hiddenUntilVerified: "Vahvistakaa verkkotunnus nähdäksenne, mitkä.",
+      introShown:
+        "Verkkotunnuksistanne löydetyt tiedot näkyvät muilla sivuilla. Vahvistamalla verkkotunnuksen osoitatte, että se on teidän: arkaluonteisiksi merkityt murrot näytetään vain vahvistetussa verkkotunnuksessa.",
+      listedElsewhere: "Ne näkyvät sivulla Tietomurrot.",
+      partlyHidden: "Niistä {hidden} näytetään, kun verkkotunnus on vahvistettu; muut näkyvät sivulla Tietomurrot.",
       dnsHeading: "Vaihtoehto 1: lisätkää DNS-tietue",
       dnsSteps:
         "Pyytäkää verkkotunnuksen DNS:ää hallinnoivaa lisäämään tämä TXT-tietue. Etsimme sitä, kun painatte painiketta, ja joka tunti viikon ajan.",
       recordType: "Tyyppi",
       recordName: "Nimi",
       recordValue: "Arvo",
+      copyValue: "Kopioi",
+      copied: "Kopioitu",
       check: "Tarkista nyt",
       notYet: "Ei vielä löytynyt: {reason}",
       emailHeading: "Vaihtoehto 2: linkki sähköpostitse",

@@ -275,12 +275,18 @@ export const nbNO: Translation = {
       },
       found: "Funnet så langt: {addresses} e-postadresser i {breaches} datainnbrudd.",
       hiddenUntilVerified: "Bekreft domenet for å se hvilke.",
+      introShown:
+        "Det vi har funnet på domenene deres, vises på de andre sidene. Når dere bekrefter et domene, viser dere oss at det er deres: innbrudd som er merket som sensitive, vises bare på et bekreftet domene.",
+      listedElsewhere: "De vises under Datainnbrudd.",
+      partlyHidden: "{hidden} av dem vises når domenet er bekreftet; de andre vises under Datainnbrudd.",
       dnsHeading: "Alternativ 1: legg til en DNS-post",
       dnsSteps:
         "Be den som styrer domenets DNS om å legge til denne TXT-posten. Vi ser etter den når dere trykker på knappen, og hver time i en uke.",
       recordType: "Type",
       recordName: "Navn",
       recordValue: "Verdi",
+      copyValue: "Kopier",
+      copied: "Kopiert",
       check: "Sjekk nå",
       notYet: "Ikke funnet ennå: {reason}",
       emailHeading: "Alternativ 2: få en lenke på e-post",

@@ -279,12 +279,18 @@ export const nlNL: Translation = {
       },
       found: "Tot nu toe gevonden: {addresses} e-mailadressen in {breaches} datalekken.",
       hiddenUntilVerified: "Verifieer het domein om te zien welke.",
+      introShown:
+        "Wat we op uw domeinen hebben gevonden, staat op de andere pagina's. Door een domein te verifiëren laat u zien dat het van u is: lekken die als gevoelig zijn gemarkeerd, tonen we alleen bij een geverifieerd domein.",
+      listedElsewhere: "U vindt ze onder Datalekken.",
+      partlyHidden: "{hidden} ervan tonen we zodra het domein is geverifieerd; de andere staan onder Datalekken.",
       dnsHeading: "Optie 1: voeg een DNS-record toe",
       dnsSteps:
         "Vraag wie de DNS van het domein beheert dit TXT-record toe te voegen. We zoeken het wanneer u op de knop drukt, en een week lang elk uur.",
       recordType: "Type",
       recordName: "Naam",
       recordValue: "Waarde",
+      copyValue: "Kopiëren",
+      copied: "Gekopieerd",
       check: "Nu controleren",
       notYet: "Nog niet gevonden: {reason}",
       emailHeading: "Optie 2: ontvang een link per e-mail",

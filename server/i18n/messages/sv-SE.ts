@@ -275,12 +275,18 @@ export const svSE: Translation = {
       },
       found: "Hittills hittat: {addresses} e-postadresser i {breaches} dataintrång.",
       hiddenUntilVerified: "Verifiera domänen för att se vilka.",
+      introShown:
+        "Det vi har hittat på era domäner visas på de andra sidorna. När ni verifierar en domän visar ni att den är er: intrång som är markerade som känsliga visas bara för en verifierad domän.",
+      listedElsewhere: "De visas under Dataintrång.",
+      partlyHidden: "{hidden} av dem visas när domänen är verifierad; de övriga visas under Dataintrång.",
       dnsHeading: "Alternativ 1: lägg till en DNS-post",
       dnsSteps:
         "Be den som sköter domänens DNS att lägga till den här TXT-posten. Vi letar efter den när ni trycker på knappen, och varje timme i en vecka.",
       recordType: "Typ",
       recordName: "Namn",
       recordValue: "Värde",
+      copyValue: "Kopiera",
+      copied: "Kopierat",
       check: "Kontrollera nu",
       notYet: "Inte hittad än: {reason}",
       emailHeading: "Alternativ 2: få en länk via e-post",

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { DateTime } from "../../_components/date-time";
+import { DataTable } from "../../_components/data-table";
 import { Pager } from "../../_components/pager";
 import { adminApi, pageParam, textParam, type SearchParams } from "../../_lib/server";
 
@@ -62,40 +63,38 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
       {entries.length === 0 ? (
         <p className="muted">No changes recorded{Object.values(filters).some(Boolean) ? " that match" : ""}.</p>
       ) : (
-        <table className="table">
-          <caption className="visually-hidden">Audit log</caption>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Client</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Before → after</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td>
-                  <DateTime iso={entry.createdAt} />
-                </td>
-                <td className="wrap">
+        <DataTable
+          caption="Audit log"
+          rows={entries}
+          rowKey={(entry) => entry.id}
+          columns={[
+            { header: "Time", cell: (entry) => <DateTime iso={entry.createdAt} /> },
+            {
+              header: "Actor",
+              className: "wrap",
+              cell: (entry) => (
+                <>
                   {entry.actorLabel}
                   {entry.actorOwner ? <span className="muted"> ({entry.actorOwner})</span> : null}
-                </td>
-                <td>{entry.clientAddress ?? "—"}</td>
-                <td>{entry.action}</td>
-                <td className="wrap">{[entry.targetType, entry.targetId].filter(Boolean).join(" ")}</td>
-                <td className="wrap">
+                </>
+              ),
+            },
+            { header: "Client", cell: (entry) => entry.clientAddress ?? "—" },
+            { header: "Action", cell: (entry) => entry.action },
+            { header: "Target", className: "wrap", cell: (entry) => [entry.targetType, entry.targetId].filter(Boolean).join(" ") },
+            {
+              header: "Before → after",
+              className: "wrap",
+              cell: (entry) => (
+                <>
                   <code>{short(entry.before)}</code>
                   {entry.before !== null && entry.after !== null ? " → " : ""}
                   <code>{short(entry.after)}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       <Pager basePath="/admin/audit" query={filters} pagination={pagination} />
     </>

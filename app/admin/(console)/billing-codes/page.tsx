@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { Badge } from "../../_components/badge";
 import { BillingCodeActions, BillingCodeForm } from "../../_components/billing-code-form";
+import { DataTable } from "../../_components/data-table";
 import { Pager } from "../../_components/pager";
 import { formatMoney } from "../../_lib/format";
 import { adminApi, pageParam, type SearchParams } from "../../_lib/server";
@@ -22,40 +23,21 @@ export default async function BillingCodesPage({ searchParams }: { searchParams:
       {data.length === 0 ? (
         <p>No billing codes yet.</p>
       ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col" className="number">
-                  ID
-                </th>
-                <th scope="col">Code</th>
-                <th scope="col" className="number">
-                  Price
-                </th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((code) => (
-                <tr key={code.id} data-billing-code={code.code}>
-                  <td className="number">{code.id}</td>
-                  <th scope="row">
-                    <code>{code.code}</code>
-                  </th>
-                  <td className="number nowrap">{formatMoney(code.price, code.currency)}</td>
-                  <td>{code.retired ? <Badge status="retired" /> : <Badge status="active">offered</Badge>}</td>
-                  <td>
-                    <BillingCodeActions code={code} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={data}
+          rowKey={(code) => String(code.id)}
+          rowData={(code) => ({ "data-billing-code": code.code })}
+          columns={[
+            { header: "ID", className: "number", cell: (code) => code.id },
+            { header: "Code", rowHeader: true, cell: (code) => <code>{code.code}</code> },
+            { header: "Price", className: "number nowrap", cell: (code) => formatMoney(code.price, code.currency) },
+            {
+              header: "Status",
+              cell: (code) => (code.retired ? <Badge status="retired" /> : <Badge status="active">offered</Badge>),
+            },
+            { header: "Actions", hideHeader: true, cell: (code) => <BillingCodeActions code={code} /> },
+          ]}
+        />
       )}
       <Pager
         basePath="/admin/billing-codes"

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { billingMonthOf, BILLING_MONTH_PATTERN } from "@/server/distributors/billing";
+import { DataTable } from "../../_components/data-table";
 import { formatCount, formatMoney, formatMonth } from "../../_lib/format";
 import { adminApi, textParam, type SearchParams } from "../../_lib/server";
 
@@ -42,59 +43,48 @@ export default async function BillingPage({ searchParams }: { searchParams: Sear
       {overview.lines.length === 0 ? (
         <p>No active customers in {formatMonth(month)}.</p>
       ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Partner</th>
-                <th scope="col">Plan</th>
-                <th scope="col">Billing code</th>
-                <th scope="col" className="number">
-                  Unit price
-                </th>
-                <th scope="col" className="number">
-                  Active customers
-                </th>
-                <th scope="col" className="number">
-                  Amount
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {overview.lines.map((line) => (
-                <tr key={`${line.partnerId}:${line.planType}`}>
-                  <th scope="row">
-                    <Link href={`/admin/partners/${line.partnerId}`}>{line.partnerName}</Link>
-                    {line.accountReference ? <span className="field-hint"> {line.accountReference}</span> : null}
-                  </th>
-                  <td>{line.planName}</td>
-                  <td>
-                    {line.billingCode ? <code>{line.billingCode}</code> : <span className="field-error">No billing code set</span>}
-                    {line.billingCode && line.unitPrice === null ? (
-                      <span className="field-error"> Not one of your billing codes</span>
-                    ) : null}
-                  </td>
-                  <td className="number">{formatMoney(line.unitPrice, line.currency)}</td>
-                  <td className="number">{formatCount(line.activeCustomers)}</td>
-                  <td className="number">{formatMoney(line.amount, line.currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={4}>
-                  Total
-                </th>
-                <td className="number">{formatCount(overview.totals.activeCustomers)}</td>
-                <td className="number">
-                  {overview.totals.byCurrency.length === 0
-                    ? formatMoney(0)
-                    : overview.totals.byCurrency.map((total) => formatMoney(total.amount, total.currency)).join(" + ")}
-                </td>
-              </tr>
-            </tfoot>
-          </table>
-        </div>
+        <DataTable
+          rows={overview.lines}
+          rowKey={(line) => `${line.partnerId}:${line.planType}`}
+          columns={[
+            {
+              header: "Partner",
+              rowHeader: true,
+              cell: (line) => (
+                <>
+                  <Link href={`/admin/partners/${line.partnerId}`}>{line.partnerName}</Link>
+                  {line.accountReference ? <span className="field-hint"> {line.accountReference}</span> : null}
+                </>
+              ),
+            },
+            { header: "Plan", cell: (line) => line.planName },
+            {
+              header: "Billing code",
+              cell: (line) => (
+                <>
+                  {line.billingCode ? <code>{line.billingCode}</code> : <span className="field-error">No billing code set</span>}
+                  {line.billingCode && line.unitPrice === null ? <span className="field-error"> Not one of your billing codes</span> : null}
+                </>
+              ),
+            },
+            { header: "Unit price", className: "number", cell: (line) => formatMoney(line.unitPrice, line.currency) },
+            { header: "Active customers", className: "number", cell: (line) => formatCount(line.activeCustomers) },
+            { header: "Amount", className: "number", cell: (line) => formatMoney(line.amount, line.currency) },
+          ]}
+          footer={
+            <tr>
+              <th scope="row" colSpan={4}>
+                Total
+              </th>
+              <td className="number">{formatCount(overview.totals.activeCustomers)}</td>
+              <td className="number">
+                {overview.totals.byCurrency.length === 0
+                  ? formatMoney(0)
+                  : overview.totals.byCurrency.map((total) => formatMoney(total.amount, total.currency)).join(" + ")}
+              </td>
+            </tr>
+          }
+        />
       )}
       {overview.totals.unpricedCustomers > 0 ? (
         <p className="notice notice-warn">

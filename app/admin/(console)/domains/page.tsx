@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Badge } from "../../_components/badge";
+import { DataTable } from "../../_components/data-table";
 import { DateTime } from "../../_components/date-time";
 import { AttestDomainForm, DomainPolicyNote } from "../../_components/domain-forms";
 import { adminApi, type SearchParams } from "../../_lib/server";
@@ -41,56 +42,51 @@ export default async function DomainsPage({ searchParams }: { searchParams: Sear
             <h3>
               <Link href={`/admin/domains?partner=${id}`}>{name}</Link>
             </h3>
-            <div className="table-scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Domain</th>
-                    <th scope="col">Customer</th>
-                    <th scope="col">Added</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Monitored by</th>
-                    <th scope="col">Attestation</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {domains
-                    .filter((row) => row.partnerId === id)
-                    .map((row) => (
-                      <tr key={`${row.customerId}:${row.domain}`}>
-                        <th scope="row">
-                          <code>{row.domain}</code>
-                        </th>
-                        <td>
-                          {row.companyName} <span className="muted">({row.customerStatus})</span>
-                        </td>
-                        <td>
-                          <DateTime iso={row.addedAt} />
-                        </td>
-                        <td>
-                          <Badge status={row.status === "verified" ? "active" : "pending"}>{row.status}</Badge>
-                          {row.status === "verified" && (
-                            <span className="muted">
-                              {" "}
-                              by {row.method}
-                              {row.method === "staff" ? `: ${row.verifiedBy}` : ""} <DateTime iso={row.verifiedAt} />
-                              {row.note ? ` (“${row.note}”)` : ""}
-                            </span>
-                          )}
-                        </td>
-                        <td>
-                          {row.partnersMonitoring >= 2 ? (
-                            <strong role="note">⚠ customers of {row.partnersMonitoring} partners</strong>
-                          ) : (
-                            "this partner only"
-                          )}
-                        </td>
-                        <td>{row.status === "unverified" && <AttestDomainForm customerId={row.customerId} domain={row.domain} />}</td>
-                      </tr>
-                    ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              rows={domains.filter((row) => row.partnerId === id)}
+              rowKey={(row) => `${row.customerId}:${row.domain}`}
+              columns={[
+                { header: "Domain", rowHeader: true, cell: (row) => <code>{row.domain}</code> },
+                {
+                  header: "Customer",
+                  cell: (row) => (
+                    <>
+                      {row.companyName} <span className="muted">({row.customerStatus})</span>
+                    </>
+                  ),
+                },
+                { header: "Added", cell: (row) => <DateTime iso={row.addedAt} /> },
+                {
+                  header: "State",
+                  cell: (row) => (
+                    <>
+                      <Badge status={row.status === "verified" ? "active" : "pending"}>{row.status}</Badge>
+                      {row.status === "verified" && (
+                        <span className="muted">
+                          {" "}
+                          by {row.method}
+                          {row.method === "staff" ? `: ${row.verifiedBy}` : ""} <DateTime iso={row.verifiedAt} />
+                          {row.note ? ` (“${row.note}”)` : ""}
+                        </span>
+                      )}
+                    </>
+                  ),
+                },
+                {
+                  header: "Monitored by",
+                  cell: (row) =>
+                    row.partnersMonitoring >= 2 ? (
+                      <strong role="note">⚠ customers of {row.partnersMonitoring} partners</strong>
+                    ) : (
+                      "this partner only"
+                    ),
+                },
+                {
+                  header: "Attestation",
+                  cell: (row) => row.status === "unverified" && <AttestDomainForm customerId={row.customerId} domain={row.domain} />,
+                },
+              ]}
+            />
           </section>
         ))
       )}

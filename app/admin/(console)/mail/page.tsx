@@ -3,6 +3,7 @@ import Link from "next/link";
 import { NotificationStatus } from "@/server/db/generated/enums";
 import { NOTIFICATION_KINDS } from "@/server/notifications/types";
 import { Badge } from "../../_components/badge";
+import { DataTable } from "../../_components/data-table";
 import { DateTime } from "../../_components/date-time";
 import { FilterLinks } from "../../_components/filter-links";
 import { Pager } from "../../_components/pager";
@@ -53,42 +54,34 @@ export default async function MailPage({ searchParams }: { searchParams: SearchP
           : `${formatCount(pagination.totalCount)} message${pagination.totalCount === 1 ? "" : "s"}.`}
       </p>
       {messages.length > 0 ? (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Kind</th>
-                <th scope="col">To</th>
-                <th scope="col">Subject</th>
-                <th scope="col">About</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {messages.map((message) => (
-                <tr key={message.id}>
-                  <td>
-                    <DateTime iso={message.createdAt} />
-                  </td>
-                  <td>{KIND_LABELS[message.kind]}</td>
-                  <td>{message.recipient}</td>
-                  <th scope="row">
-                    <Link href={`/admin/mail/${message.id}`}>{message.subject}</Link>
-                  </th>
-                  <td>
-                    {concerns(message).name}
-                    <span className="muted"> · {concerns(message).detail}</span>
-                  </td>
-                  <td>
-                    <Badge status={message.status === "sent" ? "delivered" : message.status}>{message.status}</Badge>
-                    {message.attempts > 1 ? <span className="muted"> {message.attempts} attempts</span> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={messages}
+          rowKey={(message) => message.id}
+          columns={[
+            { header: "Created", cell: (message) => <DateTime iso={message.createdAt} /> },
+            { header: "Kind", cell: (message) => KIND_LABELS[message.kind] },
+            { header: "To", cell: (message) => message.recipient },
+            { header: "Subject", rowHeader: true, cell: (message) => <Link href={`/admin/mail/${message.id}`}>{message.subject}</Link> },
+            {
+              header: "About",
+              cell: (message) => (
+                <>
+                  {concerns(message).name}
+                  <span className="muted"> · {concerns(message).detail}</span>
+                </>
+              ),
+            },
+            {
+              header: "Status",
+              cell: (message) => (
+                <>
+                  <Badge status={message.status === "sent" ? "delivered" : message.status}>{message.status}</Badge>
+                  {message.attempts > 1 ? <span className="muted"> {message.attempts} attempts</span> : null}
+                </>
+              ),
+            },
+          ]}
+        />
       ) : null}
       <Pager basePath="/admin/mail" query={{ kind, status }} pagination={pagination} />
     </>

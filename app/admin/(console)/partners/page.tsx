@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable } from "../../_components/data-table";
 import { Pager } from "../../_components/pager";
 import { formatCount, formatDate } from "../../_lib/format";
 import { adminApi, pageParam, textParam, type SearchParams } from "../../_lib/server";
@@ -34,46 +35,31 @@ export default async function PartnersPage({ searchParams }: { searchParams: Sea
           : `${formatCount(pagination.totalCount)} partner${pagination.totalCount === 1 ? "" : "s"}${search ? ` matching “${search}”` : ""}.`}
       </p>
       {partners.length > 0 ? (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Account reference</th>
-                <th scope="col">Contact e-mail</th>
-                <th scope="col" className="number">
-                  Customers
-                </th>
-                <th scope="col" className="number">
-                  Active
-                </th>
-                <th scope="col" className="number">
-                  API keys
-                </th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {partners.map(({ partner, customers, activeApiKeys, createdAt }) => (
-                <tr key={partner.uuid}>
-                  <th scope="row">
-                    <Link href={`/admin/partners/${partner.uuid}`}>{partner.name}</Link>
-                  </th>
-                  <td>{partner.account_reference ?? "—"}</td>
-                  <td>{partner.contact_email ?? "—"}</td>
-                  <td className="number">
-                    <Link href={`/admin/partners/${partner.uuid}/customers`} aria-label={`${customers.total} customers of ${partner.name}`}>
-                      {formatCount(customers.total)}
-                    </Link>
-                  </td>
-                  <td className="number">{formatCount(customers.active)}</td>
-                  <td className="number">{formatCount(activeApiKeys)}</td>
-                  <td>{formatDate(createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={partners}
+          rowKey={(row) => row.partner.uuid}
+          columns={[
+            {
+              header: "Name",
+              rowHeader: true,
+              cell: ({ partner }) => <Link href={`/admin/partners/${partner.uuid}`}>{partner.name}</Link>,
+            },
+            { header: "Account reference", cell: ({ partner }) => partner.account_reference ?? "—" },
+            { header: "Contact e-mail", cell: ({ partner }) => partner.contact_email ?? "—" },
+            {
+              header: "Customers",
+              className: "number",
+              cell: ({ partner, customers }) => (
+                <Link href={`/admin/partners/${partner.uuid}/customers`} aria-label={`${customers.total} customers of ${partner.name}`}>
+                  {formatCount(customers.total)}
+                </Link>
+              ),
+            },
+            { header: "Active", className: "number", cell: ({ customers }) => formatCount(customers.active) },
+            { header: "API keys", className: "number", cell: ({ activeApiKeys }) => formatCount(activeApiKeys) },
+            { header: "Created", cell: ({ createdAt }) => formatDate(createdAt) },
+          ]}
+        />
       ) : null}
       <Pager basePath="/admin/partners" query={{ q: search }} pagination={pagination} />
     </>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { DateTime } from "../../_components/date-time";
+import { DataTable } from "../../_components/data-table";
 import { InviteForm, MemberActions, WithdrawInvitationButton } from "../../_components/staff-forms";
 import { adminApi } from "../../_lib/server";
 
@@ -16,38 +17,36 @@ export default async function StaffPage() {
       <p className="muted">
         Your role: {me.role}. {owner ? "" : "Only owners invite, change roles and remove staff."}
       </p>
-      <table className="table">
-        <caption className="visually-hidden">Staff members</caption>
-        <thead>
-          <tr>
-            <th scope="col">E-mail</th>
-            <th scope="col">Role</th>
-            <th scope="col">Sign-in</th>
-            <th scope="col">Last sign-in</th>
-            {owner ? <th scope="col">Actions</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {staff.map((member) => (
-            <tr key={member.id}>
-              <td className="wrap">
+      <DataTable
+        caption="Staff members"
+        rows={staff}
+        rowKey={(member) => member.id}
+        columns={[
+          {
+            header: "E-mail",
+            className: "wrap",
+            cell: (member) => (
+              <>
                 {member.email}
                 {member.name ? <span className="muted"> ({member.name})</span> : null}
-              </td>
-              <td>{member.role}</td>
-              <td>
-                {[member.ssoLinked ? "single sign-on" : "password", member.mfaEnrolled ? "MFA" : "", member.breakGlass ? "break-glass" : ""]
-                  .filter(Boolean)
-                  .join(", ")}
-              </td>
-              <td>
-                <DateTime iso={member.lastLoginAt} />
-              </td>
-              {owner ? <td>{member.id === me.id ? <span className="muted">You</span> : <MemberActions member={member} />}</td> : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { header: "Role", cell: (member) => member.role },
+          {
+            header: "Sign-in",
+            cell: (member) =>
+              [member.ssoLinked ? "single sign-on" : "password", member.mfaEnrolled ? "MFA" : "", member.breakGlass ? "break-glass" : ""]
+                .filter(Boolean)
+                .join(", "),
+          },
+          { header: "Last sign-in", cell: (member) => <DateTime iso={member.lastLoginAt} /> },
+          owner && {
+            header: "Actions",
+            cell: (member) => (member.id === me.id ? <span className="muted">You</span> : <MemberActions member={member} />),
+          },
+        ]}
+      />
       <section aria-labelledby="invitations-heading">
         <h2 id="invitations-heading">Open invitations</h2>
         {invitations.length === 0 ? (

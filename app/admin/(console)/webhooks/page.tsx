@@ -3,6 +3,7 @@ import Link from "next/link";
 import { EVENT_TYPES } from "@/server/events/outbox";
 import { ENDPOINT_STATES } from "@/server/webhooks/staff-view";
 import { HealthBadge } from "../../_components/endpoint-health";
+import { DataTable, type Column } from "../../_components/data-table";
 import { FilterLinks } from "../../_components/filter-links";
 import { Pager } from "../../_components/pager";
 import { SigningSecrets } from "../../_components/signing-secrets";
@@ -14,6 +15,17 @@ import { DateTime } from "../../_components/date-time";
 export const metadata: Metadata = { title: "Webhooks" };
 
 const PROTOCOL_LABELS = { current: "current (v1)", legacy: "earlier" } as const;
+
+/** The endpoint's URL, which opens its page (health, settings, delivery log). */
+const URL_COLUMN: Column<{ id: string; url: string }> = {
+  header: "URL",
+  rowHeader: true,
+  cell: (endpoint) => (
+    <Link href={`/admin/webhooks/${endpoint.id}`} className="wrap">
+      {endpoint.url}
+    </Link>
+  ),
+};
 
 export default async function WebhooksPage({ searchParams }: { searchParams: SearchParams }) {
   const query = await searchParams;
@@ -39,44 +51,18 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
         {endpoints.length === 0 ? (
           <p>No endpoints yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Health</th>
-                  <th scope="col">Last success</th>
-                  <th scope="col" className="number">
-                    Attempts
-                  </th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.map((endpoint) => (
-                  <tr key={endpoint.id}>
-                    <th scope="row">
-                      <Link href={`/admin/webhooks/${endpoint.id}`} className="wrap">
-                        {endpoint.url}
-                      </Link>
-                    </th>
-                    <td>{endpoint.eventTypes.join(", ")}</td>
-                    <td>
-                      <HealthBadge health={endpoint.health} />
-                    </td>
-                    <td>
-                      <DateTime iso={endpoint.health.lastSuccessAt} />
-                    </td>
-                    <td className="number">{endpoint.maxAttempts}</td>
-                    <td>
-                      <DateTime iso={endpoint.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={endpoints}
+            rowKey={(endpoint) => endpoint.id}
+            columns={[
+              URL_COLUMN,
+              { header: "Events", cell: (endpoint) => endpoint.eventTypes.join(", ") },
+              { header: "Health", cell: (endpoint) => <HealthBadge health={endpoint.health} /> },
+              { header: "Last success", cell: (endpoint) => <DateTime iso={endpoint.health.lastSuccessAt} /> },
+              { header: "Attempts", className: "number", cell: (endpoint) => endpoint.maxAttempts },
+              { header: "Created", cell: (endpoint) => <DateTime iso={endpoint.createdAt} /> },
+            ]}
+          />
         )}
       </section>
 
@@ -89,48 +75,25 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
           href={(option) => (option ? `/admin/webhooks?state=${option}#partner-endpoints` : "/admin/webhooks#partner-endpoints")}
         />
         {partnerEndpoints.endpoints.length === 0 ? (
-          <p>{state ? `No partner endpoint is ${state}.` : "Your partners have no endpoints yet."}</p>
+          <p>{state ? `No partner endpoint is ${state.replace("-", " ")}.` : "Your partners have no endpoints yet."}</p>
         ) : (
           <>
             <p className="muted" role="status">
               {formatCount(pagination.totalCount)} endpoint{pagination.totalCount === 1 ? "" : "s"}.
             </p>
-            <div className="table-scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Partner</th>
-                    <th scope="col">URL</th>
-                    <th scope="col">Protocol</th>
-                    <th scope="col">Health</th>
-                    <th scope="col">Last success</th>
-                    <th scope="col" className="number">
-                      Failed in a row
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {partnerEndpoints.endpoints.map((endpoint) => (
-                    <tr key={endpoint.id} data-endpoint-id={endpoint.id}>
-                      <td>{endpoint.owner.kind === "partner" ? endpoint.owner.partnerName : null}</td>
-                      <th scope="row">
-                        <Link href={`/admin/webhooks/${endpoint.id}`} className="wrap">
-                          {endpoint.url}
-                        </Link>
-                      </th>
-                      <td>{PROTOCOL_LABELS[endpoint.protocol]}</td>
-                      <td>
-                        <HealthBadge health={endpoint.health} />
-                      </td>
-                      <td>
-                        <DateTime iso={endpoint.health.lastSuccessAt} />
-                      </td>
-                      <td className="number">{endpoint.health.consecutiveFailures}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              rows={partnerEndpoints.endpoints}
+              rowKey={(endpoint) => endpoint.id}
+              rowData={(endpoint) => ({ "data-endpoint-id": endpoint.id })}
+              columns={[
+                { header: "Partner", cell: (endpoint) => (endpoint.owner.kind === "partner" ? endpoint.owner.partnerName : null) },
+                URL_COLUMN,
+                { header: "Protocol", cell: (endpoint) => PROTOCOL_LABELS[endpoint.protocol] },
+                { header: "Health", cell: (endpoint) => <HealthBadge health={endpoint.health} /> },
+                { header: "Last success", cell: (endpoint) => <DateTime iso={endpoint.health.lastSuccessAt} /> },
+                { header: "Failed in a row", className: "number", cell: (endpoint) => endpoint.health.consecutiveFailures },
+              ]}
+            />
           </>
         )}
         <Pager basePath="/admin/webhooks" query={{ state }} pagination={pagination} />

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import type { PortalDomain } from "@/server/domains/portal";
 import { format } from "@/server/i18n/format";
 import { domainTexts } from "@/server/i18n/translations";
-import { DomainActions } from "../../_components/domain-actions";
+import { CheckDnsButton, CopyValue, SendLinkForm } from "../../_components/domain-actions";
+import domainStyles from "../../_components/domain-actions.module.css";
 import { formatDate } from "../../_components/format-date";
 import { portalPage, portalText } from "../../portal-page";
 import styles from "../../portal.module.css";
@@ -10,18 +12,34 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: await portalText((t) => t.nav.domains) };
 }
 
+type Texts = ReturnType<typeof domainTexts>["portal"];
+
+/**
+ * What was found at the domain, and whether the portal shows it: withheld addresses wait for the
+ * verification; the others (all of them under the `trusted` policy) are on the other pages.
+ */
+function foundText(entry: PortalDomain, t: Texts): string {
+  const found = format(t.found, { addresses: entry.exposedAddressCount, breaches: entry.breachCount });
+  if (entry.exposedAddressCount === 0) return found;
+  if (entry.hiddenAddressCount === 0) return `${found} ${t.listedElsewhere}`;
+  if (entry.hiddenAddressCount >= entry.exposedAddressCount) return `${found} ${t.hiddenUntilVerified}`;
+  return `${found} ${format(t.partlyHidden, { hidden: entry.hiddenAddressCount })}`;
+}
+
 /**
  * The customer's domains (docs/portal.md, "Domains"): each one's state and what was found at it;
- * for an unverified one, the DNS record to publish and the e-mailed link, in plain words.
+ * for an unverified one the two ways to verify it, each with its own button: the DNS record to
+ * publish, and the e-mailed link.
  */
 export default async function DomainsPage() {
   const { portal, me } = await portalPage("/portal/domains");
   const t = domainTexts(me.locale).portal;
   const domains = await portal.domains();
+  const anyHidden = domains.some((entry) => entry.status === "unverified" && entry.hiddenAddressCount > 0);
   return (
     <>
       <h1>{t.title}</h1>
-      <p className={styles.lead}>{t.intro}</p>
+      <p className={styles.lead}>{anyHidden || domains.length === 0 ? t.intro : t.introShown}</p>
       {domains.length === 0 && <p>{t.none}</p>}
       {domains.map((entry) => (
         <section key={entry.domain} className={styles.card} aria-labelledby={`domain-${entry.domain}`}>
@@ -34,33 +52,36 @@ export default async function DomainsPage() {
             </p>
           )}
           <p>
-            {format(t.found, { addresses: entry.exposedAddressCount, breaches: entry.breachCount })}
-            {entry.status === "unverified" && entry.exposedAddressCount > 0 ? ` ${t.hiddenUntilVerified}` : ""}
+            {entry.status === "unverified"
+              ? foundText(entry, t)
+              : format(t.found, { addresses: entry.exposedAddressCount, breaches: entry.breachCount })}
           </p>
           {entry.status === "unverified" && (
             <>
-              <h3>{t.dnsHeading}</h3>
-              <p>{t.dnsSteps}</p>
-              <dl>
-                <dt>{t.recordType}</dt>
-                <dd>
-                  <code>{entry.dnsRecord.type}</code>
-                </dd>
-                <dt>{t.recordName}</dt>
-                <dd>
-                  <code>{entry.dnsRecord.name}</code>
-                </dd>
-                <dt>{t.recordValue}</dt>
-                <dd>
-                  <code>{entry.dnsRecord.value}</code>
-                </dd>
-              </dl>
-              <h3>{t.emailHeading}</h3>
-              <p>{format(t.emailSteps, { domain: entry.domain })}</p>
-              <DomainActions
-                domain={entry.domain}
-                labels={{ check: t.check, notYet: t.notYet, mailbox: t.mailbox, send: t.send, sent: t.sent }}
-              />
+              <div className={domainStyles.option}>
+                <h3>{t.dnsHeading}</h3>
+                <p>{t.dnsSteps}</p>
+                <dl className={domainStyles.record}>
+                  <dt>{t.recordType}</dt>
+                  <dd>
+                    <code>{entry.dnsRecord.type}</code>
+                  </dd>
+                  <dt>{t.recordName}</dt>
+                  <dd>
+                    <code className={domainStyles.value}>{entry.dnsRecord.name}</code>
+                  </dd>
+                  <dt>{t.recordValue}</dt>
+                  <dd>
+                    <CopyValue value={entry.dnsRecord.value} labels={{ copy: t.copyValue, copied: t.copied }} />
+                  </dd>
+                </dl>
+                <CheckDnsButton domain={entry.domain} labels={{ check: t.check, notYet: t.notYet }} />
+              </div>
+              <div className={domainStyles.option}>
+                <h3>{t.emailHeading}</h3>
+                <p>{format(t.emailSteps, { domain: entry.domain })}</p>
+                <SendLinkForm domain={entry.domain} labels={{ mailbox: t.mailbox, send: t.send, sent: t.sent }} />
+              </div>
             </>
           )}
         </section>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { searchDistributorCustomers } from "../../../customers/search";
 import { staffCustomerView } from "../../../customers/staff-view";
 import { createSupportSignInLink, SUPPORT_SIGN_IN_ACTION } from "../../../portal/support-sign-in";
 import { requestClientAddress } from "../../../client-address";
@@ -6,12 +7,23 @@ import { config } from "../../../config";
 import { customerDomainListing } from "../../../domains/domains";
 import { directoryView } from "../../../directory/connections";
 import { router, staffProcedure } from "../../trpc";
-import { iso } from "./inputs";
+import { iso, pageInput } from "./inputs";
+
+export const CUSTOMER_SEARCH_PAGE_SIZE = 25;
 
 const customerInput = z.object({ customerId: z.string().max(100) });
 
 /** One customer of the distributor's partners (docs/admin-ui.md, "A customer"); another distributor's is not found. */
 export const customersRouter = router({
+  /** The customers of all the distributor's partners, by company name; optionally those matching a search. */
+  search: staffProcedure
+    .requires("viewer")
+    .input(z.object({ search: z.string().trim().max(200).optional(), page: pageInput }))
+    .query(async ({ ctx, input }) => {
+      const result = await searchDistributorCustomers(ctx.db, ctx.staff.distributorId, { ...input, pageSize: CUSTOMER_SEARCH_PAGE_SIZE });
+      return { ...result, customers: result.customers.map((customer) => ({ ...customer, createdAt: iso(customer.createdAt) })) };
+    }),
+
   get: staffProcedure
     .requires("viewer")
     .input(customerInput)

@@ -63,7 +63,13 @@ export const partnersRouter = router({
     .input(partnerInput)
     .query(async ({ ctx, input }) => {
       const keys = await listPartnerApiKeys(ctx.db, ctx.staff.distributorId, input.partnerId);
-      return keys.map((key) => ({ ...key, createdAt: iso(key.createdAt), lastUsedAt: iso(key.lastUsedAt), revokedAt: iso(key.revokedAt) }));
+      // Named by id: the stored prefix is the start of the secret itself, so it stays out of the browser.
+      return keys.map(({ prefix: _prefix, ...key }) => ({
+        ...key,
+        createdAt: iso(key.createdAt),
+        lastUsedAt: iso(key.lastUsedAt),
+        revokedAt: iso(key.revokedAt),
+      }));
     }),
 
   /** The new key is in this answer only. */

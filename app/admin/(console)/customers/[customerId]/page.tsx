@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Badge } from "../../../_components/badge";
+import { DataTable } from "../../../_components/data-table";
 import { DateTime } from "../../../_components/date-time";
 import { SupportSignInLink } from "../../../_components/support-sign-in";
 import { formatCount } from "../../../_lib/format";
@@ -119,32 +120,20 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
         {customer.assets.length === 0 ? (
           <p>None.</p>
         ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Asset</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Verification</th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...domains, ...emails].map((asset) => (
-                  <tr key={`${asset.kind}:${asset.value}`}>
-                    <th scope="row" className="wrap">
-                      {asset.value}
-                    </th>
-                    <td>{asset.kind === "domain" ? "Domain" : "E-mail address"}</td>
-                    <td>
-                      {asset.source === "discovered" ? "Found on a domain" : asset.source === "directory" ? "Microsoft 365" : "Partner"}
-                    </td>
-                    <td>{asset.verification ? <Badge status={asset.verification} /> : "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={[...domains, ...emails]}
+            rowKey={(asset) => `${asset.kind}:${asset.value}`}
+            columns={[
+              { header: "Asset", rowHeader: true, className: "wrap", cell: (asset) => asset.value },
+              { header: "Kind", cell: (asset) => (asset.kind === "domain" ? "Domain" : "E-mail address") },
+              {
+                header: "Source",
+                cell: (asset) =>
+                  asset.source === "discovered" ? "Found on a domain" : asset.source === "directory" ? "Microsoft 365" : "Partner",
+              },
+              { header: "Verification", cell: (asset) => (asset.verification ? <Badge status={asset.verification} /> : "—") },
+            ]}
+          />
         )}
       </section>
 
@@ -155,28 +144,19 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
           {customer.breaches.total > customer.breaches.newest.length ? ` (the ${customer.breaches.newest.length} newest)` : ""}.
         </p>
         {customer.breaches.newest.length > 0 ? (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Breach</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Exposed addresses</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {customer.breaches.newest.map((breach) => (
-                  <tr key={breach.id}>
-                    <th scope="row">{breach.title}</th>
-                    <td className="nowrap">{breach.breachDate}</td>
-                    <td className="wrap">{breach.emails.join(", ")}</td>
-                    <td>{breach.resolved ? <Badge status="delivered">fixed</Badge> : <Badge status="failing">not fixed</Badge>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={customer.breaches.newest}
+            rowKey={(breach) => breach.id}
+            columns={[
+              { header: "Breach", rowHeader: true, cell: (breach) => breach.title },
+              { header: "Date", className: "nowrap", cell: (breach) => breach.breachDate },
+              { header: "Exposed addresses", className: "wrap", cell: (breach) => breach.emails.join(", ") },
+              {
+                header: "Status",
+                cell: (breach) => (breach.resolved ? <Badge status="delivered">fixed</Badge> : <Badge status="failing">not fixed</Badge>),
+              },
+            ]}
+          />
         ) : null}
       </section>
 
@@ -187,39 +167,28 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
           endpoints.
         </p>
         {customer.events.newest.length > 0 ? (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Deliveries</th>
-                </tr>
-              </thead>
-              <tbody>
-                {customer.events.newest.map((event) => (
-                  <tr key={event.id}>
-                    <th scope="row">{event.type}</th>
-                    <td>
-                      <DateTime iso={event.createdAt} />
-                    </td>
-                    <td>
-                      {event.deliveries.length === 0
-                        ? "none (no endpoint takes it, or not routed yet)"
-                        : event.deliveries.map((delivery, index) => (
-                            <span key={index} className="delivery-chip">
-                              <Link href={`/admin/webhooks/${delivery.endpointId}`}>
-                                <Badge status={delivery.status} />
-                              </Link>{" "}
-                              {delivery.attempts} attempt{delivery.attempts === 1 ? "" : "s"}
-                            </span>
-                          ))}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={customer.events.newest}
+            rowKey={(event) => event.id}
+            columns={[
+              { header: "Event", rowHeader: true, cell: (event) => event.type },
+              { header: "Created", cell: (event) => <DateTime iso={event.createdAt} /> },
+              {
+                header: "Deliveries",
+                cell: (event) =>
+                  event.deliveries.length === 0
+                    ? "none (no endpoint takes it, or not routed yet)"
+                    : event.deliveries.map((delivery, index) => (
+                        <span key={index} className="delivery-chip">
+                          <Link href={`/admin/webhooks/${delivery.endpointId}`}>
+                            <Badge status={delivery.status} />
+                          </Link>{" "}
+                          {delivery.attempts} attempt{delivery.attempts === 1 ? "" : "s"}
+                        </span>
+                      )),
+              },
+            ]}
+          />
         ) : null}
       </section>
 
@@ -227,34 +196,23 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
         <h2 id="emails">E-mails sent</h2>
         <p className="muted">{formatCount(customer.emails.total)} in all, newest first.</p>
         {customer.emails.newest.length > 0 ? (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col">To</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {customer.emails.newest.map((email) => (
-                  <tr key={email.id}>
-                    <th scope="row">
-                      <Link href={`/admin/mail/${email.id}`}>{email.kind.replace("_", " ")}</Link>
-                    </th>
-                    <td className="wrap">{email.recipient}</td>
-                    <td>
-                      <Badge status={email.status === "sent" ? "delivered" : email.status}>{email.status}</Badge>
-                    </td>
-                    <td>
-                      <DateTime iso={email.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={customer.emails.newest}
+            rowKey={(email) => email.id}
+            columns={[
+              {
+                header: "Kind",
+                rowHeader: true,
+                cell: (email) => <Link href={`/admin/mail/${email.id}`}>{email.kind.replace("_", " ")}</Link>,
+              },
+              { header: "To", className: "wrap", cell: (email) => email.recipient },
+              {
+                header: "Status",
+                cell: (email) => <Badge status={email.status === "sent" ? "delivered" : email.status}>{email.status}</Badge>,
+              },
+              { header: "Created", cell: (email) => <DateTime iso={email.createdAt} /> },
+            ]}
+          />
         ) : null}
       </section>
 

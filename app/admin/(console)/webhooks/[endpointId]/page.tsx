@@ -3,6 +3,7 @@ import Link from "next/link";
 import { EVENT_TYPES } from "@/server/events/outbox";
 import { endpointApiPath } from "@/server/webhooks/api-paths";
 import { Badge } from "../../../_components/badge";
+import { DataTable } from "../../../_components/data-table";
 import { FilterLinks } from "../../../_components/filter-links";
 import { RecoverForm, RefreshButton, RequeueButton, SendTestEvent } from "../../../_components/delivery-actions";
 import { HealthFacts } from "../../../_components/endpoint-health";
@@ -127,81 +128,84 @@ export default async function WebhookPage({
         {deliveries.length === 0 ? (
           <p>No deliveries{status ? ` with status ${status}` : " yet"}.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="deliveries">
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.map((delivery) => (
-                  <tr key={delivery.id} data-delivery-id={delivery.id}>
-                    <td>
-                      <DateTime iso={delivery.createdAt} />
-                    </td>
-                    <th scope="row">
-                      {delivery.eventType} {delivery.test ? <Badge status="neutral">test</Badge> : null}
-                      <p className="field-hint">
-                        Token <code>{delivery.idempotencyToken}</code>
-                      </p>
-                    </th>
-                    <td>
-                      <Badge status={delivery.status} />
-                      {delivery.status === "delivered" ? (
-                        <p className="field-hint">
-                          <DateTime iso={delivery.deliveredAt} />
-                        </p>
-                      ) : null}
-                      {delivery.status === "pending" && delivery.nextAttemptAt ? (
-                        <p className="field-hint">
-                          next attempt <DateTime iso={delivery.nextAttemptAt} />
-                        </p>
-                      ) : null}
-                      {delivery.error ? <p className="field-error">{delivery.error}</p> : null}
-                    </td>
-                    <td>
-                      {delivery.attempts.length === 0 ? (
-                        "none yet"
-                      ) : (
-                        <details>
-                          <summary>
-                            {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? "" : "s"}
-                          </summary>
-                          <ol className="attempts">
-                            {delivery.attempts.map((attempt, index) => (
-                              <li key={index}>
-                                <DateTime iso={attempt.at} />: {attempt.statusCode ? `HTTP ${attempt.statusCode}` : "no answer"}
-                                {attempt.durationMs !== null ? `, ${attempt.durationMs} ms` : ""}
-                                {attempt.fallbackSecret ? ", signed with the fallback secret" : ""}
-                                {attempt.error ? <span className="field-error"> {attempt.error}</span> : null}
-                              </li>
-                            ))}
-                          </ol>
-                        </details>
-                      )}
-                    </td>
-                    <td>
-                      {delivery.status === "delivered" || delivery.status === "failed" ? (
-                        <RequeueButton endpointId={endpoint.id} deliveryId={delivery.id} />
-                      ) : delivery.status === "pending" ? (
-                        <RequeueButton endpointId={endpoint.id} deliveryId={delivery.id} waiting />
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            className="deliveries"
+            rows={deliveries}
+            rowKey={(delivery) => delivery.id}
+            rowData={(delivery) => ({ "data-delivery-id": delivery.id })}
+            columns={[
+              { header: "Created", cell: (delivery) => <DateTime iso={delivery.createdAt} /> },
+              {
+                header: "Event",
+                rowHeader: true,
+                cell: (delivery) => (
+                  <>
+                    {delivery.eventType} {delivery.test ? <Badge status="neutral">test</Badge> : null}
+                    <p className="field-hint">
+                      Token <code className="wrap">{delivery.idempotencyToken}</code>
+                    </p>
+                  </>
+                ),
+              },
+              { header: "Status", cell: (delivery) => <DeliveryStatus delivery={delivery} /> },
+              { header: "Attempts", cell: (delivery) => <DeliveryAttempts attempts={delivery.attempts} /> },
+              {
+                header: "Actions",
+                hideHeader: true,
+                cell: (delivery) =>
+                  delivery.status === "delivered" || delivery.status === "failed" ? (
+                    <RequeueButton endpointId={endpoint.id} deliveryId={delivery.id} />
+                  ) : delivery.status === "pending" ? (
+                    <RequeueButton endpointId={endpoint.id} deliveryId={delivery.id} waiting />
+                  ) : null,
+              },
+            ]}
+          />
         )}
         <Pager basePath={basePath} query={{ status }} pagination={pagination} />
       </section>
     </>
+  );
+}
+
+type Delivery = Awaited<ReturnType<Awaited<ReturnType<typeof adminApi>>["admin"]["webhooks"]["deliveries"]>>["deliveries"][number];
+
+function DeliveryStatus({ delivery }: { delivery: Delivery }) {
+  return (
+    <>
+      <Badge status={delivery.status} />
+      {delivery.status === "delivered" ? (
+        <p className="field-hint">
+          <DateTime iso={delivery.deliveredAt} />
+        </p>
+      ) : null}
+      {delivery.status === "pending" && delivery.nextAttemptAt ? (
+        <p className="field-hint">
+          next attempt <DateTime iso={delivery.nextAttemptAt} />
+        </p>
+      ) : null}
+      {delivery.error ? <p className="field-error wrap">{delivery.error}</p> : null}
+    </>
+  );
+}
+
+function DeliveryAttempts({ attempts }: { attempts: Delivery["attempts"] }) {
+  if (attempts.length === 0) return "none yet";
+  return (
+    <details>
+      <summary>
+        {attempts.length} attempt{attempts.length === 1 ? "" : "s"}
+      </summary>
+      <ol className="attempts">
+        {attempts.map((attempt, index) => (
+          <li key={index}>
+            <DateTime iso={attempt.at} />: {attempt.statusCode ? `HTTP ${attempt.statusCode}` : "no answer"}
+            {attempt.durationMs !== null ? `, ${attempt.durationMs} ms` : ""}
+            {attempt.fallbackSecret ? ", signed with the fallback secret" : ""}
+            {attempt.error ? <span className="field-error wrap"> {attempt.error}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CUSTOMER_STATUSES } from "@/server/customers/list";
 import { Badge } from "../../../../_components/badge";
+import { DataTable } from "../../../../_components/data-table";
 import { FilterLinks } from "../../../../_components/filter-links";
 import { Pager } from "../../../../_components/pager";
 import { formatCount } from "../../../../_lib/format";
@@ -48,56 +49,35 @@ export default async function PartnerCustomersPage({
         {status ? ` with status ${status}` : ""}.
       </p>
       {customers.length > 0 ? (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Company</th>
-                <th scope="col">Reference</th>
-                <th scope="col">Status</th>
-                <th scope="col">Plan</th>
-                <th scope="col" className="number">
-                  Breaches
-                </th>
-                <th scope="col" className="number">
-                  Threat score
-                </th>
-                <th scope="col" className="number">
-                  Domains
-                </th>
-                <th scope="col" className="number">
-                  E-mails
-                </th>
-                <th scope="col">Last scan</th>
-              </tr>
-            </thead>
-            <tbody>
-              {customers.map((customer) => (
-                <tr key={customer.customerId}>
-                  <th scope="row">
-                    <Link href={`/admin/customers/${customer.customerId}`}>{customer.companyName}</Link>
-                  </th>
-                  <td>{customer.customerRef}</td>
-                  <td>
-                    <Badge status={customer.customerStatus} />
-                  </td>
-                  <td>{customer.planType}</td>
-                  <td className="number">{formatCount(customer.breachCount)}</td>
-                  <td className="number">{customer.threatScore}</td>
-                  <td className="number" title={customer.domains.join(", ")}>
-                    {formatCount(customer.domains.length)}
-                  </td>
-                  <td className="number" title={customer.emails.join(", ")}>
-                    {formatCount(customer.emails.length)}
-                  </td>
-                  <td>
-                    <DateTime iso={customer.lastScannedAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={customers}
+          rowKey={(customer) => customer.customerId}
+          columns={[
+            {
+              header: "Company",
+              rowHeader: true,
+              cell: (customer) => <Link href={`/admin/customers/${customer.customerId}`}>{customer.companyName}</Link>,
+            },
+            { header: "Reference", cell: (customer) => customer.customerRef },
+            { header: "Status", cell: (customer) => <Badge status={customer.customerStatus} /> },
+            { header: "Plan", cell: (customer) => customer.planType },
+            { header: "Breaches", className: "number", cell: (customer) => formatCount(customer.breachCount) },
+            { header: "Threat score", className: "number", cell: (customer) => customer.threatScore },
+            {
+              header: "Domains",
+              className: "number",
+              title: (customer) => customer.domains.join(", "),
+              cell: (customer) => formatCount(customer.domains.length),
+            },
+            {
+              header: "E-mails",
+              className: "number",
+              title: (customer) => customer.emails.join(", "),
+              cell: (customer) => formatCount(customer.emails.length),
+            },
+            { header: "Last scan", cell: (customer) => <DateTime iso={customer.lastScannedAt} /> },
+          ]}
+        />
       ) : null}
       <Pager basePath={basePath} query={{ status }} pagination={pagination} />
     </>
