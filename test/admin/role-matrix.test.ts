@@ -35,6 +35,7 @@ const EXPECTED: Record<string, StaffRule> = {
   "admin.partners.customers": "viewer",
   "admin.customers.get": "viewer",
   "admin.customers.signInLink": "agent",
+  "admin.customers.report": "viewer",
   "admin.plans.list": "viewer",
   "admin.billingCodes.list": "viewer",
   "admin.billingCodes.create": "billing",
