@@ -200,6 +200,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/integrations/customer/{customerId}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a customer's report (PDF)
+         * @description A PDF in the customer's locale (or `localeCode`). `kind=executive` (the default): the period [from, to] in UTC days, at most 366 days, to at the latest today (default: the last 90 days): the threat score over time, new and resolved findings, the riskiest mailboxes and breaches. `kind=prospect`: a prospect's one-time exposure check (the exposed addresses and the number of breach instances, nothing about the breaches themselves) and what full monitoring adds; from and to are not used.
+         */
+        get: operations["customer-getReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integrations/customer/{customerId}/breaches": {
         parameters: {
             query?: never;
@@ -3182,6 +3202,84 @@ export interface operations {
                 };
             };
             /** @description Failed to retrieve threat score */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "customer-getReport": {
+        parameters: {
+            query?: {
+                kind?: "executive" | "prospect";
+                from?: string;
+                to?: string;
+                localeCode?: "sv-SE" | "nb-NO" | "fi-FI" | "da-DK" | "en-GB" | "nl-NL";
+            };
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF, with a Content-Disposition file name */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid route parameters: Customer ID must be a valid UUID | from must be a date (YYYY-MM-DD) | to must be a date (YYYY-MM-DD) | kind must be executive or prospect | Invalid query parameters: localeCode must be one of sv-SE, nb-NO, fi-FI, da-DK, en-GB, nl-NL | from must not be later than to | to must not be later than today (UTC) | The period may be at most 366 days */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer not found or does not belong to partner */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer is a prospect: its report is kind=prospect | Customer is not a prospect: kind=prospect is the one-time check of a prospect */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to create the report */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -13,8 +13,8 @@ export interface Context {
   requestId: string;
   /** The request's logger: every line carries its requestId (the X-Request-Id answered). */
   log: Log;
-  /** `body`: a REST answer that is not the procedure's JSON (a CSV export), sent as it is with its own content-type header. */
-  response: { status?: number; headers: Record<string, string>; body?: string };
+  /** `body`: a REST answer that is not the procedure's JSON (a CSV export, a PDF report), sent as it is with its own content-type header. */
+  response: { status?: number; headers: Record<string, string>; body?: string | Uint8Array };
   /** The signed-in UI user (admin UI and portal calls through /api/trpc); absent on the REST API. */
   session?: UiSession;
 }

@@ -37,6 +37,11 @@ export type AppMeta = OpenApiMeta<{
   responses?: Record<number, string | string[]>;
   /** Body keys that existing clients send and the path accepts and ignores (any other unknown key is a 400). */
   ignoredFields?: string[];
+  /**
+   * The media type of a successful answer that is not JSON (the procedure sets ctx.response.body);
+   * the OpenAPI document declares it, as a binary string, in place of the output schema.
+   */
+  produces?: "application/pdf";
   /** Status of a successful answer (default 200). */
   successStatus?: number;
   /**

@@ -195,7 +195,12 @@ function correctOperation(operation: Operation, route: Route) {
       .filter(Boolean)
       .join("\n\n");
   }
-  const success = operation.responses["200"];
+  const success = route.meta.produces
+    ? {
+        description: `The ${route.meta.produces === "application/pdf" ? "PDF" : "file"}, with a Content-Disposition file name`,
+        content: { [route.meta.produces]: { schema: { type: "string", format: "binary" } } },
+      }
+    : operation.responses["200"];
   const successStatus = String(route.meta.successStatus ?? 200);
   const hasInput = Boolean(operation.requestBody) || (operation.parameters?.length ?? 0) > 0;
   const errors: Record<string, string[]> = {};

@@ -15,6 +15,7 @@ import { get as getDirectory } from "./procedures/directory/get";
 import { sync as syncDirectory } from "./procedures/directory/sync";
 import { verifyDomain } from "./procedures/customer/verify-domain";
 import { getInfo } from "./procedures/customer/get-info";
+import { getReport } from "./procedures/customer/get-report";
 import { getThreatScore } from "./procedures/customer/get-threat-score";
 import { offboard } from "./procedures/customer/offboard";
 import { onboard } from "./procedures/customer/onboard";
@@ -97,6 +98,7 @@ export const appRouter = router({
     getAssets,
     updateAssets,
     getThreatScore,
+    getReport,
     listBreaches: listCustomerBreaches,
     listStealerLogs,
     createMagicLink,

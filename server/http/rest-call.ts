@@ -19,7 +19,8 @@ export interface RestRequest {
 export interface RestResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  /** JSON text, or the bytes of an answer that is not JSON (a PDF report). */
+  body: string | Uint8Array | null;
 }
 
 export type RestDispatcher = (request: RestRequest) => Promise<RestResponse>;

@@ -5,6 +5,14 @@ import { fiFI } from "./messages/fi-FI";
 import { nbNO } from "./messages/nb-NO";
 import { nlNL } from "./messages/nl-NL";
 import { svSE } from "./messages/sv-SE";
+import { daDKReports } from "./messages/reports/da-DK";
+import { enGBReports, type ReportTexts } from "./messages/reports/en-GB";
+import { fiFIReports } from "./messages/reports/fi-FI";
+import { nbNOReports } from "./messages/reports/nb-NO";
+import { nlNLReports } from "./messages/reports/nl-NL";
+import { svSEReports } from "./messages/reports/sv-SE";
+
+export type { ReportTexts };
 
 /** Every text of the customer portal and its sign-in pages. */
 export type PortalMessages = Messages["portal"];
@@ -39,4 +47,18 @@ export function organizationTexts(locale: LocaleCode): OrganizationTexts {
 /** Domain verification's texts: the portal's Domains page, the e-mailed link and its page. */
 export function domainTexts(locale: LocaleCode): Messages["domains"] {
   return MESSAGES[locale].domains;
+}
+
+const REPORTS: Record<LocaleCode, ReportTexts> = {
+  "en-GB": enGBReports,
+  "sv-SE": svSEReports,
+  "nb-NO": nbNOReports,
+  "fi-FI": fiFIReports,
+  "da-DK": daDKReports,
+  "nl-NL": nlNLReports,
+};
+
+/** The reports' texts: the monthly report's lists, the executive report, the prospect's exposure check. */
+export function reportTexts(locale: LocaleCode): ReportTexts {
+  return REPORTS[locale];
 }

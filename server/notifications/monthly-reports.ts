@@ -18,6 +18,8 @@ export const monthlyReportJobType = jobType(
 );
 /** New breaches listed by name in a report; the count covers all. */
 export const LISTED_NEW_BREACHES = 20;
+/** Open and resolved breaches listed by name in a report; the count covers all. */
+export const LISTED_REPORT_BREACHES = 20;
 /** Customers per page of the monthly fan-out. */
 const FAN_OUT_PAGE = 1_000;
 
@@ -98,7 +100,8 @@ export async function queueMonthlyReport(db: Db, customerId: string, period: str
 
 /**
  * What a report says: the threat score and its change since the previous report, breaches found
- * and resolved in the period, the breaches open now, and the monitored assets.
+ * and resolved in the period, the breaches open now, and the monitored assets. It is written
+ * every month, also when nothing is new ("No new exposures this month").
  */
 export async function monthlyReportFacts(
   tx: Queryable,
@@ -110,50 +113,62 @@ export async function monthlyReportFacts(
   // The addresses of directory users who left make no report line (server/monitored-mailboxes.ts).
   const inactive = await inactiveMailboxes(tx, customer.id);
   const counts = (instance: { emails: string[] }) => instance.emails.length === 0 || countedEmails(instance.emails, inactive).length > 0;
-  const found = (
+  const counted = <T extends { emails: string[] }>(instances: T[]) =>
+    instances.filter(counts).map((instance) => ({ ...instance, emails: countedEmails(instance.emails, inactive) }));
+  const breach = { select: { name: true, title: true, breachDate: true } } as const;
+  const found = counted(
     await tx.customerBreach.findMany({
       where: { customerId: customer.id, createdAt: { gte: start, lt: end } },
-      select: { emails: true, breach: { select: { name: true, title: true, breachDate: true } } },
-    })
-  )
-    .filter(counts)
-    .map((instance) => ({ ...instance, emails: countedEmails(instance.emails, inactive) }));
-  const openBreaches =
-    inactive.size === 0
-      ? await tx.customerBreach.count({ where: { customerId: customer.id, resolved: false } })
-      : (await tx.customerBreach.findMany({ where: { customerId: customer.id, resolved: false }, select: { emails: true } })).filter(counts)
-          .length;
-  const fixedBreaches = await tx.customerBreach.count({
-    where: { customerId: customer.id, resolved: true, resolvedAt: { gte: start, lt: end } },
-  });
+      select: { emails: true, breach },
+    }),
+  );
+  const open = counted(
+    await tx.customerBreach.findMany({ where: { customerId: customer.id, resolved: false }, select: { emails: true, breach } }),
+  );
+  const fixed = counted(
+    await tx.customerBreach.findMany({
+      where: { customerId: customer.id, resolved: true, resolvedAt: { gte: start, lt: end } },
+      select: { emails: true, resolvedAt: true, breach },
+      orderBy: { resolvedAt: "desc" },
+    }),
+  );
   const domains = await tx.monitoredAsset.findMany({
     where: { customerId: customer.id, kind: "domain" },
     select: { value: true },
     orderBy: { value: "asc" },
   });
   const emailCount = await tx.monitoredAsset.count({ where: { customerId: customer.id, kind: "email", active: true } });
+  const directoryEmailCount = await tx.monitoredAsset.count({
+    where: { customerId: customer.id, kind: "email", active: true, source: "directory" },
+  });
   const previous = await tx.notification.findFirst({
     where: { customerId: customer.id, kind: "monthly_report", cause: { lt: period } },
     orderBy: { cause: "desc" },
     select: { cause: true, data: true },
   });
-  found.sort((a, b) => b.breach.breachDate.getTime() - a.breach.breachDate.getTime() || a.breach.name.localeCompare(b.breach.name));
+  const newestFirst = (a: { breach: { breachDate: Date; name: string } }, b: { breach: { breachDate: Date; name: string } }) =>
+    b.breach.breachDate.getTime() - a.breach.breachDate.getTime() || a.breach.name.localeCompare(b.breach.name);
+  found.sort(newestFirst);
+  open.sort(newestFirst);
+  const listed = ({ emails, breach }: { emails: string[]; breach: { title: string; breachDate: Date } }) => ({
+    title: breach.title,
+    breachDate: day(breach.breachDate),
+    emails,
+  });
   return {
     companyName: customer.companyName,
     period,
     threatScore: customer.threatScore,
     previous: previous ? { period: previous.cause, threatScore: (previous.data as unknown as MonthlyReportData).threatScore } : null,
-    newBreaches: {
-      count: found.length,
-      listed: found.slice(0, LISTED_NEW_BREACHES).map(({ emails, breach }) => ({
-        title: breach.title,
-        breachDate: breach.breachDate.toISOString().slice(0, 10),
-        emails,
-      })),
-    },
-    openBreaches,
-    fixedBreaches,
+    newBreaches: { count: found.length, listed: found.slice(0, LISTED_NEW_BREACHES).map(listed) },
+    openBreaches: open.length,
+    fixedBreaches: fixed.length,
     domains: domains.map((asset) => asset.value),
     emailCount,
+    openListed: open.slice(0, LISTED_REPORT_BREACHES).map(listed),
+    fixedListed: fixed.slice(0, LISTED_REPORT_BREACHES).map((instance) => ({ ...listed(instance), resolvedAt: day(instance.resolvedAt!) })),
+    directoryEmailCount,
   };
 }
+
+const day = (date: Date) => date.toISOString().slice(0, 10);

@@ -1,6 +1,7 @@
 import { render } from "@react-email/render";
 import type { ReactElement } from "react";
 import type { LocaleCode } from "../i18n/locales";
+import type { ReportBrand } from "./report-brand";
 import { monthlyReportPdf } from "./report-pdf";
 import { monthlyReportView } from "./report-view";
 import { BreachAlertEmail } from "./templates/breach-alert";
@@ -28,6 +29,8 @@ export interface RenderContext {
   /** The partner's reply-to address; the footer says a reply reaches the partner only when there is one. */
   replyTo: string | null;
   unsubscribeUrl: string;
+  /** The partner's brand on the monthly report's PDF; none: today's look (report-brand.ts). */
+  brand?: ReportBrand;
 }
 
 export interface MailAttachment {
@@ -76,7 +79,7 @@ export async function renderNotification(content: CustomerNotificationContent, c
       attachments.push({
         filename: `breach-report-${content.data.period}.pdf`,
         contentType: "application/pdf",
-        content: await monthlyReportPdf(view, { locale, companyName, partnerName }),
+        content: await monthlyReportPdf(view, { locale, companyName, partnerName, brand: context.brand }),
       });
       break;
     }

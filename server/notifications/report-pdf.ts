@@ -1,93 +1,45 @@
-import PDFDocument from "pdfkit";
 import type { LocaleCode } from "../i18n/locales";
+import { MUTED, reportWriter } from "./pdf-writer";
+import { reportBrand, type ReportBrand } from "./report-brand";
 import type { MonthlyReportView } from "./report-view";
 
-const MARGIN = 56;
-const INK = "#1f2933";
-const MUTED = "#52606d";
-const RULE = "#d9dee4";
-
-/** Characters the PDF's standard fonts (WinAnsi) cannot draw become "?" rather than wrong glyphs. */
-const WIN_ANSI_EXTRAS = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
-function drawable(text: string): string {
-  return [...text].map((char) => (char.charCodeAt(0) < 256 || WIN_ANSI_EXTRAS.has(char) ? char : "?")).join("");
-}
-
 /**
- * The monthly report as a one- or two-page A4 PDF (pdfkit, its standard Helvetica: no font
- * files to ship). It draws the same view as the e-mail.
+ * The monthly report as an A4 PDF of one or two pages. It draws the same view as the e-mail,
+ * under the brand's name and colours (`brand`: none, today's look with the partner's name).
  */
 export async function monthlyReportPdf(
   view: MonthlyReportView,
-  meta: { locale: LocaleCode; companyName: string; partnerName: string },
+  meta: { locale: LocaleCode; companyName: string; partnerName: string; brand?: ReportBrand },
 ): Promise<Buffer> {
-  const doc = new PDFDocument({
-    size: "A4",
-    margin: MARGIN,
-    lang: meta.locale,
-    displayTitle: true,
-    info: { Title: drawable(view.heading), Author: drawable(meta.partnerName), Subject: drawable(meta.companyName) },
+  const pdf = reportWriter({
+    locale: meta.locale,
+    title: view.heading,
+    subject: meta.companyName,
+    brand: reportBrand(meta.partnerName, meta.brand),
   });
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const finished = new Promise<Buffer>((resolve, reject) => {
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
-  const width = doc.page.width - 2 * MARGIN;
-  const heading = (text: string, size = 14) => {
-    doc.moveDown(0.8).font("Helvetica-Bold").fontSize(size).fillColor(INK).text(drawable(text), { width });
-    doc.moveDown(0.3);
-  };
-  const paragraph = (text: string, color = INK, size = 11) =>
-    doc.font("Helvetica").fontSize(size).fillColor(color).text(drawable(text), { width });
-  const bullets = (items: string[]) =>
-    doc.font("Helvetica").fontSize(11).fillColor(INK).list(items.map(drawable), { width, bulletRadius: 2, textIndent: 12 });
+  pdf.title(view.heading, meta.companyName);
+  pdf.paragraph(view.intro);
 
-  doc.font("Helvetica-Bold").fontSize(20).fillColor(INK).text(drawable(view.heading), { width });
-  doc.moveDown(0.2);
-  paragraph(meta.companyName, MUTED);
-  doc.moveDown(0.6);
-  paragraph(view.intro);
+  pdf.heading(view.threatScore.label);
+  pdf.big(view.threatScore.value);
+  pdf.paragraph(view.change);
+  pdf.paragraph(view.threatScore.scale, MUTED, 9);
+  pdf.figures(view.figures);
 
-  heading(view.threatScore.label);
-  doc.font("Helvetica-Bold").fontSize(28).fillColor(INK).text(drawable(view.threatScore.value), { width });
-  paragraph(view.change);
-  paragraph(view.threatScore.scale, MUTED, 9);
-
-  doc.moveDown(0.8);
-  for (const figure of view.figures) {
-    const top = doc.y;
-    doc.font("Helvetica").fontSize(11).fillColor(INK).text(drawable(figure.label), MARGIN, top, { width: 170 });
-    doc.font("Helvetica-Bold").text(figure.value, MARGIN + 180, top, { width: 60 });
-    doc
-      .font("Helvetica")
-      .fillColor(MUTED)
-      .text(drawable(figure.note), MARGIN + 250, top, { width: width - 250 });
-    const bottom = doc.y + 4;
-    doc
-      .moveTo(MARGIN, bottom)
-      .lineTo(MARGIN + width, bottom)
-      .strokeColor(RULE)
-      .lineWidth(0.5)
-      .stroke();
-    doc.y = bottom + 6;
+  for (const section of [view.newBreaches, view.openBreaches, view.fixedBreaches]) {
+    if (!section) continue;
+    pdf.heading(section.heading);
+    if (section.items.length > 0) pdf.bullets(section.items);
+    else pdf.paragraph(section.empty);
   }
-  doc.x = MARGIN;
 
-  heading(view.newBreaches.heading);
-  if (view.newBreaches.items.length > 0) bullets(view.newBreaches.items);
-  else paragraph(view.newBreaches.empty);
-
-  heading(view.assets.heading);
-  paragraph(view.assets.summary);
+  pdf.heading(view.mailboxes.heading);
+  pdf.paragraph(view.mailboxes.summary);
+  pdf.heading(view.assets.heading);
+  pdf.paragraph(view.assets.summary);
   if (view.assets.domains.length > 0) {
-    doc.moveDown(0.3);
-    bullets(view.assets.domains);
+    pdf.doc.moveDown(0.3);
+    pdf.bullets(view.assets.domains);
   }
-
-  doc.moveDown(1.5);
-  paragraph(meta.partnerName, MUTED, 9);
-  doc.end();
-  return finished;
+  return pdf.finish();
 }

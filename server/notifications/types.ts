@@ -61,7 +61,18 @@ export interface MonthlyReportData {
   openBreaches: number;
   fixedBreaches: number;
   domains: string[];
+  /** The active mailboxes monitored (a directory user who left is not), those of the directory included. */
   emailCount: number;
+  /*
+   * The lists below came with the "still open" and "resolved" sections; a report stored before
+   * them (a retry, the staff preview) has none and shows the counts alone.
+   */
+  /** The breaches open at the time of the report, newest first, at most LISTED_REPORT_BREACHES. */
+  openListed?: ReportBreach[];
+  /** The breaches resolved in the period, last resolved first, at most LISTED_REPORT_BREACHES. */
+  fixedListed?: Array<ReportBreach & { /** YYYY-MM-DD */ resolvedAt: string }>;
+  /** Of emailCount, the mailboxes of the customer's connected directory. */
+  directoryEmailCount?: number;
 }
 
 /**

@@ -6,6 +6,7 @@ import { consumeMagicLink } from "../../server/portal/magic-links";
 import { addCustomerBreach, createTestBreach, createTestCustomer } from "../helpers/customers";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
+import { pdfToText } from "../helpers/pdf";
 import { clientError, createStaffSession, startUiServer, uiCallerAs } from "../helpers/ui";
 
 /** The admin UI's customer page (issue 27 item 5): what staff see of a customer, and the audited support sign-in link. */
@@ -149,5 +150,23 @@ describe("a customer's page", () => {
       mailboxCount: 0,
     });
     expect(JSON.stringify(view)).not.toContain(secret);
+  });
+});
+
+describe("the customer's reports in the admin UI", () => {
+  it("downloads the executive report, or a prospect's exposure check; another distributor's staff find neither", async () => {
+    const customerId = await createTestCustomer(testDb.db, orgX.partner.id, { companyName: "Report Ltd", localeCode: "da-DK" });
+    const executive = await asX().report({ customerId, kind: "executive", from: "2026-01-01", to: "2026-03-31" });
+    expect(executive.filename).toBe("exposure-report-2026-01-01-2026-03-31.pdf");
+    const text = await pdfToText(Buffer.from(executive.base64, "base64"));
+    expect(text).toContain("Eksponeringsrapport til ledelsen");
+    expect(text).toContain("Report Ltd");
+    const prospectId = await createTestCustomer(testDb.db, orgX.partner.id, { status: "prospect" });
+    const check = await asX().report({ customerId: prospectId, kind: "prospect" });
+    expect(await pdfToText(Buffer.from(check.base64, "base64"))).toContain("Exposure check");
+    const wrongKind = await clientError(ui.clientAs(staffX).admin.customers.report.query({ customerId: prospectId, kind: "executive" }));
+    expect(wrongKind.data?.httpStatus).toBe(422);
+    const other = await clientError(ui.clientAs(staffY).admin.customers.report.query({ customerId, kind: "executive" }));
+    expect([other.message, other.data?.httpStatus]).toEqual(["Customer not found", 404]);
   });
 });

@@ -36,6 +36,7 @@ const EXPECTED: Record<string, StaffRule> = {
   "admin.customers.search": "viewer",
   "admin.customers.get": "viewer",
   "admin.customers.signInLink": "agent",
+  "admin.customers.report": "viewer",
   "admin.plans.list": "viewer",
   "admin.billingCodes.list": "viewer",
   "admin.billingCodes.create": "billing",

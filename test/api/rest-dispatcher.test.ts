@@ -387,7 +387,7 @@ describe("the transports' own handling", () => {
         readBody: async () => new Uint8Array(),
       });
       expect(response.status).toBe(500);
-      expect(JSON.parse(response.body!)).toEqual({ success: false, error: "Failed to echo" });
+      expect(JSON.parse(response.body as string)).toEqual({ success: false, error: "Failed to echo" });
       expect(stderr.mock.calls.map((call) => String(call[0])).join("")).toContain("ECONNREFUSED");
     } finally {
       stderr.mockRestore();

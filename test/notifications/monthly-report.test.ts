@@ -19,6 +19,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { hibpBreach, seedExposures } from "../helpers/breach-fixtures";
 import { runJobsUntilIdle } from "../helpers/jobs";
+import { pdfToText } from "../helpers/pdf";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 let testDb: TestDatabase;
@@ -124,6 +125,13 @@ describe("the report's facts", () => {
       fixedBreaches: 0,
       domains: [domain, `shop.${domain}`].sort(),
       emailCount: 2,
+      // Open now (the job runs right after the period), newest breach first.
+      openListed: [
+        { title: "Alpha Forum", breachDate: "2024-03-01", emails: [`ceo@${domain}`] },
+        { title: "Gamma Games", breachDate: "2020-01-01", emails: ["ceo@x.example"] },
+      ],
+      fixedListed: [],
+      directoryEmailCount: 0,
     });
 
     await testDb.db.customer.update({ where: { id: customerId }, data: { threatScore: 24 } });
@@ -135,6 +143,7 @@ describe("the report's facts", () => {
       newBreaches: { count: 1, listed: [{ title: "Alpha Forum", breachDate: "2024-03-01", emails: [`ceo@${domain}`] }] },
       openBreaches: 2,
       fixedBreaches: 1,
+      fixedListed: [{ title: "Beta Shop", breachDate: "2022-06-01", resolvedAt: "2026-02-10", emails: ["ceo@x.example"] }],
     });
     // The same period again writes nothing (one report per period and recipient).
     expect(await queueMonthlyReport(testDb.db, customerId, "2026-02")).toEqual([]);
@@ -219,5 +228,42 @@ describe("the monthly schedule end to end", () => {
     await monthlyReportJob.enqueue(testDb.db, { customerId, period });
     await runJobsUntilIdle(testDb.db);
     expect(smtp.to(recipient)).toHaveLength(1);
+  });
+});
+
+describe("a month with nothing new", () => {
+  it("is reported all the same: no new exposures, what is still open, nothing resolved, the mailboxes monitored", async () => {
+    const { customerId, domain } = await reportCustomer({
+      localeCode: "sv-SE",
+      alertRecipients: [`quiet@q${randomUUID().slice(0, 6)}.example`],
+    });
+    const recipient = (await testDb.db.customer.findUniqueOrThrow({ where: { id: customerId } })).alertRecipients[0]!;
+    // Found before the month reported on, still open.
+    await instance(customerId, "Gamma", { createdAt: new Date("2025-06-01T00:00:00Z"), emails: [`ceo@${domain}`] });
+    await testDb.db.customer.update({ where: { id: customerId }, data: { createdAt: new Date("2025-05-01T00:00:00Z") } });
+    // A directory user's mailbox counts among the active ones; one who left does not.
+    await testDb.db.monitoredAsset.createMany({
+      data: [
+        { customerId, kind: "email", value: `anna@${domain}`, domain, source: "directory" },
+        { customerId, kind: "email", value: `left@${domain}`, domain, source: "directory", active: false },
+      ],
+    });
+
+    await monthlyReportJob.enqueue(testDb.db, { customerId, period: "2026-03" });
+    await runJobsUntilIdle(testDb.db);
+
+    const [mail, ...more] = smtp.to(recipient);
+    expect(more).toEqual([]);
+    expect(mail!.parsed.subject).toBe("Intrångsrapport för Acme Ltd: mars 2026");
+    const text = mail!.parsed.text!.replace(/\s+/g, " ");
+    const pdf = await pdfToText(new Uint8Array(mail!.parsed.attachments[0]!.content as ArrayBuffer));
+    for (const said of [text, pdf]) {
+      expect(said).toContain("Inga nya exponeringar den här månaden.");
+      expect(said).toMatch(/Fortfarande öppna/i);
+      expect(said).toContain(`Gamma Games (1 jan. 2020): ceo@${domain}`);
+      expect(said).toContain("Inget intrång åtgärdades den här månaden.");
+      expect(said).toContain("3 aktiva brevlådor, varav 1 från er katalog");
+    }
+    expect(pdf).not.toContain(`left@${domain}`);
   });
 });

@@ -33,6 +33,12 @@ const report: MonthlyReportData = {
   fixedBreaches: 1,
   domains: ["acme.co.uk", "acme.example"],
   emailCount: 12,
+  openListed: [
+    { title: "Canva", breachDate: "2019-05-24", emails: ["ceo@acme.example", "cfo@acme.example"] },
+    { title: "Adobe", breachDate: "2013-10-04", emails: ["ceo@acme.example"] },
+  ],
+  fixedListed: [{ title: "Dropbox", breachDate: "2012-07-01", resolvedAt: "2026-10-12", emails: ["cfo@acme.example"] }],
+  directoryEmailCount: 5,
 };
 
 const CONTENT: Record<string, CustomerNotificationContent> = {
@@ -271,6 +277,11 @@ describe("the monthly report", () => {
       "Open breaches",
       "Fixed breaches",
       "Canva (24 May 2019): ceo@acme.example, cfo@acme.example",
+      "Still open",
+      "and 1 more",
+      "Resolved this month",
+      "Dropbox: resolved on 12 Oct 2026 (cfo@acme.example)",
+      "12 active mailboxes, 5 of them from your directory",
       "2 domains, 12 e-mail addresses",
       "acme.co.uk",
     ];

@@ -157,7 +157,8 @@ export function fetchRestHandler(dispatch: RestDispatcher): (request: Request) =
       headers: request.headers,
       readBody: (limit) => readAtMost(request, limit),
     });
-    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    const body = typeof answer.body === "string" || answer.body === null ? answer.body : new Uint8Array(answer.body);
+    return new Response(body, { status: answer.status, headers: answer.headers });
   };
 }
 

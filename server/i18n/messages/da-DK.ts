@@ -237,7 +237,7 @@ export const daDK: Translation = {
       openNote: "endnu ikke løst",
       fixedNote: "løst den seneste måned",
       newListHeading: "Brud fundet den seneste måned",
-      noNew: "Der blev ikke fundet nye brud den seneste måned.",
+      noNew: "Ingen nye eksponeringer i denne måned.",
       more: (count) => `og ${count} mere`,
       assets: "Overvågede aktiver",
       domains: (count) => one(count, "1 domæne", `${count} domæner`),

@@ -247,7 +247,7 @@ export const enGB = {
       openNote: "not yet resolved",
       fixedNote: "resolved in the past month",
       newListHeading: "Breaches found in the past month",
-      noNew: "No new breaches were found in the past month.",
+      noNew: "No new exposures this month.",
       more: (count: number) => `and ${count} more`,
       assets: "Monitored assets",
       domains: (count: number) => one(count, "1 domain", `${count} domains`),

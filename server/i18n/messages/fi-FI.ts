@@ -244,7 +244,7 @@ export const fiFI: Translation = {
       openNote: "ei vielä korjattu",
       fixedNote: "korjattu kuluneen kuukauden aikana",
       newListHeading: "Kuluneen kuukauden aikana löydetyt tietomurrot",
-      noNew: "Kuluneen kuukauden aikana ei löytynyt uusia tietomurtoja.",
+      noNew: "Ei uusia paljastumia tässä kuussa.",
       more: (count) => `ja ${count} muuta`,
       assets: "Valvottavat kohteet",
       domains: (count) => one(count, "1 verkkotunnus", `${count} verkkotunnusta`),

@@ -240,7 +240,7 @@ export const nbNO: Translation = {
       openNote: "ikke løst ennå",
       fixedNote: "løst den siste måneden",
       newListHeading: "Innbrudd funnet den siste måneden",
-      noNew: "Ingen nye innbrudd ble funnet den siste måneden.",
+      noNew: "Ingen nye eksponeringer denne måneden.",
       more: (count) => `og ${count} til`,
       assets: "Overvåkede ressurser",
       domains: (count) => one(count, "1 domene", `${count} domener`),

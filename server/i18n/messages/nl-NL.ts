@@ -243,7 +243,7 @@ export const nlNL: Translation = {
       openNote: "nog niet opgelost",
       fixedNote: "opgelost in de afgelopen maand",
       newListHeading: "Lekken gevonden in de afgelopen maand",
-      noNew: "In de afgelopen maand zijn geen nieuwe lekken gevonden.",
+      noNew: "Geen nieuwe blootstellingen deze maand.",
       more: (count) => `en nog ${count}`,
       assets: "Wat we bewaken",
       domains: (count) => one(count, "1 domein", `${count} domeinen`),

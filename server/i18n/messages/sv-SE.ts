@@ -240,7 +240,7 @@ export const svSE: Translation = {
       openNote: "ännu inte åtgärdade",
       fixedNote: "åtgärdade den senaste månaden",
       newListHeading: "Intrång som hittats den senaste månaden",
-      noNew: "Inga nya intrång hittades den senaste månaden.",
+      noNew: "Inga nya exponeringar den här månaden.",
       more: (count) => `och ${count} till`,
       assets: "Bevakade tillgångar",
       domains: (count) => one(count, "1 domän", `${count} domäner`),

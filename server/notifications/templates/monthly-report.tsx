@@ -1,10 +1,11 @@
 import { Heading } from "@react-email/heading";
 import { Text } from "@react-email/text";
+import { Fragment } from "react";
 import type { LocaleCode } from "../../i18n/locales";
 import type { MonthlyReportView } from "../report-view";
 import { EmailLayout, List, styles, type FooterProps } from "./layout";
 
-/** Monthly report: threat score and its change, new, open and fixed breaches, monitored assets. */
+/** Monthly report: threat score and its change, new, still open and resolved breaches, the mailboxes and assets monitored. */
 export function MonthlyReportEmail(props: {
   locale: LocaleCode;
   view: MonthlyReportView;
@@ -29,14 +30,21 @@ export function MonthlyReportEmail(props: {
           <span style={{ color: "#52606d" }}>({figure.note})</span>
         </Text>
       ))}
-      <Heading as="h2" style={styles.subheading}>
-        {view.newBreaches.heading}
-      </Heading>
-      {view.newBreaches.items.length > 0 ? (
-        <List items={view.newBreaches.items} />
-      ) : (
-        <Text style={styles.text}>{view.newBreaches.empty}</Text>
+      {[view.newBreaches, view.openBreaches, view.fixedBreaches].map(
+        (section) =>
+          section && (
+            <Fragment key={section.heading}>
+              <Heading as="h2" style={styles.subheading}>
+                {section.heading}
+              </Heading>
+              {section.items.length > 0 ? <List items={section.items} /> : <Text style={styles.text}>{section.empty}</Text>}
+            </Fragment>
+          ),
       )}
+      <Heading as="h2" style={styles.subheading}>
+        {view.mailboxes.heading}
+      </Heading>
+      <Text style={styles.text}>{view.mailboxes.summary}</Text>
       <Heading as="h2" style={styles.subheading}>
         {view.assets.heading}
       </Heading>

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { searchDistributorCustomers } from "../../../customers/search";
-import { staffCustomerView } from "../../../customers/staff-view";
+import { staffCustomerView, staffOwnedCustomer } from "../../../customers/staff-view";
+import { customerReport } from "../../../findings/customer-reports";
 import { createSupportSignInLink, SUPPORT_SIGN_IN_ACTION } from "../../../portal/support-sign-in";
 import { requestClientAddress } from "../../../client-address";
 import { config } from "../../../config";
+import { badRequest } from "../../../errors";
 import { customerDomainListing } from "../../../domains/domains";
 import { directoryView } from "../../../directory/connections";
 import { router, staffProcedure } from "../../trpc";
@@ -52,6 +54,25 @@ export const customersRouter = router({
         },
         audit: view.audit.map((entry) => ({ ...entry, createdAt: iso(entry.createdAt) })),
       };
+    }),
+
+  /** The customer's report as a PDF (docs/customers.md, "Reports"): the executive report of a period, or a prospect's exposure check. */
+  report: staffProcedure
+    .requires("viewer")
+    .input(
+      customerInput.extend({
+        kind: z.enum(["executive", "prospect"]),
+        from: z.string().max(10).optional(),
+        to: z.string().max(10).optional(),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const { partner } = await staffOwnedCustomer(ctx.db, ctx.staff.distributorId, input.customerId);
+      const days = { from: input.from || undefined, to: input.to || undefined };
+      for (const day of Object.values(days))
+        if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw badRequest("Dates are YYYY-MM-DD");
+      const report = await customerReport(ctx.db, partner.id, input.customerId, { kind: input.kind, ...days });
+      return { filename: report.filename, base64: report.pdf.toString("base64") };
     }),
 
   /** A one-time portal sign-in link to hand over for support; audited (who, when, which customer). */

@@ -67,6 +67,37 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
             <dd>{formatCount(customer.breaches.total)}</dd>
           </dl>
         </section>
+        <section className="card" aria-labelledby="customer-reports">
+          <h2 id="customer-reports">Reports</h2>
+          {customer.status === "prospect" ? (
+            <>
+              <p className="muted">
+                The one-time exposure check for the sales conversation: exposed mailboxes and counts, no breach names.
+              </p>
+              <a className="button" href={`/admin/customers/${customer.id}/report?kind=prospect`} download>
+                Download the exposure check (PDF)
+              </a>
+            </>
+          ) : (
+            <form className="form" method="get" action={`/admin/customers/${customer.id}/report`} aria-label="Executive report">
+              <input type="hidden" name="kind" value="executive" />
+              <p className="muted">
+                The executive report of a period (at most 366 days; left empty, the last 90 days), in the customer&apos;s locale.
+              </p>
+              <label>
+                From <input type="date" name="from" />
+              </label>{" "}
+              <label>
+                To <input type="date" name="to" />
+              </label>
+              <p>
+                <button type="submit" className="button">
+                  Download the executive report (PDF)
+                </button>
+              </p>
+            </form>
+          )}
+        </section>
         <section className="card" aria-labelledby="customer-directory">
           <h2 id="customer-directory">Directory</h2>
           {customer.directory ? (
