@@ -13,7 +13,7 @@ import { DateTime } from "../../_components/date-time";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
-const PROTOCOL_LABELS = { current: "current (v1)", legacy: "earlier" } as const;
+const PROTOCOL_LABELS = { current: "current (v1)", legacy: "earlier", channel: "chat or SIEM channel" } as const;
 
 export default async function WebhooksPage({ searchParams }: { searchParams: SearchParams }) {
   const query = await searchParams;
