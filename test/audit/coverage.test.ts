@@ -508,6 +508,21 @@ const UI_CALLS: Record<string, Omit<UiCall, "path">> = {
   "admin.partners.revokeApiKey": {
     input: async () => ({ partnerId: org.partner.id, keyId: (await issueApiKey(testDb.db, { partnerId: org.partner.id })).id }),
   },
+  "admin.channels.create": {
+    input: async () => ({ partnerId: org.partner.id, type: "slack", url: HOOK_URL, eventTypes: ["customer.created"] }),
+  },
+  "admin.channels.sendTest": {
+    input: async () => ({
+      partnerId: org.partner.id,
+      id: (await createChannel(testDb.db, org.partner.id, { type: "teams", url: HOOK_URL, eventTypes: ["customer.created"] })).id,
+    }),
+  },
+  "admin.channels.delete": {
+    input: async () => ({
+      partnerId: org.partner.id,
+      id: (await createChannel(testDb.db, org.partner.id, { type: "teams", url: HOOK_URL, eventTypes: ["customer.created"] })).id,
+    }),
+  },
   "admin.customers.signInLink": { input: async () => ({ customerId: await customer() }) },
   "admin.billingCodes.create": { input: async () => ({ code: `UI-${randomUUID().slice(0, 6)}`, price: 3 }) },
   "admin.billingCodes.update": { input: async () => ({ id: await billingCode(), price: 7 }) },
