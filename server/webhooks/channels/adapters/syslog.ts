@@ -79,7 +79,7 @@ export function syslogRecords(message: ChannelMessage): string[] {
           cs4: finding.breachName ?? "withheld",
           cs5Label: "breachId",
           cs5: finding.breachInstanceId,
-          cs6Label: "dataClasses",
+          cs6Label: finding.dataClasses.length > 0 ? "dataClasses" : undefined,
           cs6: finding.dataClasses.join(", ") || undefined,
         }),
       ),
