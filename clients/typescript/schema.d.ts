@@ -624,6 +624,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/integrations/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List chat and SIEM channels */
+        get: operations["channels-list"];
+        put?: never;
+        /**
+         * Add a chat or SIEM channel
+         * @description A Slack incoming webhook or Teams Workflows webhook (`type` "slack" or "teams" with `url`), or a syslog receiver (`type` "syslog" with `host`, `port` and optionally `tls`). The channel gets the events of `eventTypes` at or above `minSeverity`, each finding once. The URL must be https and the host public (unless the service runs with WEBHOOK_ALLOW_PRIVATE_URLS=true). See [Chat and SIEM channels](http://localhost:3000/docs/integrations#chat-and-siem-channels).
+         */
+        post: operations["channels-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a channel */
+        get: operations["channels-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a channel
+         * @description Removes the channel, its delivery log and the record of what it was told.
+         */
+        delete: operations["channels-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a channel
+         * @description Changes the fields given (the type stays). A new url or host is checked as on create. Enabling a disabled channel clears its failure run.
+         */
+        patch: operations["channels-update"];
+        trace?: never;
+    };
+    "/api/v1/integrations/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message
+         * @description Queues a sample message of `eventType` (default: the channel's first type), marked as a test, formatted and sent like a real one with one attempt, also to a disabled channel. Follow it in the delivery log.
+         */
+        post: operations["channels-sendTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/channels/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description The delivery log, newest first, each delivery with its attempts.
+         */
+        get: operations["channels-listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/channels/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-queue a delivery
+         * @description A delivered or failed delivery is queued again with a fresh round of attempts, the same body and idempotency token; a pending delivery waiting for its next attempt is attempted now.
+         */
+        post: operations["channels-retryDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/channels/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recover failed deliveries
+         * @description Queues again, each with a fresh round of attempts (the same body and idempotency token), every failed delivery of the endpoint created from `since` (inclusive) to `until` (exclusive; default now), test deliveries excepted. They are sent oldest first. Answers how many were queued. A disabled endpoint must be enabled first.
+         */
+        post: operations["channels-recoverDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integrations/webhooks": {
         parameters: {
             query?: never;
@@ -1681,6 +1807,75 @@ export interface components {
             domains: string[];
             emails: string[];
         };
+        IntegrationChannel: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "slack" | "teams" | "syslog";
+            /** @description Chat channels: the webhook URL masked; syslog: null */
+            url: string | null;
+            host: string | null;
+            port: number | null;
+            tls: boolean;
+            eventTypes: string[];
+            /** @enum {string} */
+            minSeverity: "info" | "low" | "medium" | "high" | "critical";
+            enabled: boolean;
+            maxAttempts: number;
+            lastSuccessAt: string | null;
+            consecutiveFailures: number;
+            failingSince: string | null;
+            disabledKind: ("failing" | "gone" | "manual") | null;
+            disabledReason: string | null;
+            disabledAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-18T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-18T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @example 550e8400-e29b-41d4-a716-446655440000
+             */
+            id: string;
+            eventType: string;
+            /**
+             * Format: uuid
+             * @example 550e8400-e29b-41d4-a716-446655440000
+             */
+            idempotencyToken: string;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "delivered" | "failed";
+            /** @description A sample sent with POST .../test */
+            test: boolean;
+            attempts: {
+                /**
+                 * Format: date-time
+                 * @example 2026-03-18T12:00:00.000Z
+                 */
+                at: string;
+                statusCode: number | null;
+                durationMs: number | null;
+                error: string | null;
+                /** @description The one extra request signed with the fallback secret */
+                fallbackSecret: boolean;
+            }[];
+            error: string | null;
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-18T12:00:00.000Z
+             */
+            createdAt: string;
+            deliveredAt: string | null;
+        };
         WebhookEndpoint: {
             /**
              * Format: uuid
@@ -1740,43 +1935,6 @@ export interface components {
              * @example 3f1c2b7e-0d4a-4e8b-9a55-1c2d3e4f5a6b
              */
             token: string;
-        };
-        WebhookDelivery: {
-            /**
-             * Format: uuid
-             * @example 550e8400-e29b-41d4-a716-446655440000
-             */
-            id: string;
-            eventType: string;
-            /**
-             * Format: uuid
-             * @example 550e8400-e29b-41d4-a716-446655440000
-             */
-            idempotencyToken: string;
-            /** @enum {string} */
-            status: "pending" | "delivering" | "delivered" | "failed";
-            /** @description A sample sent with POST .../test */
-            test: boolean;
-            attempts: {
-                /**
-                 * Format: date-time
-                 * @example 2026-03-18T12:00:00.000Z
-                 */
-                at: string;
-                statusCode: number | null;
-                durationMs: number | null;
-                error: string | null;
-                /** @description The one extra request signed with the fallback secret */
-                fallbackSecret: boolean;
-            }[];
-            error: string | null;
-            nextAttemptAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-18T12:00:00.000Z
-             */
-            createdAt: string;
-            deliveredAt: string | null;
         };
         LegacyWebhookEndpoint: {
             /**
@@ -4960,6 +5118,730 @@ export interface operations {
                 };
             };
             /** @description Failed to retrieve analytics */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "channels-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        channels: components["schemas"]["IntegrationChannel"][];
+                    };
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to list channels */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "channels-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "slack" | "teams" | "syslog";
+                    /** @description Slack and Teams: the incoming or Workflows webhook URL (https, public). Never shown again in full. */
+                    url?: string;
+                    /**
+                     * @description Syslog: the receiver's host name or IP address (public)
+                     * @example siem.example.com
+                     */
+                    host?: string;
+                    /**
+                     * @description Syslog: the TCP port
+                     * @example 6514
+                     */
+                    port?: number;
+                    /** @description Syslog: TLS (RFC 5425); default false */
+                    tls?: boolean;
+                    /** @description Syslog over TLS: PEM certificate(s) to trust for the receiver instead of the public CAs */
+                    caCertificate?: string;
+                    eventTypes: ("customer.created" | "customer.deleted" | "customer.asset.added" | "customer.asset.removed" | "customer.breach.found" | "customer.breach.resolved" | "customer.breach.unresolved" | "customer.domain.verified")[];
+                    /**
+                     * @description The lowest severity the channel takes (default info)
+                     * @enum {string}
+                     */
+                    minSeverity?: "info" | "low" | "medium" | "high" | "critical";
+                    /** @description Default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        channel: components["schemas"]["IntegrationChannel"];
+                    };
+                };
+            };
+            /** @description Invalid JSON in request body | Validation failed: <field>: <message> */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to create channel */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "channels-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        channel: components["schemas"]["IntegrationChannel"];
+                    };
+                };
+            };
+            /** @description Invalid webhook ID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to retrieve channel */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "channels-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid webhook ID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to delete channel */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "channels-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Slack and Teams: the incoming or Workflows webhook URL (https, public). Never shown again in full. */
+                    url?: string;
+                    /**
+                     * @description Syslog: the receiver's host name or IP address (public)
+                     * @example siem.example.com
+                     */
+                    host?: string;
+                    /**
+                     * @description Syslog: the TCP port
+                     * @example 6514
+                     */
+                    port?: number;
+                    /** @description Syslog: TLS (RFC 5425); default false */
+                    tls?: boolean;
+                    /** @description Syslog over TLS: PEM certificate(s) to trust for the receiver instead of the public CAs */
+                    caCertificate?: string;
+                    eventTypes?: ("customer.created" | "customer.deleted" | "customer.asset.added" | "customer.asset.removed" | "customer.breach.found" | "customer.breach.resolved" | "customer.breach.unresolved" | "customer.domain.verified")[];
+                    /** @enum {string} */
+                    minSeverity?: "info" | "low" | "medium" | "high" | "critical";
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        channel: components["schemas"]["IntegrationChannel"];
+                    };
+                };
+            };
+            /** @description Invalid JSON in request body | Invalid webhook ID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to update channel */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "channels-sendTest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example customer.breach.found */
+                    eventType?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description Invalid JSON in request body | Validation failed: <field>: <message> */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to send test message */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "channels-listDeliveries": {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "pending" | "delivering" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        pagination: {
+                            totalCount: number;
+                            page: number;
+                            pageSize: number;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Validation failed: <field>: <message> */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to list deliveries */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "channels-retryDelivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id */
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description Invalid JSON in request body | Validation failed: <field>: <message> */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Delivery not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Delivery is already queued */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Delivery cannot be retried: the webhook is disabled */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to retry delivery */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "channels-recoverDeliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Start of the window (inclusive)
+                     * @example 2026-11-25T10:00:00Z
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description End of the window (exclusive); default now
+                     * @example 2026-11-25T12:00:00+02:00
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        /** @description Deliveries queued again */
+                        queued: number;
+                    };
+                };
+            };
+            /** @description Invalid JSON in request body | Invalid webhook ID | since is required | since must be an ISO 8601 date-time | until must be an ISO 8601 date-time | until must not be before since */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook is disabled: enable it before recovering deliveries */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to recover deliveries */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -56,6 +56,13 @@ import { retryDelivery } from "./procedures/webhooks/retry-delivery";
 import { sendTest } from "./procedures/webhooks/send-test";
 import { distributorSurface, legacySurface, partnerSurface, type WebhookSurface } from "./procedures/webhooks/surfaces";
 import { updateEndpoint } from "./procedures/webhooks/update-endpoint";
+import { create as createChannel } from "./procedures/channels/create";
+import { remove as deleteChannel } from "./procedures/channels/delete";
+import { get as getChannel } from "./procedures/channels/get";
+import { list as listChannels } from "./procedures/channels/list";
+import { sendTest as sendChannelTest } from "./procedures/channels/send-test";
+import { channelSurface } from "./procedures/channels/surface";
+import { update as updateChannel } from "./procedures/channels/update";
 import { router } from "./trpc";
 
 /** Deleting an endpoint, its delivery log, retry and recover: the same operations on every webhook surface. */
@@ -128,6 +135,17 @@ export const appRouter = router({
     listPlans: listPartnerPlans,
     listCustomers,
     getAnalytics,
+  }),
+  channels: router({
+    list: listChannels,
+    create: createChannel,
+    get: getChannel,
+    update: updateChannel,
+    delete: deleteChannel,
+    sendTest: sendChannelTest,
+    listDeliveries: listDeliveries(channelSurface),
+    retryDelivery: retryDelivery(channelSurface),
+    recoverDeliveries: recoverDeliveries(channelSurface),
   }),
   webhooks: router({
     partner: currentWebhookRouter(partnerSurface),

@@ -38,6 +38,7 @@ const ORDER: Array<[string, GuideGroup]> = [
   ["breaches", "Partner developers"],
   ["threat-score", "Partner developers"],
   ["webhooks", "Partner developers"],
+  ["integrations", "Partner developers"],
   ["directory", "Partner developers"],
   ["portal", "Partner developers"],
   ["notifications", "Partner developers"],

@@ -82,7 +82,7 @@ export interface MonthlyReportData {
 export interface WebhookHealthEndpoint {
   id: string;
   url: string;
-  protocol: "current" | "legacy";
+  protocol: "current" | "legacy" | "channel";
   /** The endpoint's REST path ("/api/v1/integrations/webhooks/<id>"), for the steps the message gives. */
   apiPath: string;
   /** The admin UI's page of the endpoint ("/admin/webhooks/<id>"), for a distributor's own endpoint (its staff sign in there). */

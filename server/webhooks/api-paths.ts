@@ -10,9 +10,15 @@ export const WEBHOOK_BASE_PATHS = {
   distributor: "/api/v1/distributors/webhooks",
   /** The partner's earlier protocol. */
   legacy: "/api/integrations/webhooks",
+  /** The partner's chat and SIEM channels (docs/integrations.md). */
+  channel: "/api/v1/integrations/channels",
 } as const satisfies Record<string, `/${string}`>;
 
 /** An endpoint's REST path on its surface: its protocol, and who owns it. */
-export function endpointApiPath(endpoint: { id: string; protocol: "current" | "legacy"; owner: "partner" | "distributor" }): string {
-  return `${WEBHOOK_BASE_PATHS[endpoint.protocol === "legacy" ? "legacy" : endpoint.owner]}/${endpoint.id}`;
+export function endpointApiPath(endpoint: {
+  id: string;
+  protocol: "current" | "legacy" | "channel";
+  owner: "partner" | "distributor";
+}): string {
+  return `${WEBHOOK_BASE_PATHS[endpoint.protocol === "current" ? endpoint.owner : endpoint.protocol]}/${endpoint.id}`;
 }

@@ -13,7 +13,7 @@ import { checkWebhookUrl } from "./url-safety";
  * /api/integrations/webhooks (partners). Every query is scoped to the owner and the protocol, so
  * each surface sees and edits only its own kind.
  */
-export type Protocol = "current" | "legacy";
+export type Protocol = "current" | "legacy" | "channel";
 
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
 export const INVALID_WEBHOOK_ID = "Invalid webhook ID";

@@ -7,6 +7,7 @@ import { parseEventPayload } from "../events/payloads";
 import { currentProtocolData, isBreachEvent } from "../events/redaction";
 import { log } from "../log";
 import { currentProtocolBody, legacyProtocolBody } from "./bodies";
+import { channelDeliveries } from "./channels/routing";
 import { ENDPOINT_DISABLED } from "./delivery-engine/failure-messages";
 
 /** Outbox events routed per transaction (and the most merged together). */
@@ -25,7 +26,7 @@ interface RoutableEndpoint {
   id: string;
   partnerId: string | null;
   distributorId: string | null;
-  protocol: "current" | "legacy";
+  protocol: "current" | "legacy" | "channel";
   eventTypes: string[];
   maxAttempts: number;
   enabled: boolean;
@@ -39,7 +40,7 @@ interface CustomerFacts {
 /**
  * Turns unrouted outbox events into deliveries (docs/webhooks.md, "From event to delivery"): one per endpoint of the
  * event's partner and of the partner's distributor that subscribes to the event (for
- * earlier-protocol endpoints: to its legacy event). A disabled endpoint's delivery is written
+ * earlier-protocol endpoints: to its legacy event; for channels: channels/routing.ts). A disabled endpoint's delivery is written
  * `failed` at once, without a request, so nothing that happened while it was off is lost: once
  * re-enabled, its owner recovers the window (docs/webhooks.md, "Recovering failed deliveries"). The events are claimed with FOR UPDATE SKIP
  * LOCKED and marked routed in the same transaction as their deliveries are written, so each
@@ -71,9 +72,12 @@ export async function routePendingEvents(db: Db, { limit = ROUTE_BATCH_SIZE } = 
       if (targets.size > 0) {
         const facts = await customerFacts(tx, events);
         for (const event of events) {
-          const endpoints = targets.get(event.partnerId);
+          const endpoints = targets.get(event.partnerId)?.filter((endpoint) => endpoint.protocol !== "channel");
           if (endpoints) deliveries.push(...deliveriesOrNone(event, endpoints, facts, createdAt));
         }
+        const channelsOf = (partnerId: string) => targets.get(partnerId)?.filter((endpoint) => endpoint.protocol === "channel") ?? [];
+        const isProspect = (customerId: string | null) => (customerId ? facts.get(customerId)?.prospect : undefined) ?? true;
+        deliveries.push(...(await channelDeliveries(tx, events, channelsOf, isProspect)));
       }
       await insertDeliveriesAndMarkRouted(
         tx,

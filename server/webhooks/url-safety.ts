@@ -120,7 +120,7 @@ export async function checkWebhookUrl(raw: string): Promise<string> {
   return url.toString();
 }
 
-async function hostRefusal(host: string): Promise<string | undefined> {
+export async function hostRefusal(host: string): Promise<string | undefined> {
   let addresses: string[];
   if (isIP(host)) {
     addresses = [host];

@@ -21,6 +21,8 @@ import { transitionCustomer } from "../../server/customers/lifecycle";
 import { connectDirectory } from "../../server/directory/connections";
 import { createBillingCode } from "../../server/distributors/billing-codes";
 import { serveRestRequest } from "../../server/http/rest-node";
+import { createChannel } from "../../server/webhooks/channels/channels";
+import { sendChannelTest } from "../../server/webhooks/channels/test-send";
 import { sendTestEvent } from "../../server/webhooks/delivery-log";
 import { createEndpoint } from "../../server/webhooks/endpoints";
 import type { WebhookOwner } from "../../server/webhooks/owner";
@@ -197,6 +199,53 @@ function webhookCalls(surface: "partner" | "distributor" | "legacy"): Record<str
   return calls;
 }
 
+/** The chat and SIEM channels' calls (their delivery log is the webhook procedures', audited as such). */
+function channelCalls(): Record<string, () => Promise<RestCall>> {
+  const base = "/api/v1/integrations/channels";
+  const channel = async () =>
+    (await createChannel(testDb.db, org.partner.id, { type: "slack", url: HOOK_URL, eventTypes: ["customer.created"] })).id;
+  const failedTest = async () => {
+    const id = await channel();
+    const delivery = await sendChannelTest(testDb.db, org.partner.id, id, undefined);
+    await testDb.db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: "failed", isTest: false } });
+    return { id, deliveryId: delivery.id };
+  };
+  return {
+    "channels.create": async () => ({
+      as: "partner",
+      method: "POST",
+      path: base,
+      body: { type: "teams", url: HOOK_URL, eventTypes: ["customer.created"] },
+    }),
+    "channels.update": async () => {
+      const id = await channel();
+      return { as: "partner", method: "PATCH", path: `${base}/${id}`, body: { minSeverity: "high" }, target: { type: "channel", id } };
+    },
+    "channels.delete": async () => {
+      const id = await channel();
+      return { as: "partner", method: "DELETE", path: `${base}/${id}`, target: { type: "channel", id } };
+    },
+    "channels.sendTest": async () => {
+      const id = await channel();
+      return { as: "partner", method: "POST", path: `${base}/${id}/test`, target: { type: "channel", id } };
+    },
+    "channels.retryDelivery": async () => {
+      const { id, deliveryId } = await failedTest();
+      return { as: "partner", method: "POST", path: `${base}/${id}/deliveries/${deliveryId}/retry`, target: { type: "webhook", id } };
+    },
+    "channels.recoverDeliveries": async () => {
+      const { id } = await failedTest();
+      return {
+        as: "partner",
+        method: "POST",
+        path: `${base}/${id}/recover`,
+        body: { since: new Date(Date.now() - 3_600_000).toISOString() },
+        target: { type: "webhook", id },
+      };
+    },
+  };
+}
+
 const REST_CALLS: Record<string, () => Promise<RestCall>> = {
   "customer.onboard": async () => ({ as: "partner", method: "POST", path: "/api/v1/integrations/customer/onboard", body: onboardBody() }),
   "customer.offboard": async () => {
@@ -338,6 +387,7 @@ const REST_CALLS: Record<string, () => Promise<RestCall>> = {
     };
   },
   ...webhookCalls("partner"),
+  ...channelCalls(),
   ...webhookCalls("distributor"),
   ...webhookCalls("legacy"),
 };
@@ -457,6 +507,21 @@ const UI_CALLS: Record<string, Omit<UiCall, "path">> = {
   "admin.partners.issueApiKey": { input: async () => ({ partnerId: org.partner.id }) },
   "admin.partners.revokeApiKey": {
     input: async () => ({ partnerId: org.partner.id, keyId: (await issueApiKey(testDb.db, { partnerId: org.partner.id })).id }),
+  },
+  "admin.channels.create": {
+    input: async () => ({ partnerId: org.partner.id, type: "slack", url: HOOK_URL, eventTypes: ["customer.created"] }),
+  },
+  "admin.channels.sendTest": {
+    input: async () => ({
+      partnerId: org.partner.id,
+      id: (await createChannel(testDb.db, org.partner.id, { type: "teams", url: HOOK_URL, eventTypes: ["customer.created"] })).id,
+    }),
+  },
+  "admin.channels.delete": {
+    input: async () => ({
+      partnerId: org.partner.id,
+      id: (await createChannel(testDb.db, org.partner.id, { type: "teams", url: HOOK_URL, eventTypes: ["customer.created"] })).id,
+    }),
   },
   "admin.customers.signInLink": { input: async () => ({ customerId: await customer() }) },
   "admin.billingCodes.create": { input: async () => ({ code: `UI-${randomUUID().slice(0, 6)}`, price: 3 }) },

@@ -12,6 +12,7 @@ import { staffRouter } from "./admin/staff";
 import { webhooksRouter } from "./admin/webhooks";
 import { me } from "./me";
 import { portalRouter } from "./portal/router";
+import { channelsRouter } from "./admin/channels";
 import { staffInvitationRouter } from "./staff-invitation";
 import { staffPasswordRouter } from "./staff-password";
 import { unsubscribe } from "./unsubscribe";
@@ -25,6 +26,7 @@ export const uiRouter = router({
     me,
     overview: overviewRouter,
     partners: partnersRouter,
+    channels: channelsRouter,
     customers: customersRouter,
     plans: plansRouter,
     billingCodes: billingCodesRouter,

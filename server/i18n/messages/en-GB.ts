@@ -345,7 +345,11 @@ export const enGB = {
       url: "URL",
       id: "ID",
       protocol: "Protocol",
-      protocols: { current: "current (API v1)", legacy: "earlier protocol (/api/integrations/webhooks)" },
+      protocols: {
+        current: "current (API v1)",
+        legacy: "earlier protocol (/api/integrations/webhooks)",
+        channel: "chat or SIEM channel (/api/v1/integrations/channels)",
+      },
       lastSuccess: "Last successful delivery",
       never: "none recorded",
       whatToDo: "What to do",

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { exchangeChannel } from "../channels/adapters";
 import { metrics } from "../../metrics/registry";
 import type { SigningTokens } from "../secrets";
 import type { StartedAttempt } from "./claim";
@@ -18,6 +19,12 @@ import { outcomeOf, type ResultWriter } from "./outcomes";
  */
 export async function performAttempt(db: Db, writer: ResultWriter, attempt: StartedAttempt, onAnswered?: () => void): Promise<void> {
   const { delivery, signing } = attempt;
+  if (signing.protocol === "channel") {
+    const exchange = await exchangeChannel(signing.target, delivery.body);
+    onAnswered?.();
+    await writer.record(outcomeOf(attempt, { id: attempt.attemptId, written: false }, exchange, exchange.error));
+    return;
+  }
   const first =
     signing.protocol === "legacy"
       ? await exchangeLegacy(delivery, signing.secret)

@@ -4,6 +4,7 @@ import { log } from "../../log";
 import { decryptSecret } from "../../app-key";
 import type { SigningTokens } from "../secrets";
 import type { SignatureScheme } from "../endpoints";
+import { decryptTarget, type ChannelTarget } from "../channels/targets";
 import { ENDPOINT_DISABLED, NO_ACTIVE_SECRET } from "./failure-messages";
 import { DELIVERY_LEASE_MS, PER_ENDPOINT_CONCURRENCY } from "./limits";
 
@@ -35,7 +36,8 @@ export interface ClaimedDelivery {
   fallbackUsed: boolean;
   isTest: boolean;
   url: string;
-  protocol: "current" | "legacy";
+  /** `url` of a channel is only its masked form: the target is in `signing`. */
+  protocol: "current" | "legacy" | "channel";
   signatureScheme: SignatureScheme;
 }
 
@@ -44,7 +46,10 @@ export interface StartedAttempt {
   delivery: ClaimedDelivery;
   /** The claim token: the id its attempt row gets. */
   attemptId: string;
-  signing: { protocol: "current"; tokens: SigningTokens & { active: string } } | { protocol: "legacy"; secret: string };
+  signing:
+    | { protocol: "current"; tokens: SigningTokens & { active: string } }
+    | { protocol: "legacy"; secret: string }
+    | { protocol: "channel"; target: ChannelTarget };
 }
 
 interface ClaimRow extends ClaimedDelivery {
@@ -99,13 +104,15 @@ export async function claimAttempts(
     const signing: StartedAttempt["signing"] =
       delivery.protocol === "legacy"
         ? { protocol: "legacy", secret: decrypt(secretCiphertext!) }
-        : {
-            protocol: "current",
-            tokens: {
-              active: decrypt(activeCiphertext!),
-              fallback: fallbackCiphertext ? decrypt(fallbackCiphertext) : undefined,
-            },
-          };
+        : delivery.protocol === "channel"
+          ? { protocol: "channel", target: decryptTarget(secretCiphertext!) }
+          : {
+              protocol: "current",
+              tokens: {
+                active: decrypt(activeCiphertext!),
+                fallback: fallbackCiphertext ? decrypt(fallbackCiphertext) : undefined,
+              },
+            };
     started.push({ delivery, attemptId: delivery.claimToken, signing });
   }
   return { claimed: rows.length, started };

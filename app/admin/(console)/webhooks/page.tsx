@@ -14,7 +14,7 @@ import { DateTime } from "../../_components/date-time";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
-const PROTOCOL_LABELS = { current: "current (v1)", legacy: "earlier" } as const;
+const PROTOCOL_LABELS = { current: "current (v1)", legacy: "earlier", channel: "chat or SIEM channel" } as const;
 
 /** The endpoint's URL, which opens its page (health, settings, delivery log). */
 const URL_COLUMN: Column<{ id: string; url: string }> = {

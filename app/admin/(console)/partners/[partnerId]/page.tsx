@@ -2,8 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ApiKeys } from "../../../_components/api-keys";
 import { CopyButton } from "../../../_components/copy-button";
+import { PartnerChannels } from "../../../_components/partner-channels";
 import { PartnerForm } from "../../../_components/partner-form";
 import { adminApi, foundOr404, textParam, type SearchParams } from "../../../_lib/server";
+import { EVENT_TYPES } from "@/server/events/outbox";
 
 export const metadata: Metadata = { title: "Partner" };
 
@@ -17,8 +19,9 @@ export default async function PartnerPage({
   const { partnerId } = await params;
   const api = await adminApi();
   const partner = await foundOr404(api.admin.partners.get({ partnerId }));
-  const [keys, billingCodes] = await Promise.all([
+  const [keys, channels, billingCodes] = await Promise.all([
     api.admin.partners.apiKeys({ partnerId }),
+    api.admin.channels.list({ partnerId }),
     api.admin.billingCodes.list({ pageSize: 100 }),
   ]);
   const created = textParam((await searchParams).created);
@@ -42,6 +45,11 @@ export default async function PartnerPage({
       <section aria-labelledby="api-keys">
         <h2 id="api-keys">API keys</h2>
         <ApiKeys partnerId={partner.uuid} partnerName={partner.name} keys={keys} />
+      </section>
+
+      <section aria-labelledby="channels">
+        <h2 id="channels">Chat and SIEM channels</h2>
+        <PartnerChannels partnerId={partner.uuid} channels={channels} eventTypes={[...EVENT_TYPES]} />
       </section>
 
       <section aria-labelledby="details">

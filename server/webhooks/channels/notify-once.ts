@@ -1,0 +1,42 @@
+import type { BulkTransaction } from "../../db/bulk-write";
+
+/**
+ * One notification per (channel, customer, mailbox, breach, event type), ever: a rescan,
+ * re-import, directory re-sync or reactivation that reports the same exposure again sends that
+ * channel nothing new. The record is written in the routing transaction that writes the
+ * delivery, so a crash loses both or neither and two routers cannot both claim one.
+ */
+export interface NotificationCandidate {
+  channelId: string;
+  customerId: string;
+  email: string;
+  /** The catalogue breach (stable across a breach instance deleted and found again). */
+  breachId: string;
+  eventType: string;
+}
+
+export const candidateKey = (c: NotificationCandidate) => [c.channelId, c.customerId, c.email, c.breachId, c.eventType].join("\u0000");
+
+/**
+ * The one place that decides which findings a channel is told about: returns the keys
+ * (candidateKey) of the candidates it may send, and records them as sent. Mutes and inactive
+ * directory users belong here too, as a filter before the record is written.
+ */
+export async function filterChannelNotifications(tx: BulkTransaction, candidates: readonly NotificationCandidate[]): Promise<Set<string>> {
+  const unique = [...new Map(candidates.map((candidate) => [candidateKey(candidate), candidate])).values()];
+  if (unique.length === 0) return new Set();
+  const recorded = await tx.query<NotificationCandidate>(
+    `INSERT INTO channel_notifications (channel_id, customer_id, email, breach_id, event_type)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[])
+     ON CONFLICT DO NOTHING
+     RETURNING channel_id::text AS "channelId", customer_id::text AS "customerId", email, breach_id::text AS "breachId", event_type AS "eventType"`,
+    [
+      unique.map((c) => c.channelId),
+      unique.map((c) => c.customerId),
+      unique.map((c) => c.email),
+      unique.map((c) => c.breachId),
+      unique.map((c) => c.eventType),
+    ],
+  );
+  return new Set(recorded.map(candidateKey));
+}
