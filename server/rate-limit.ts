@@ -140,6 +140,23 @@ function pruneEnded(leases: Map<string, Lease>, now: number): void {
   for (const [key, lease] of leases) if (!lease.refill && lease.windowEndsAt <= now) leases.delete(key);
 }
 
+/**
+ * Takes up to `wanted` calls at once from the key's window (`limit` per window) and answers how
+ * many fit. Unlike consumeRateLimit it runs in the caller's transaction and is flushed with it:
+ * what it grants is recorded together with the change it allows, and a change rolled back spends
+ * nothing. The counter's row stays locked until that transaction ends.
+ */
+export async function takeUpTo(db: Queryable, key: string, wanted: number, limit: number, windowSeconds = 60): Promise<number> {
+  if (wanted <= 0) return 0;
+  const rows = await db.$queryRaw<Array<{ count: number }>>`
+    INSERT INTO rate_limit_counters AS c (key, window_start, count) VALUES (${key}, now(), ${wanted}::int)
+    ON CONFLICT (key) DO UPDATE SET
+      window_start = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN now() ELSE c.window_start END,
+      count = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN ${wanted}::int ELSE c.count + ${wanted}::int END
+    RETURNING count`;
+  return Math.max(0, Math.min(wanted, limit - (rows[0]!.count - wanted)));
+}
+
 /** Counts one event (e.g. a failed sign-in) under `key` in the current window; answers the window's count with it. */
 export async function countEvent(db: Queryable, key: string, windowSeconds: number): Promise<number> {
   return (await takeFromCounter(db, key, 1, windowSeconds, 1)).count;
