@@ -98,6 +98,10 @@ describe("addresses a partner lists at a domain not verified for the customer", 
 
     expect(await namedInBreaches(attacker, customerId)).toEqual([WITHIN_BUDGET]);
     expect(await namedInWebhooks(customerId)).toEqual([WITHIN_BUDGET]);
+    // Nor the breach alert e-mail.
+    const mails = JSON.stringify(await testDb.db.notification.findMany({ where: { customerId }, select: { data: true } }));
+    expect(mails).toContain(WITHIN_BUDGET);
+    for (const email of WITHHELD) expect(mails).not.toContain(email);
   });
 
   it("counts the budget per partner, not per key, and keeps another partner's budget whole", async () => {
