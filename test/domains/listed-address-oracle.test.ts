@@ -21,6 +21,8 @@ const WITHHELD = ["ceo@victim.example", "cfo@victim.example", "hr@victim.example
 /** An exposed guess early in the list: within the budget, so disclosed as breach/retrieve would. */
 const WITHIN_BUDGET = "guess-005@victim.example";
 const OWN = "owner@attacker.example";
+/** Past the budget at a domain the customer monitors, under `trusted`: shown as a discovered address there would be. */
+const TRUSTED_OWN = "alice@trustme.example";
 
 const { testDb, server } = restTestBed();
 let attacker: TestOrg;
@@ -40,7 +42,7 @@ beforeAll(async () => {
   // The victim is another distributor's customer that monitors its own domain.
   const victimOrg = await createTestOrg(testDb.db, "Victim", { domainPolicy: "verified" });
   await createBreachTestCustomer(testDb.db, victimOrg.partner.id, { domains: ["victim.example"] });
-  await seedExposures(testDb.db, [SHOP], Object.fromEntries([...WITHHELD, WITHIN_BUDGET].map((email) => [email, ["Shop"]])));
+  await seedExposures(testDb.db, [SHOP], Object.fromEntries([...WITHHELD, WITHIN_BUDGET, TRUSTED_OWN].map((email) => [email, ["Shop"]])));
   receiver = await startReceiver();
   await createEndpoint(testDb.db, { partnerId: attacker.partner.id }, "current", {
     url: receiver.url,
@@ -118,6 +120,17 @@ describe("addresses a partner lists at a domain not verified for the customer", 
   it("spends nothing again on an address already disclosed to the partner", async () => {
     const relisted = await onboardFree(attacker, [WITHIN_BUDGET]);
     expect(await namedInBreaches(attacker, relisted)).toEqual([WITHIN_BUDGET]);
+  });
+
+  it("under the trusted policy too, withholds past the budget what a discovered address would not show", async () => {
+    const trusting = await createTestOrg(testDb.db, "Trusting", { domainPolicy: "trusted" });
+    const fillers = Array.from({ length: BUDGET }, (_, i) => `filler-${i}@filler.example`);
+    const body = onboardBody({ assetsDomains: ["trustme.example"], assetsEmails: [...fillers, WITHHELD[0], TRUSTED_OWN], price: 0 });
+    const res = await server.api.post("/api/v1/integrations/customer/onboard", body, trusting.partner.headers);
+    expect(res.status).toBe(200);
+    await runJobsUntilIdle(testDb.db);
+    // victim.example is not the customer's domain (and another distributor's customer monitors it).
+    expect(await namedInBreaches(trusting, res.body.customerId)).toEqual([TRUSTED_OWN]);
   });
 
   it("reveals the withheld mailboxes once the domain is verified for the customer", async () => {
