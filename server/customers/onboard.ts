@@ -10,7 +10,7 @@ import { log } from "../log";
 import { queueWelcomeEmail } from "../notifications/welcome";
 import { assetDomain } from "./asset-values";
 import { normalizeValues, toAssetRefs, type AssetRow } from "./assets";
-import { discloseListedAddresses, inListedOrder } from "./listed-disclosure";
+import { recordListedDisclosures, reserveListedDisclosures } from "./listed-disclosure";
 
 export const ENROL_TYPES = ["opt-in", "opt-out"] as const;
 export const ONBOARD_STATUSES = ["active", "prospect"] as const;
@@ -79,6 +79,12 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
     portalUserEmail: contactEmail.toLowerCase(),
   };
 
+  // A new customer has no verified domain: its addresses take the partner's lookup budget (listed-disclosure.ts).
+  const disclosures = await reserveListedDisclosures(
+    db,
+    partnerId,
+    assets.filter((asset) => asset.kind === "email").map((asset) => asset.value),
+  );
   let created: CreatedCustomer;
   try {
     created = await db.$transaction(async (tx) => {
@@ -94,10 +100,7 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
       await requestCustomerScan(tx, row.id, "onboard");
       await queueWelcomeEmail(tx, { ...customer, id: row.id, assets });
       const emails = row.assets.filter((asset) => asset.kind === "email");
-      if (emails.length > 0) {
-        const order = assets.map((asset) => asset.value);
-        await discloseListedAddresses(tx, { partnerId, customerId: row.id, addresses: inListedOrder(emails, order) });
-      }
+      await recordListedDisclosures(tx, { partnerId, customerId: row.id, addresses: emails, decision: disclosures });
       return row;
     });
   } catch (error) {
