@@ -63,7 +63,12 @@ export interface ListedDecision {
  * concurrent onboardings of one partner do not wait for each other's commits on the counter row;
  * a rolled-back onboarding then wastes its share (it fails closed).
  */
-export async function reserveListedDisclosures(db: Queryable, partnerId: string, emails: readonly string[]): Promise<ListedDecision> {
+export async function reserveListedDisclosures(
+  db: Queryable,
+  partnerId: string,
+  emails: readonly string[],
+  { beforeTransaction = false }: { beforeTransaction?: boolean } = {},
+): Promise<ListedDecision> {
   if (emails.length === 0) return { grant: [], withhold: [] };
   const granted = new Set(
     (
@@ -73,7 +78,9 @@ export async function reserveListedDisclosures(db: Queryable, partnerId: string,
   );
   const needing = emails.filter((email) => !granted.has(email));
   if (needing.length === 0) return { grant: [], withhold: [] };
-  const room = await takeUpTo(db, `${LISTED_DISCLOSURE_POLICY}:${partnerId}`, needing.length, config.breachRetrieveRateLimit());
+  const room = await takeUpTo(db, `${LISTED_DISCLOSURE_POLICY}:${partnerId}`, needing.length, config.breachRetrieveRateLimit(), {
+    ownTransaction: beforeTransaction,
+  });
   return { grant: needing.slice(0, room), withhold: needing.slice(room) };
 }
 

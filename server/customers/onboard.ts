@@ -84,6 +84,7 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
     db,
     partnerId,
     assets.filter((asset) => asset.kind === "email").map((asset) => asset.value),
+    { beforeTransaction: true },
   );
   let created: CreatedCustomer;
   try {
