@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "./db/client";
+import { Prisma, type Db, type Queryable } from "./db/client";
 import { perDatabase } from "./db/per-database";
 
 export interface RateLimitDecision {
@@ -138,6 +138,34 @@ function secondsLeft(ms: number, windowSeconds: number): number {
 
 function pruneEnded(leases: Map<string, Lease>, now: number): void {
   for (const [key, lease] of leases) if (!lease.refill && lease.windowEndsAt <= now) leases.delete(key);
+}
+
+/**
+ * Takes up to `wanted` calls at once from the key's window (`limit` per window) and answers how
+ * many fit. Unlike consumeRateLimit it can run in the caller's transaction and be flushed with
+ * it: what it grants is then recorded together with the change it allows, a change rolled back
+ * spends nothing, and the counter's row stays locked until that transaction ends.
+ */
+export async function takeUpTo(
+  db: Queryable,
+  key: string,
+  wanted: number,
+  limit: number,
+  { windowSeconds = 60, ownTransaction = false }: { windowSeconds?: number; ownTransaction?: boolean } = {},
+): Promise<number> {
+  if (wanted <= 0) return 0;
+  // Alone in its transaction (ownTransaction), it need not wait for a WAL flush, as consumeRateLimit does not.
+  const withoutFlush = ownTransaction
+    ? Prisma.sql`, (SELECT set_config('synchronous_commit', 'off', true)) AS without_flush`
+    : Prisma.empty;
+  const rows = await db.$queryRaw<Array<{ count: number }>>`
+    INSERT INTO rate_limit_counters AS c (key, window_start, count)
+    SELECT ${key}, now(), ${wanted}::int FROM (SELECT 1) AS one ${withoutFlush}
+    ON CONFLICT (key) DO UPDATE SET
+      window_start = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN now() ELSE c.window_start END,
+      count = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN ${wanted}::int ELSE c.count + ${wanted}::int END
+    RETURNING count`;
+  return Math.max(0, Math.min(wanted, limit - (rows[0]!.count - wanted)));
 }
 
 /** Counts one event (e.g. a failed sign-in) under `key` in the current window; answers the window's count with it. */

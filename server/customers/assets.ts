@@ -9,6 +9,7 @@ import { recountCustomerFigures } from "./figures";
 import { refreshThreatScore } from "./threat-score";
 import { assetDomain, distinct, INVALID_EMAIL, invalidDomainMessage, normalizeDomain } from "./asset-values";
 import { foundOrNotFound, lockOwnedCustomer, ownedCustomerWhere } from "./ownership";
+import { discloseListedAddresses, inListedOrder } from "./listed-disclosure";
 
 export const ASSETS_UPDATE_EMPTY = "At least one of domains or emails must be provided";
 
@@ -116,8 +117,9 @@ export interface AssetsUpdate {
 /**
  * Replaces the customer's monitored domains and/or e-mail addresses (each list given is the
  * full new set; the addresses a connected directory brings are its own and stay: docs/directory.md). In one transaction: the rows change, one customer.asset.added event lists
- * every added asset and one customer.asset.removed event every removed one, and an active
- * customer gets a scan of what was added.
+ * every added asset and one customer.asset.removed event every removed one, an active customer
+ * gets a scan of what was added, and the lookup budget decides on the new addresses
+ * (listed-disclosure.ts).
  */
 export async function updateCustomerAssets(db: Db, partnerId: string, customerId: string, update: AssetsUpdate): Promise<AssetLists> {
   if (update.domains === undefined && update.emails === undefined) throw badRequest(ASSETS_UPDATE_EMPTY);
@@ -139,7 +141,8 @@ export async function updateCustomerAssets(db: Db, partnerId: string, customerId
       toAdd.push(...values.filter((value) => !existing.has(value)).map((value) => ({ kind, value })));
     }
     if (removed.length > 0) await tx.monitoredAsset.deleteMany({ where: { id: { in: removed.map((asset) => asset.id) } } });
-    const added = [...(await takeOverInactive(tx, customer.id, toAdd)), ...(await insertAssets(tx, customer.id, toAdd))];
+    const inserted = await insertAssets(tx, customer.id, toAdd);
+    const added = [...(await takeOverInactive(tx, customer.id, toAdd)), ...inserted];
     if (added.length > 0 || removed.length > 0) await recountCustomerFigures(tx, [customer.id]);
     const data = { customer: customerRef(customer) };
     if (added.length > 0) {
@@ -160,6 +163,12 @@ export async function updateCustomerAssets(db: Db, partnerId: string, customerId
     }
     const scanRequested = added.length > 0 && customer.status === "active";
     if (scanRequested) await requestCustomerScan(tx, customer.id, "assets");
+    // Only new addresses: one the directory brought before and the partner takes over keeps its state.
+    const newEmails = inserted.filter((asset) => asset.kind === "email");
+    if (newEmails.length > 0) {
+      const order = toAdd.map((asset) => asset.value);
+      await discloseListedAddresses(tx, { partnerId, customerId: customer.id, addresses: inListedOrder(newEmails, order) });
+    }
     return { lists: toAssetLists(await activeAssetsOf(tx, customer.id)), scanRequested };
   });
   if (result.scanRequested) await wakeJobWorkers();
@@ -179,6 +188,8 @@ export interface DirectoryAddressChange {
   activate: readonly string[];
   /** Addresses no monitored user of the directory has any more. */
   deactivate: readonly string[];
+  /** The directory's verified domains: its addresses there need no lookup budget (listed-disclosure.ts). */
+  ownedDomains: readonly string[];
 }
 
 /**
@@ -188,7 +199,8 @@ export interface DirectoryAddressChange {
  * taken over); one to deactivate, if it is the directory's, becomes inactive (its history stays).
  * The partner's own addresses are left as they are. One customer.asset.added and one
  * customer.asset.removed event; an active customer gets a scan of what was added (wake the
- * workers after the commit). Returns what changed.
+ * workers after the commit); new addresses outside the directory's verified domains go through the
+ * lookup budget as the partner's do (listed-disclosure.ts). Returns what changed.
  */
 export async function applyDirectoryAddresses(
   tx: Queryable,
@@ -216,16 +228,15 @@ export async function applyDirectoryAddresses(
     added.push(...rows.filter((row) => announced.has(row.id)));
   }
   const missing = activate.filter((value) => !byValue.has(value));
-  if (missing.length > 0) {
-    added.push(
-      ...(await tx.$queryRaw<AssetRow[]>`
+  const inserted = missing.length
+    ? await tx.$queryRaw<AssetRow[]>`
         INSERT INTO monitored_assets (customer_id, kind, value, domain, source)
         SELECT ${customer.id}::uuid, 'email', v.value, substr(v.value, strpos(v.value, '@') + 1), 'directory'
         FROM unnest(${missing}::text[]) AS v(value)
         ON CONFLICT (customer_id, kind, value) DO NOTHING
-        RETURNING id::text, kind, value`),
-    );
-  }
+        RETURNING id::text, kind, value`
+    : [];
+  added.push(...inserted);
   const removed = deactivate.length
     ? await tx.$queryRaw<AssetRow[]>`
         UPDATE monitored_assets SET active = false
@@ -255,5 +266,13 @@ export async function applyDirectoryAddresses(
   if (added.length > 0 || removed.length > 0) await recountCustomerFigures(tx, [customer.id]);
   const scanRequested = added.length > 0 && customer.status === "active";
   if (scanRequested) await requestCustomerScan(tx, customer.id, "directory");
+  if (inserted.length > 0) {
+    await discloseListedAddresses(tx, {
+      partnerId: customer.partnerId,
+      customerId: customer.id,
+      addresses: inListedOrder(inserted, missing),
+      ownedDomains: change.ownedDomains,
+    });
+  }
   return { added, removed, scanRequested };
 }

@@ -10,6 +10,7 @@ import { log } from "../log";
 import { queueWelcomeEmail } from "../notifications/welcome";
 import { assetDomain } from "./asset-values";
 import { normalizeValues, toAssetRefs, type AssetRow } from "./assets";
+import { recordListedDisclosures, reserveListedDisclosures } from "./listed-disclosure";
 
 export const ENROL_TYPES = ["opt-in", "opt-out"] as const;
 export const ONBOARD_STATUSES = ["active", "prospect"] as const;
@@ -42,7 +43,8 @@ export interface OnboardInput {
  * Creates a partner's customer (`active`, or `prospect` for a one-time check) in one
  * transaction with its monitored assets, its portal user (from the contact e-mail, which is not
  * a monitored asset), the events customer.created and customer.asset.added (the initial assets),
- * the request for its initial scan, and its welcome e-mail.
+ * the request for its initial scan, its welcome e-mail, and the lookup budget's decision on its
+ * addresses (listed-disclosure.ts).
  */
 export async function onboardCustomer(db: Db, partnerId: string, input: OnboardInput): Promise<{ customerId: string }> {
   const assets = [
@@ -77,6 +79,13 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
     portalUserEmail: contactEmail.toLowerCase(),
   };
 
+  // A new customer has no verified domain: its addresses take the partner's lookup budget (listed-disclosure.ts).
+  const disclosures = await reserveListedDisclosures(
+    db,
+    partnerId,
+    assets.filter((asset) => asset.kind === "email").map((asset) => asset.value),
+    { beforeTransaction: true },
+  );
   let created: CreatedCustomer;
   try {
     created = await db.$transaction(async (tx) => {
@@ -91,6 +100,8 @@ export async function onboardCustomer(db: Db, partnerId: string, input: OnboardI
       });
       await requestCustomerScan(tx, row.id, "onboard");
       await queueWelcomeEmail(tx, { ...customer, id: row.id, assets });
+      const emails = row.assets.filter((asset) => asset.kind === "email");
+      await recordListedDisclosures(tx, { partnerId, customerId: row.id, addresses: emails, decision: disclosures });
       return row;
     });
   } catch (error) {

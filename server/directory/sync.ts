@@ -310,6 +310,9 @@ async function applyChangedUsers(db: Db, run: Run, leaseMs: number, batchSize: n
         SELECT id::text, partner_id::text AS "partnerId", company_name AS "companyName", reference, status::text
         FROM customers WHERE id = ${run.customerId}::uuid FOR UPDATE`;
       if (!customer) throw new RunSupersededError();
+      // The tenant's verified domains (read in the domains phase) prove its addresses there are its own.
+      const [connection] = await tx.$queryRaw<Array<{ verifiedDomains: string[] }>>`
+        SELECT verified_domains AS "verifiedDomains" FROM directory_connections WHERE id = ${run.connectionId}::uuid`;
       const users = await tx.$queryRaw<Array<StoredUser & { addresses: string[] }>>`
         SELECT external_id AS "externalId", mail, proxy_addresses AS "proxyAddresses", enabled, guest, deleted,
                in_group AS "inGroup", addresses
@@ -340,6 +343,7 @@ async function applyChangedUsers(db: Db, run: Run, leaseMs: number, batchSize: n
       const change = await applyDirectoryAddresses(tx, customer, {
         activate: [...after],
         deactivate: dropped.filter((address) => !keptSet.has(address)),
+        ownedDomains: connection?.verifiedDomains ?? [],
       });
       added += change.added.length;
       removed += change.removed.length;

@@ -56,6 +56,42 @@ export async function recentCustomerDomains(
     LIMIT ${RECENT_DOMAIN_LIMIT}`;
 }
 
+/** At most this many rows of the list of addresses withheld past the lookup budget, most first. */
+export const WITHHELD_LISTING_LIMIT = 500;
+
+export interface WithheldListing {
+  partnerId: string;
+  partnerName: string;
+  domain: string;
+  /** The partner's listed addresses at the domain withheld past its lookup budget. */
+  addresses: number;
+  customers: number;
+  lastWithheldAt: Date;
+}
+
+/**
+ * Per partner of the distributor and domain, the addresses its customers list (or their directories
+ * bring) at a domain not verified for them that were withheld past the partner's lookup budget
+ * (docs/domains.md, "Addresses a partner lists"): many at one domain is the sign of someone trying
+ * guesses at a domain that is not theirs. Most first.
+ */
+export async function withheldListings(
+  db: Db,
+  distributorId: string,
+  { partnerId }: { partnerId?: string } = {},
+): Promise<WithheldListing[]> {
+  return db.$queryRaw<WithheldListing[]>`
+    SELECT p.id::text AS "partnerId", p.name AS "partnerName", w.domain, count(*)::int AS addresses,
+           count(DISTINCT w.customer_id)::int AS customers, max(w.created_at) AS "lastWithheldAt"
+    FROM withheld_addresses w
+    JOIN customers c ON c.id = w.customer_id
+    JOIN partners p ON p.id = c.partner_id
+    WHERE p.distributor_id = ${distributorId}::uuid AND (${partnerId ?? null}::uuid IS NULL OR p.id = ${partnerId ?? null}::uuid)
+    GROUP BY p.id, p.name, w.domain
+    ORDER BY addresses DESC, p.name, w.domain
+    LIMIT ${WITHHELD_LISTING_LIMIT}`;
+}
+
 /**
  * A staff member vouches for a customer's domain (the distributor knows the customer by
  * contract): verified with method `staff`, their name and the required note, as any verification

@@ -51,6 +51,8 @@ export async function verifyInTransaction(tx: Queryable, customerDomainId: strin
     customerId: customer.id,
     data: { customer: customerRef(customer), domain: row.domain, method: verification.method, verifiedAt: row.verifiedAt.toISOString() },
   });
+  // Addresses listed past the partner's lookup budget are the customer's own to see now.
+  await tx.$executeRaw`DELETE FROM withheld_addresses WHERE customer_id = ${customer.id}::uuid AND domain = ${row.domain}`;
   if (customer.status === "active" || customer.status === "prospect") {
     await recordFindings(tx, customer.id, await withheldAtDomain(tx, customer.id, row.domain), { scan: false });
     await tx.$executeRaw`DELETE FROM withheld_exposures WHERE customer_id = ${customer.id}::uuid AND domain = ${row.domain}`;

@@ -28,6 +28,15 @@ export function revealsDiscoveriesAt(disclosure: Disclosure, domain: string): bo
 }
 
 /**
+ * Whether what is found of an address listed past the partner's lookup budget (withheld_addresses;
+ * docs/domains.md, "Addresses a partner lists") may be revealed: at a monitored domain as a
+ * discovered address there would be, elsewhere only at a verified domain.
+ */
+export function revealsWithheldListedAt(disclosure: Disclosure, domain: string, monitoredDomains: ReadonlySet<string>): boolean {
+  return monitoredDomains.has(domain) ? revealsDiscoveriesAt(disclosure, domain) : disclosure.verifiedDomains.has(domain);
+}
+
+/**
  * Whether a sensitive or stealer-log breach of this address may be revealed: under both policies,
  * only at a verified domain.
  */

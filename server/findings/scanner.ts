@@ -1,7 +1,14 @@
 import { recountCustomerFigures } from "../customers/figures";
 import type { Db, Queryable } from "../db/client";
 import type { DomainPolicy } from "../db/generated/enums";
-import { revealsDiscoveriesAt, revealsSensitiveOf, verificationGatedBreachIds, withholdExposures, type Disclosure } from "./disclosure";
+import {
+  revealsDiscoveriesAt,
+  revealsSensitiveOf,
+  revealsWithheldListedAt,
+  verificationGatedBreachIds,
+  withholdExposures,
+  type Disclosure,
+} from "./disclosure";
 import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
@@ -113,8 +120,8 @@ export interface Findings {
 
 /**
  * Writes what exposures mean for one customer, in the caller's transaction, which holds the
- * customer's row lock. What the customer may not see yet (server/findings/disclosure.ts) is only
- * kept in withheld_exposures. Otherwise: exposed addresses at a monitored domain become discovered e-mails
+ * customer's row lock. What the customer may not see yet (server/findings/disclosure.ts; addresses
+ * listed past the partner's lookup budget included) is only kept in withheld_exposures. Otherwise: exposed addresses at a monitored domain become discovered e-mails
  * (customer.asset.added), exposures of monitored addresses become breach instances (new ones in
  * one customer.breach.found event and one breach alert), and the threat score is recomputed.
  * Exposures of addresses the customer does not monitor are ignored; exposures already recorded
@@ -138,6 +145,7 @@ export async function recordFindings(
       domains: string[];
       emails: string[];
       inactiveEmails: string[];
+      withheldEmails: string[];
       policy: DomainPolicy;
       verifiedDomains: string[];
       contestedDomains: string[];
@@ -147,6 +155,8 @@ export async function recordFindings(
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain') AS domains,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email' AND a.active) AS emails,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email' AND NOT a.active) AS "inactiveEmails",
+           ARRAY(SELECT a.value FROM withheld_addresses w JOIN monitored_assets a ON a.id = w.asset_id
+                 WHERE w.customer_id = c.id) AS "withheldEmails",
            d.domain_policy::text AS policy,
            ARRAY(SELECT cd.domain FROM customer_domains cd WHERE cd.customer_id = c.id AND cd.status = 'verified') AS "verifiedDomains",
            CASE WHEN d.domain_policy = 'trusted' THEN ARRAY(
@@ -159,7 +169,6 @@ export async function recordFindings(
   if (!rows[0]) throw new Error(`customer ${customerId} not found`);
   const customer = { id: customerId, ...rows[0] };
   const monitoredDomains = new Set(customer.domains);
-  const monitoredEmails = new Set(customer.emails);
   // The mailboxes of directory users who left are neither monitored nor discovered again.
   const inactiveEmails = new Set(customer.inactiveEmails);
   const disclosure: Disclosure = {
@@ -167,10 +176,16 @@ export async function recordFindings(
     verifiedDomains: new Set(customer.verifiedDomains),
     contestedDomains: new Set(customer.contestedDomains),
   };
+  // Addresses listed past the partner's lookup budget: monitored, but shown no more than discovered ones.
+  const heldEmails = new Set(
+    customer.withheldEmails.filter((email) => !revealsWithheldListedAt(disclosure, domainOfEmail(email), monitoredDomains)),
+  );
+  const monitoredEmails = new Set(customer.emails.filter((email) => !heldEmails.has(email)));
 
   // Addresses found at a monitored domain: revealed, or withheld until the domain is verified.
   const found = [...new Set(exposures.map((exposure) => exposure.email))].filter(
-    (email) => !monitoredEmails.has(email) && !inactiveEmails.has(email) && monitoredDomains.has(domainOfEmail(email)),
+    (email) =>
+      !monitoredEmails.has(email) && !heldEmails.has(email) && !inactiveEmails.has(email) && monitoredDomains.has(domainOfEmail(email)),
   );
   const discovered = found.filter((email) => revealsDiscoveriesAt(disclosure, domainOfEmail(email)));
   const hiddenEmails = new Set(found.filter((email) => !revealsDiscoveriesAt(disclosure, domainOfEmail(email))));
@@ -196,6 +211,7 @@ export async function recordFindings(
   const withheld = exposures.filter(
     ({ email, breachId }) =>
       hiddenEmails.has(email) ||
+      heldEmails.has(email) ||
       (monitoredEmails.has(email) && unverifiedSensitive.has(breachId) && !revealsSensitiveOf(disclosure, email)),
   );
   await withholdExposures(tx, customerId, withheld);

@@ -10,7 +10,8 @@ import { syncDirectory } from "../../server/directory/sync";
 import { refreshThreatScore } from "../../server/customers/threat-score";
 import { isInactiveMailbox } from "../../server/monitored-mailboxes";
 import { monthlyReportFacts } from "../../server/notifications/monthly-reports";
-import { createBreachTestCustomer } from "../helpers/breach-fixtures";
+import { createBreachTestCustomer, hibpBreach, seedExposures } from "../helpers/breach-fixtures";
+import { scanCustomer } from "../../server/findings/scanner";
 import { addCustomerBreach, createTestBreach } from "../helpers/customers";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -300,6 +301,33 @@ describe("a delta sync", () => {
     expect(verifiedEvents.map((event) => (event.payload as { method: string }).method)).toEqual(["directory"]);
     expect(await db.customerBreach.count({ where: { customerId, breachId: breach.id } })).toBe(1);
     expect((await getDirectory(db, org.partner.id, customerId)).verifiedDomains).toEqual(["contoso.example"]);
+    cloud.tenant.domains = [];
+  });
+
+  it("takes the partner's lookup budget for its addresses outside the tenant's verified domains, not for those inside", async () => {
+    cloud.tenant.domains = [{ id: "owned.example", isVerified: true, isInitial: false, isDefault: true }];
+    const guesser = await createTestOrg(db, "Guesser", { domainPolicy: "verified" });
+    // A `mail` attribute can name any outside address: these are guesses at someone else's domain.
+    for (const name of ["ann", "ben", "cat"]) {
+      cloud.tenant.upsertUser(user(name, { mail: `${name}@owned.example`, proxyAddresses: [] }));
+      cloud.tenant.upsertUser(user(`${name}-x`, { mail: `${name}@victim.example`, proxyAddresses: [] }));
+    }
+    await seedExposures(db, [hibpBreach("Leak")], { "ann@owned.example": ["Leak"], "cat@victim.example": ["Leak"] });
+    const customerId = (await createBreachTestCustomer(db, guesser.partner.id, { status: "active" })).id;
+    await connectDirectory(db, guesser.partner.id, customerId, { provider: "microsoft365", ...credentials });
+    const connectionId = (await db.directoryConnection.findUniqueOrThrow({ where: { customerId }, select: { id: true } })).id;
+    process.env.BREACH_RETRIEVE_RATE_LIMIT = "1";
+    try {
+      expect(await syncDirectory(db, connectionId)).toMatchObject({ status: "ok", added: 6 });
+    } finally {
+      delete process.env.BREACH_RETRIEVE_RATE_LIMIT;
+    }
+    const withheld = await db.withheldAddress.findMany({ where: { customerId }, select: { asset: { select: { value: true } } } });
+    // The one lookup went to the first outside address in the directory's order; the rest are withheld.
+    expect(withheld.map((row) => row.asset.value).sort()).toEqual(["ben@victim.example", "cat@victim.example"]);
+    await scanCustomer(db, customerId, "directory");
+    const instances = await db.customerBreach.findMany({ where: { customerId }, select: { emails: true } });
+    expect(instances.flatMap((instance) => instance.emails)).toEqual(["ann@owned.example"]);
     cloud.tenant.domains = [];
   });
 

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { uiRouter } from "../../server/api/ui/root";
 import type { UiSession } from "../../server/api/ui/session";
 import { createBreachTestCustomer } from "../helpers/breach-fixtures";
+import { createTestCustomer } from "../helpers/customers";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { createStaffSession, uiCallerAs } from "../helpers/ui";
@@ -64,6 +65,31 @@ describe("the admin UI's domain procedures", () => {
       verifiedBy: staff.name?.trim() || staff.email,
     });
     expect(await testDb.db.outboxEvent.count({ where: { customerId: customer.id, type: "customer.domain.verified" } })).toBe(1);
+  });
+
+  it("list, per partner and domain, the listed addresses withheld past the partner's lookup budget, most first", async () => {
+    vi.stubEnv("BREACH_RETRIEVE_RATE_LIMIT", "2");
+    try {
+      const guesses = (domain: string, count: number) => Array.from({ length: count }, (_, i) => `guess${i}@${domain}`);
+      await createTestCustomer(testDb.db, orgX.partner.id, { assetsDomains: [], assetsEmails: guesses("victim.example", 6) });
+      await createTestCustomer(testDb.db, orgX.partner.id, { assetsDomains: [], assetsEmails: guesses("victim.example", 3) });
+      await createTestCustomer(testDb.db, orgX.partner.id, { assetsDomains: [], assetsEmails: guesses("other.example", 2) });
+      await createTestCustomer(testDb.db, orgY.partner.id, { assetsDomains: [], assetsEmails: guesses("victim.example", 5) });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    // X's budget of 2 went to its first two guesses; the same addresses again cost nothing and stay disclosed.
+    const { withheldListings } = await uiCallerAs(testDb.db, staffX).admin.domains.overview({});
+    expect(withheldListings.map((row) => [row.partnerName, row.domain, row.addresses, row.customers])).toEqual([
+      ["X partner", "victim.example", 5, 2],
+      ["X partner", "other.example", 2, 1],
+    ]);
+    expect(withheldListings[0]!.partnerId).toBe(orgX.partner.id);
+    expect(Date.parse(withheldListings[0]!.lastWithheldAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect((await uiCallerAs(testDb.db, staffY).admin.domains.overview({})).withheldListings).toEqual([
+      expect.objectContaining({ partnerName: "Y partner", domain: "victim.example", addresses: 3, customers: 1 }),
+    ]);
+    expect((await uiCallerAs(testDb.db, staffX).admin.domains.overview({ partnerId: orgY.partner.id })).withheldListings).toEqual([]);
   });
 
   it("see their distributor's policy but cannot change it: it is an operator setting (the admin CLI)", async () => {
