@@ -310,6 +310,20 @@ const REST_CALLS: Record<string, () => Promise<RestCall>> = {
     body: { name: `Renamed ${randomUUID().slice(0, 4)}` },
     target: { type: "partner", id: org.partner.id },
   }),
+  "distributor.putBrand": async () => ({
+    as: "distributor",
+    method: "PUT",
+    path: "/api/v1/distributors/brand",
+    body: { name: "Distribution brand" },
+    target: { type: "distributor", id: org.distributor.id },
+  }),
+  "partner.putBrand": async () => ({
+    as: "partner",
+    method: "PUT",
+    path: "/api/v1/integrations/partner/brand",
+    body: { name: "Partner brand", primaryColor: "#0b5394" },
+    target: { type: "partner", id: org.partner.id },
+  }),
   "distributor.createPartnerApiKey": async () => ({
     as: "distributor",
     method: "POST",
