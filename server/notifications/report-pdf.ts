@@ -1,4 +1,5 @@
 import PDFDocument from "pdfkit";
+import type { Brand } from "../brand/brand";
 import type { LocaleCode } from "../i18n/locales";
 import type { MonthlyReportView } from "./report-view";
 
@@ -13,20 +14,39 @@ function drawable(text: string): string {
   return [...text].map((char) => (char.charCodeAt(0) < 256 || WIN_ANSI_EXTRAS.has(char) ? char : "?")).join("");
 }
 
+/** The brand's logo (a PNG, drawn at most 180 x 54 pt) or, with none, its name: the top of a branded report. */
+export function drawBrandHeader(doc: PDFKit.PDFDocument, brand: Brand, width: number): void {
+  if (brand.source === "default") return;
+  if (brand.logo) {
+    doc.image(brand.logo.png, MARGIN, doc.y, { fit: [180, 54] });
+    doc.y += 62;
+  } else {
+    doc.font("Helvetica-Bold").fontSize(13).fillColor(brand.primaryColor).text(drawable(brand.name), { width });
+    doc.moveDown(0.6);
+  }
+}
+
+/** The brand's name and support contacts: the end of a report. */
+export function drawBrandFooter(doc: PDFKit.PDFDocument, brand: Brand, width: number): void {
+  const contacts = [brand.supportEmail, brand.supportPhone, brand.supportUrl].filter(Boolean).join("  ·  ");
+  doc.font("Helvetica").fontSize(9).fillColor(MUTED).text(drawable(brand.name), { width });
+  if (contacts) doc.text(drawable(contacts), { width });
+}
+
 /**
  * The monthly report as a one- or two-page A4 PDF (pdfkit, its standard Helvetica: no font
- * files to ship). It draws the same view as the e-mail.
+ * files to ship). It draws the same view as the e-mail, under the partner's brand.
  */
 export async function monthlyReportPdf(
   view: MonthlyReportView,
-  meta: { locale: LocaleCode; companyName: string; partnerName: string },
+  meta: { locale: LocaleCode; companyName: string; brand: Brand },
 ): Promise<Buffer> {
   const doc = new PDFDocument({
     size: "A4",
     margin: MARGIN,
     lang: meta.locale,
     displayTitle: true,
-    info: { Title: drawable(view.heading), Author: drawable(meta.partnerName), Subject: drawable(meta.companyName) },
+    info: { Title: drawable(view.heading), Author: drawable(meta.brand.name), Subject: drawable(meta.companyName) },
   });
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -44,6 +64,7 @@ export async function monthlyReportPdf(
   const bullets = (items: string[]) =>
     doc.font("Helvetica").fontSize(11).fillColor(INK).list(items.map(drawable), { width, bulletRadius: 2, textIndent: 12 });
 
+  drawBrandHeader(doc, meta.brand, width);
   doc.font("Helvetica-Bold").fontSize(20).fillColor(INK).text(drawable(view.heading), { width });
   doc.moveDown(0.2);
   paragraph(meta.companyName, MUTED);
@@ -87,7 +108,7 @@ export async function monthlyReportPdf(
   }
 
   doc.moveDown(1.5);
-  paragraph(meta.partnerName, MUTED, 9);
+  drawBrandFooter(doc, meta.brand, width);
   doc.end();
   return finished;
 }
