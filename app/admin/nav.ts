@@ -11,6 +11,7 @@ export interface AdminNavEntry {
 export const ADMIN_NAV: AdminNavEntry[] = [
   { href: "/admin", label: "Overview" },
   { href: "/admin/partners", label: "Partners" },
+  { href: "/admin/brand", label: "Brand" },
   { href: "/admin/plans", label: "Plans" },
   { href: "/admin/billing-codes", label: "Billing codes" },
   { href: "/admin/webhooks", label: "Webhooks" },

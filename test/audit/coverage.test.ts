@@ -469,6 +469,8 @@ const UI_CALLS: Record<string, Omit<UiCall, "path">> = {
   "admin.partners.create": { input: async () => ({ name: "UI partner" }) },
   "admin.partners.update": { input: async () => ({ partnerId: org.partner.id, name: "UI renamed" }) },
   "admin.partners.issueApiKey": { input: async () => ({ partnerId: org.partner.id }) },
+  "admin.brand.putDistributor": { input: async () => ({ name: "UI default brand" }) },
+  "admin.brand.putPartner": { input: async () => ({ partnerId: org.partner.id, name: "UI partner brand" }) },
   "admin.partners.revokeApiKey": {
     input: async () => ({ partnerId: org.partner.id, keyId: (await issueApiKey(testDb.db, { partnerId: org.partner.id })).id }),
   },

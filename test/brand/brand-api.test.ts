@@ -71,7 +71,10 @@ describe("PUT and GET /api/v1/integrations/partner/brand", () => {
     expect([...data.subarray(0, 3)]).toEqual([0xc2, 0x41, 0x0c]);
     expect((await server.api.get(PARTNER_BRAND, org.partner.headers)).body.data).toEqual(res.body.data);
     // the audit log keeps the logo's digest, not its bytes
-    const audit = await testDb.db.auditEntry.findFirstOrThrow({ where: { action: "partner.brand.update" }, orderBy: { createdAt: "desc" } });
+    const audit = await testDb.db.auditEntry.findFirstOrThrow({
+      where: { action: "partner.brand.update" },
+      orderBy: { createdAt: "desc" },
+    });
     expect(JSON.stringify(audit.after)).not.toContain("base64");
     expect(JSON.stringify(audit.after)).toMatch(/sha256:[0-9a-f]{16}/);
   });
@@ -87,7 +90,9 @@ describe("PUT and GET /api/v1/integrations/partner/brand", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: expect.stringContaining("contrast of 1.2") });
     expect(res.body.error).toContain("at least 3:1 (WCAG 2.1 AA");
-    expect((await put({ primaryColor: "blue" }, other.partner.headers)).body.error).toBe("primaryColor must be a colour in the form #rrggbb");
+    expect((await put({ primaryColor: "blue" }, other.partner.headers)).body.error).toBe(
+      "primaryColor must be a colour in the form #rrggbb",
+    );
   });
 
   it("refuses a logo over 256 KB with 413, and a 5 MB one before reading it", async () => {
@@ -140,9 +145,9 @@ describe("PUT and GET /api/v1/integrations/partner/brand", () => {
       expect(res.status, portalHost).toBe(400);
       expect(res.body.error).toBe("portalHost must be a host name such as portal.example.com (no scheme, port or path)");
     }
-    expect((await put({ portalHost: new URL(process.env.APP_URL ?? "http://localhost:3000").hostname }, other.partner.headers)).status).toBe(
-      400,
-    );
+    expect(
+      (await put({ portalHost: new URL(process.env.APP_URL ?? "http://localhost:3000").hostname }, other.partner.headers)).status,
+    ).toBe(400);
     const taken = await put({ portalHost: "portal.acme.example" }, other.partner.headers);
     expect(taken.status).toBe(409);
     expect(taken.body).toEqual({ success: false, error: "portalHost is registered for another partner" });
@@ -185,6 +190,10 @@ describe("the distributor's default brand", () => {
 
   it("without any brand, a partner keeps today's look under its own name", async () => {
     const partner = await testDb.db.partner.findUniqueOrThrow({ where: { id: other.partner.id } });
-    expect(await brandFor(testDb.db, { partnerId: other.partner.id })).toEqual({ ...DEFAULT_BRAND, name: partner.name, replyTo: partner.replyToEmail });
+    expect(await brandFor(testDb.db, { partnerId: other.partner.id })).toEqual({
+      ...DEFAULT_BRAND,
+      name: partner.name,
+      replyTo: partner.replyToEmail,
+    });
   });
 });

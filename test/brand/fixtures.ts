@@ -2,7 +2,9 @@ import sharp from "sharp";
 
 /** A PNG logo of one colour, as a data: URL. */
 export async function pngLogo(color = "#c2410c", width = 120, height = 40): Promise<string> {
-  const png = await sharp({ create: { width, height, channels: 4, background: color } }).png().toBuffer();
+  const png = await sharp({ create: { width, height, channels: 4, background: color } })
+    .png()
+    .toBuffer();
   return `data:image/png;base64,${png.toString("base64")}`;
 }
 

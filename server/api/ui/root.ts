@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from "../trpc";
 import { accountRouter } from "./admin/account";
 import { auditRouter } from "./admin/audit";
+import { brandRouter } from "./admin/brand";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
 import { customersRouter } from "./admin/customers";
 import { domainsRouter } from "./admin/domains";
@@ -25,6 +26,7 @@ export const uiRouter = router({
     me,
     overview: overviewRouter,
     partners: partnersRouter,
+    brand: brandRouter,
     customers: customersRouter,
     plans: plansRouter,
     billingCodes: billingCodesRouter,

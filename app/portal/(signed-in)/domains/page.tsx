@@ -3,11 +3,11 @@ import { format } from "@/server/i18n/format";
 import { domainTexts } from "@/server/i18n/translations";
 import { DomainActions } from "../../_components/domain-actions";
 import { formatDate } from "../../_components/format-date";
-import { portalPage, portalText } from "../../portal-page";
+import { portalPage, portalTitle } from "../../portal-page";
 import styles from "../../portal.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  return { title: await portalText((t) => t.nav.domains) };
+  return { title: await portalTitle((t) => t.nav.domains) };
 }
 
 /**
