@@ -86,7 +86,12 @@ export async function brandFor(db: Queryable, owner: BrandOwner): Promise<Brand>
   if (!partnerId) return DEFAULT_BRAND;
   const partner = await db.partner.findUnique({
     where: { id: partnerId },
-    select: { name: true, replyToEmail: true, brand: { select: BRAND_COLUMNS }, distributor: { select: { brand: { select: BRAND_COLUMNS } } } },
+    select: {
+      name: true,
+      replyToEmail: true,
+      brand: { select: BRAND_COLUMNS },
+      distributor: { select: { brand: { select: BRAND_COLUMNS } } },
+    },
   });
   if (!partner) return DEFAULT_BRAND;
   return resolveBrand(partner.brand, partner.distributor.brand, partner);
@@ -106,7 +111,11 @@ export function normalizedHost(host: string | null | undefined): string | null {
   return name && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(name) ? name : null;
 }
 
-function resolveBrand(own: BrandRow | null, fallback: BrandRow | null, partner: { name: string; replyToEmail: string | null } | null): Brand {
+function resolveBrand(
+  own: BrandRow | null,
+  fallback: BrandRow | null,
+  partner: { name: string; replyToEmail: string | null } | null,
+): Brand {
   if (!own && !fallback) return { ...DEFAULT_BRAND, name: partner?.name ?? DEFAULT_BRAND.name, replyTo: partner?.replyToEmail ?? null };
   const pick = <K extends keyof BrandRow>(key: K): BrandRow[K] | null => own?.[key] ?? fallback?.[key] ?? null;
   const primaryColor = pick("primaryColor") ?? DEFAULT_BRAND.primaryColor;

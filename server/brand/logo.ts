@@ -52,19 +52,21 @@ export async function logoPng(dataUrl: string): Promise<Buffer> {
  * Not a sanitiser to serve SVG by (none is served): a first line before the rasteriser.
  */
 export function inertSvg(svg: string): string {
-  return svg
-    .replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/gi, "")
-    .replace(/<!ENTITY[\s\S]*?>/gi, "")
-    .replace(/<(script|foreignObject|iframe|embed|object|audio|video)\b[\s\S]*?(<\/\1\s*>|\/>)/gi, "")
-    .replace(/<(script|foreignObject|iframe|embed|object|audio|video)\b[^>]*>/gi, "")
-    .replace(/\s(on[a-z]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, "")
-    .replace(/\s((?:xlink:)?href|src)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, (attribute: string, _name: string, value: string) =>
-      /^["']?\s*(#|data:image\/(png|jpeg|gif);)/i.test(value) ? attribute : "",
-    )
-    .replace(/url\(\s*(['"]?)(?!#)[^)]*\1\s*\)/gi, "none")
-    .replace(/@import[^;]*;?/gi, "")
-    // entities whose declarations went (an external one would be read from outside)
-    .replace(/&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)[\w.-]+;/gi, "");
+  return (
+    svg
+      .replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/gi, "")
+      .replace(/<!ENTITY[\s\S]*?>/gi, "")
+      .replace(/<(script|foreignObject|iframe|embed|object|audio|video)\b[\s\S]*?(<\/\1\s*>|\/>)/gi, "")
+      .replace(/<(script|foreignObject|iframe|embed|object|audio|video)\b[^>]*>/gi, "")
+      .replace(/\s(on[a-z]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, "")
+      .replace(/\s((?:xlink:)?href|src)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, (attribute: string, _name: string, value: string) =>
+        /^["']?\s*(#|data:image\/(png|jpeg|gif);)/i.test(value) ? attribute : "",
+      )
+      .replace(/url\(\s*(['"]?)(?!#)[^)]*\1\s*\)/gi, "none")
+      .replace(/@import[^;]*;?/gi, "")
+      // entities whose declarations went (an external one would be read from outside)
+      .replace(/&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)[\w.-]+;/gi, "")
+  );
 }
 
 /** The logo as a data: URL (what GET answers and the portal and e-mails embed). */

@@ -4,14 +4,10 @@ import { emailField, optionalText } from "../../schemas";
 /** The brand a partner or distributor sets (docs/brand.md); PUT replaces it whole, a field absent or null is not set. */
 export const brandFieldsShape = {
   name: optionalText(100).meta({ description: "The display name customers read", example: "Acme IT" }),
-  logo: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description: "A data: URL of a PNG or SVG image, at most 256 KB decoded; an SVG is rasterised to PNG. GET answers the stored PNG.",
-      example: "data:image/png;base64,iVBORw0KGgo...",
-    }),
+  logo: z.string().nullable().optional().meta({
+    description: "A data: URL of a PNG or SVG image, at most 256 KB decoded; an SVG is rasterised to PNG. GET answers the stored PNG.",
+    example: "data:image/png;base64,iVBORw0KGgo...",
+  }),
   primaryColor: z
     .string()
     .nullable()
@@ -28,12 +24,18 @@ export const brandFieldsShape = {
     .meta({ example: "+44 20 7946 0000" }),
   supportUrl: optionalText(500).meta({ description: "https:// or http://", example: "https://help.acme.example" }),
   senderName: optionalText(100).meta({ description: "The display name of the From header of customers' e-mails", example: "Acme IT" }),
-  replyTo: emailField("replyTo").nullable().optional().meta({ description: "Where customers' replies go (else the partner's reply_to_email)" }),
+  replyTo: emailField("replyTo")
+    .nullable()
+    .optional()
+    .meta({ description: "Where customers' replies go (else the partner's reply_to_email)" }),
 };
 
 export const partnerBrandInput = z.object({
   ...brandFieldsShape,
-  portalHost: optionalText(253).meta({ description: "The partner's own portal host name, e.g. portal.acme.example", example: "portal.acme.example" }),
+  portalHost: optionalText(253).meta({
+    description: "The partner's own portal host name, e.g. portal.acme.example",
+    example: "portal.acme.example",
+  }),
 });
 export const distributorBrandInput = z.object(brandFieldsShape);
 

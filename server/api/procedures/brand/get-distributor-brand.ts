@@ -16,4 +16,7 @@ export const getDistributorBrand = distributorProcedure
   })
   .input(emptyInput)
   .output(distributorBrandOutput)
-  .query(async ({ ctx }) => ({ success: true as const, data: await getBrandSettings(ctx.db, { distributorId: ctx.caller.distributorId }) }));
+  .query(async ({ ctx }) => ({
+    success: true as const,
+    data: await getBrandSettings(ctx.db, { distributorId: ctx.caller.distributorId }),
+  }));
