@@ -8,7 +8,7 @@
 export const SERVER_TIERS = [
   ["*.ts", "db"],
   ["metrics", "i18n", "docs"],
-  ["http", "jobs", "events", "audit"],
+  ["http", "jobs", "events", "audit", "brand"],
   ["breaches/catalogue"],
   ["breaches/exposure-index"],
   ["notifications"],

@@ -12,6 +12,7 @@ export const ADMIN_NAV: AdminNavEntry[] = [
   { href: "/admin", label: "Overview" },
   { href: "/admin/partners", label: "Partners" },
   { href: "/admin/customers", label: "Customers" },
+  { href: "/admin/brand", label: "Brand" },
   { href: "/admin/plans", label: "Plans" },
   { href: "/admin/billing-codes", label: "Billing codes" },
   { href: "/admin/webhooks", label: "Webhooks" },

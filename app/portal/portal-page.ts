@@ -9,6 +9,7 @@ import { AppError } from "@/server/errors";
 import { isAccessExpired } from "@/server/portal/sessions";
 import { signInErrorPath } from "@/server/portal/auth-routes";
 import { portalMessages, type PortalMessages } from "@/server/i18n/translations";
+import { requestBrand } from "./brand";
 
 /**
  * The signed-in customer; without one, the sign-in form (never signed in, or signed out), or the
@@ -51,6 +52,15 @@ export async function portalText<T>(pick: (t: PortalMessages) => T): Promise<T> 
     .then(({ me }) => me.locale)
     .catch(() => DEFAULT_LOCALE);
   return pick(portalMessages(locale));
+}
+
+/**
+ * A signed-in page's title: under a partner's brand "Breaches · Acme IT" (docs/brand.md), else
+ * the text alone, as it always was.
+ */
+export async function portalTitle(pick: (t: PortalMessages) => string): Promise<string | { absolute: string }> {
+  const [text, brand] = await Promise.all([portalText(pick), requestBrand().catch(() => null)]);
+  return brand ? { absolute: `${text} · ${brand.name}` } : text;
 }
 
 /** Whether a portal procedure refused because what was asked for is not the customer's (or does not exist). */

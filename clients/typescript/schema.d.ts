@@ -562,6 +562,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/distributors/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the distributor's default brand
+         * @description The brand the distributor's partners' customers see where the partner set none of its own (field by field).
+         */
+        get: operations["distributor-getBrand"];
+        /**
+         * Set the distributor's default brand
+         * @description Replaces the default brand of the distributor's partners ([your brand](http://localhost:3000/docs/brand)): a partner's own brand wins field by field. No portal host: a portal host belongs to one partner. An empty body removes it.
+         */
+        put: operations["distributor-putBrand"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integrations/partner/plans": {
         parameters: {
             query?: never;
@@ -617,6 +641,30 @@ export interface paths {
          */
         get: operations["partner-getAnalytics"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/partner/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the partner's brand
+         * @description What the partner set; a field that is null falls back to the distributor's default, then the service's own look.
+         */
+        get: operations["partner-getBrand"];
+        /**
+         * Set the partner's brand
+         * @description Replaces the brand the partner's customers see in the portal, e-mails and PDFs ([your brand](http://localhost:3000/docs/brand)). A field absent or null is not set and falls back to the distributor's default; an empty body removes the brand.
+         */
+        put: operations["partner-putBrand"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4952,6 +5000,173 @@ export interface operations {
             };
         };
     };
+    "distributor-getBrand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            name: string | null;
+                            logo: string | null;
+                            primaryColor: string | null;
+                            /** @description The text colour on primaryColor (#ffffff or #000000) */
+                            textColor: string | null;
+                            supportEmail: string | null;
+                            supportPhone: string | null;
+                            supportUrl: string | null;
+                            senderName: string | null;
+                            replyTo: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Distributor ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to retrieve brand */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "distributor-putBrand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The display name customers read
+                     * @example Acme IT
+                     */
+                    name?: string | null;
+                    /**
+                     * @description A data: URL of a PNG or SVG image, at most 256 KB decoded; an SVG is rasterised to PNG. GET answers the stored PNG.
+                     * @example data:image/png;base64,iVBORw0KGgo...
+                     */
+                    logo?: string | null;
+                    /**
+                     * @description #rrggbb, at least 3:1 against white; the text on it is black or white (WCAG AA)
+                     * @example #0b5394
+                     */
+                    primaryColor?: string | null;
+                    supportEmail?: string | null;
+                    /** @example +44 20 7946 0000 */
+                    supportPhone?: string | null;
+                    /**
+                     * @description https:// or http://
+                     * @example https://help.acme.example
+                     */
+                    supportUrl?: string | null;
+                    /**
+                     * @description The display name of the From header of customers' e-mails
+                     * @example Acme IT
+                     */
+                    senderName?: string | null;
+                    /** @description Where customers' replies go (else the partner's reply_to_email) */
+                    replyTo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            name: string | null;
+                            logo: string | null;
+                            primaryColor: string | null;
+                            /** @description The text colour on primaryColor (#ffffff or #000000) */
+                            textColor: string | null;
+                            supportEmail: string | null;
+                            supportPhone: string | null;
+                            supportUrl: string | null;
+                            senderName: string | null;
+                            replyTo: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Request body must be valid JSON | primaryColor #ffee00 has a contrast of 1.24:1 against the white page; buttons and the header in it need at least 3:1 (WCAG 2.1 AA, non-text contrast): choose a darker colour */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Distributor ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description logo is larger than 256 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to update brand */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "partner-listPlans": {
         parameters: {
             query?: never;
@@ -5118,6 +5333,190 @@ export interface operations {
                 };
             };
             /** @description Failed to retrieve analytics */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "partner-getBrand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            name: string | null;
+                            logo: string | null;
+                            primaryColor: string | null;
+                            /** @description The text colour on primaryColor (#ffffff or #000000) */
+                            textColor: string | null;
+                            supportEmail: string | null;
+                            supportPhone: string | null;
+                            supportUrl: string | null;
+                            senderName: string | null;
+                            replyTo: string | null;
+                            portalHost: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to retrieve brand */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "partner-putBrand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The display name customers read
+                     * @example Acme IT
+                     */
+                    name?: string | null;
+                    /**
+                     * @description A data: URL of a PNG or SVG image, at most 256 KB decoded; an SVG is rasterised to PNG. GET answers the stored PNG.
+                     * @example data:image/png;base64,iVBORw0KGgo...
+                     */
+                    logo?: string | null;
+                    /**
+                     * @description #rrggbb, at least 3:1 against white; the text on it is black or white (WCAG AA)
+                     * @example #0b5394
+                     */
+                    primaryColor?: string | null;
+                    supportEmail?: string | null;
+                    /** @example +44 20 7946 0000 */
+                    supportPhone?: string | null;
+                    /**
+                     * @description https:// or http://
+                     * @example https://help.acme.example
+                     */
+                    supportUrl?: string | null;
+                    /**
+                     * @description The display name of the From header of customers' e-mails
+                     * @example Acme IT
+                     */
+                    senderName?: string | null;
+                    /** @description Where customers' replies go (else the partner's reply_to_email) */
+                    replyTo?: string | null;
+                    /**
+                     * @description The partner's own portal host name, e.g. portal.acme.example
+                     * @example portal.acme.example
+                     */
+                    portalHost?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            name: string | null;
+                            logo: string | null;
+                            primaryColor: string | null;
+                            /** @description The text colour on primaryColor (#ffffff or #000000) */
+                            textColor: string | null;
+                            supportEmail: string | null;
+                            supportPhone: string | null;
+                            supportUrl: string | null;
+                            senderName: string | null;
+                            replyTo: string | null;
+                            portalHost: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Request body must be valid JSON | primaryColor #ffee00 has a contrast of 1.24:1 against the white page; buttons and the header in it need at least 3:1 (WCAG 2.1 AA, non-text contrast): choose a darker colour */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description portalHost is registered for another partner */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description logo is larger than 256 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to update brand */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

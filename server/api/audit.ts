@@ -30,7 +30,8 @@ export type AuditSpec =
       action: string;
       /**
        * What changed: its type, and the input key holding its id (else the first of the usual keys
-       * in the input, then in the answer); key `$actor`: the staff member acting.
+       * in the input, then in the answer); key `$actor`: the staff member acting; `$owner`: the
+       * organization whose API key acts (a change to the caller's own settings).
        */
       target?: { type: string; key?: string };
       /** Loads the state before the change (given the context after credentials and the raw input). */
@@ -65,6 +66,10 @@ function idIn(record: unknown): unknown {
 function targetOf(spec: { target?: { type: string; key?: string } }, input: Record<string, unknown>, data: unknown, actor: AuditActor) {
   if (!spec.target) return undefined;
   if (spec.target.key === "$actor") return { type: spec.target.type, id: actor.kind === "staff" ? actor.staffId : null };
+  if (spec.target.key === "$owner") {
+    const owner = actor.kind === "api-key" ? actor.owner : undefined;
+    return { type: spec.target.type, id: owner ? ("partnerId" in owner ? owner.partnerId : owner.distributorId) : null };
+  }
   const keys = spec.target.key ? [spec.target.key] : TARGET_KEYS;
   let id: unknown = keys.map((key) => input[key]).find((value) => typeof value === "string" || typeof value === "number");
   id ??= idIn(unwrap(data));

@@ -41,6 +41,7 @@ const TAGS: Array<{ name: string; description: string }> = [
   { name: "Partner: breaches", description: "A customer's breach exposure: findings, checks of an address, scans, the threat score." },
   { name: "Partner: analytics", description: "Figures across a partner's customers." },
   { name: "Partner: plans", description: "The plans a partner may give its customers." },
+  { name: "Partner: brand", description: "The partner's own look in its customers' portal, e-mails and PDFs, and its portal host." },
   { name: "Partner: webhooks", description: "Register and manage the endpoints the service sends signed events to." },
   {
     name: "Partner: chat and SIEM channels",
@@ -53,6 +54,7 @@ const TAGS: Array<{ name: string; description: string }> = [
   { name: "Distributor: partners", description: "Create, read and change a distributor's partners and their keys." },
   { name: "Distributor: partner API keys", description: "Issue and revoke a partner's API keys." },
   { name: "Distributor: plans", description: "The plans a distributor offers its partners." },
+  { name: "Distributor: brand", description: "The default look of the distributor's partners that set no brand of their own." },
   { name: "Distributor: billing codes", description: "Billing codes and their prices." },
   { name: "Distributor: webhooks", description: "A distributor's webhook endpoints." },
   { name: "Distributor: audit log", description: "Who changed what in a distributor's organization." },

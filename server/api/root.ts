@@ -36,6 +36,10 @@ import { revokePartnerApiKey } from "./procedures/distributor/revoke-partner-api
 import { updatePartner } from "./procedures/distributor/update-partner";
 import { health } from "./procedures/health";
 import { getAnalytics } from "./procedures/partner/get-analytics";
+import { getDistributorBrand } from "./procedures/brand/get-distributor-brand";
+import { getPartnerBrand } from "./procedures/brand/get-partner-brand";
+import { putDistributorBrand } from "./procedures/brand/put-distributor-brand";
+import { putPartnerBrand } from "./procedures/brand/put-partner-brand";
 import { listCustomers } from "./procedures/partner/list-customers";
 import { listPlans as listPartnerPlans } from "./procedures/partner/list-plans";
 import { createEndpoint } from "./procedures/webhooks/create-endpoint";
@@ -130,11 +134,15 @@ export const appRouter = router({
     listBillingCodes,
     getBillingCode,
     exportAudit,
+    getBrand: getDistributorBrand,
+    putBrand: putDistributorBrand,
   }),
   partner: router({
     listPlans: listPartnerPlans,
     listCustomers,
     getAnalytics,
+    getBrand: getPartnerBrand,
+    putBrand: putPartnerBrand,
   }),
   channels: router({
     list: listChannels,

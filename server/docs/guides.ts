@@ -42,6 +42,7 @@ const ORDER: Array<[string, GuideGroup]> = [
   ["directory", "Partner developers"],
   ["portal", "Partner developers"],
   ["notifications", "Partner developers"],
+  ["brand", "Partner developers"],
   ["security", "Partner developers"],
   ["distributors", "Distributors"],
   ["admin-ui", "Distributors"],

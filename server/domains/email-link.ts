@@ -1,4 +1,7 @@
+import { brandBaseUrl, brandFor } from "../brand/brand";
 import { config } from "../config";
+import { mailBranding } from "../notifications/render";
+import type { MailBrand } from "../notifications/templates/layout";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { format } from "../i18n/format";
@@ -43,8 +46,8 @@ export function quotedCompany(companyName: string): string {
   return `"${short}"`;
 }
 
-export function verificationLinkUrl(token: string): string {
-  return `${config.appUrl()}/verify-domain?token=${token}`;
+export function verificationLinkUrl(token: string, baseUrl = config.appUrl()): string {
+  return `${baseUrl}/verify-domain?token=${token}`;
 }
 
 /**
@@ -92,19 +95,30 @@ export async function sendVerificationLink(
     VALUES (${row.id}::uuid, ${hashSecretToken(token)}, ${email}, now() + make_interval(secs => ${VERIFICATION_LINK_LIFETIME_SECONDS}))
     RETURNING id::text`;
   const locale = portalLocale(customer.localeCode);
+  const brand = await brandFor(db, { partnerId: customer.partnerId });
+  const baseUrl = brandBaseUrl(brand);
+  const { mailBrand, parts } = mailBranding(brand);
   const texts = verificationMail(
     locale,
     {
       domain: row.domain,
       company: quotedCompany(customer.companyName),
-      partner: customer.partner.name,
+      partner: brand.name,
       distributor: customer.partner.distributor.name,
     },
-    verificationLinkUrl(token),
-    mailStopUrl(stop, locale),
+    verificationLinkUrl(token, baseUrl),
+    mailStopUrl(stop, locale, baseUrl),
+    mailBrand,
   );
   try {
-    await transport.send({ notificationId: link!.id, to: email, replyTo: customer.partner.replyToEmail, attachments: [], ...texts });
+    await transport.send({
+      notificationId: link!.id,
+      to: email,
+      senderName: brand.senderName,
+      replyTo: brand.replyTo,
+      attachments: parts,
+      ...texts,
+    });
   } catch (error) {
     log.warn("domain verification e-mail not sent", { customerId: row.customerId, domain: row.domain, error });
     await db.$executeRaw`DELETE FROM domain_verification_links WHERE id = ${link!.id}::uuid`;
@@ -117,26 +131,36 @@ export async function sendVerificationLink(
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
 
+/** A branded partner's logo (or name) above the text. */
+function brandTop(brand: MailBrand | undefined): string {
+  if (!brand) return "";
+  return brand.logoSrc
+    ? `<p><img src="${brand.logoSrc}" alt="${escapeHtml(brand.name)}" height="48" style="height:48px;width:auto"></p>\n`
+    : `<p><strong>${escapeHtml(brand.name)}</strong></p>\n`;
+}
+
 function verificationMail(
   locale: LocaleCode,
   values: { domain: string; company: string; partner: string; distributor: string },
   url: string,
   stopUrl: string,
+  brand: MailBrand | undefined,
 ) {
   const texts = domainTexts(locale).email;
+  const contacts = brand && brand.contacts.length > 0 ? `${brand.name}: ${brand.contacts.join(" · ")}` : "";
   const [intro, button, expiry, ignore, stop] = [texts.intro, texts.button, texts.expiry, texts.ignore, texts.stop].map((text) =>
     format(text, values),
   );
   return {
     subject: format(texts.subject, values),
-    text: `${intro}\n\n${url}\n\n${expiry}\n\n${ignore}\n\n${stop}\n${stopUrl}\n`,
+    text: `${intro}\n\n${url}\n\n${expiry}\n\n${ignore}\n\n${stop}\n${stopUrl}\n${contacts ? `\n${contacts}\n` : ""}`,
     html: `<!doctype html><html lang="${locale}"><body>
-<p>${escapeHtml(intro!)}</p>
+${brandTop(brand)}<p>${escapeHtml(intro!)}</p>
 <p><a href="${escapeHtml(url)}">${escapeHtml(button!)}</a></p>
 <p>${escapeHtml(expiry!)}</p>
 <p>${escapeHtml(ignore!)}</p>
 <p><a href="${escapeHtml(stopUrl)}">${escapeHtml(stop!)}</a></p>
-</body></html>`,
+${contacts ? `<p>${escapeHtml(contacts)}</p>\n` : ""}</body></html>`,
   };
 }
 

@@ -43,8 +43,8 @@ export function readMailStopToken(token: string): (MailStopTarget & { locale: Lo
   return { partnerId, domain, locale: portalLocale(typeof locale === "string" ? locale : "en-GB") };
 }
 
-export function mailStopUrl(target: MailStopTarget, locale: LocaleCode): string {
-  return `${config.appUrl()}/verify-domain/stop?token=${mailStopToken(target, locale)}`;
+export function mailStopUrl(target: MailStopTarget, locale: LocaleCode, baseUrl = config.appUrl()): string {
+  return `${baseUrl}/verify-domain/stop?token=${mailStopToken(target, locale)}`;
 }
 
 export async function isMailStopped(db: Queryable, target: MailStopTarget): Promise<boolean> {

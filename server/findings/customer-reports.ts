@@ -9,7 +9,8 @@ import {
   type ExecutiveReportData,
   type ProspectReportData,
 } from "../notifications/customer-report-pdf";
-import type { ReportBrand } from "../notifications/report-brand";
+import { reportBrandOf, type ReportBrand } from "../notifications/report-brand";
+import { brandFor } from "../brand/brand";
 import { exposurePoints, threatScore, type ScoredExposure } from "../customers/threat-score";
 import { CUSTOMER_NOT_FOUND } from "./instances";
 
@@ -73,7 +74,11 @@ export async function customerReport(
     select: { status: true, localeCode: true, companyName: true, firstScannedAt: true, partner: { select: { name: true } } },
   });
   if (!customer) throw notFound(CUSTOMER_NOT_FOUND);
-  const meta = { locale: request.localeCode ?? portalLocale(customer.localeCode), partnerName: customer.partner.name, brand };
+  const meta = {
+    locale: request.localeCode ?? portalLocale(customer.localeCode),
+    partnerName: customer.partner.name,
+    brand: brand ?? reportBrandOf(await brandFor(db, { partnerId })),
+  };
   if (request.kind === "prospect") {
     if (customer.status !== "prospect") throw unprocessable(REPORT_NOT_PROSPECT);
     const facts = await prospectReportFacts(db, customerId, customer);

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { brandBaseUrl, brandFor, DEFAULT_BRAND, type Brand } from "../brand/brand";
 import { log } from "../log";
 import { renderStoredNotification } from "./render";
 import { configuredTransport, type MailTransport } from "./transport";
@@ -21,10 +22,11 @@ export async function deliverNotification(
 ): Promise<DeliveryOutcome> {
   const message = await db.notification.findUnique({
     where: { id: notificationId },
-    include: { customer: { select: { partner: { select: { name: true, replyToEmail: true } } } } },
   });
   if (!message || message.status !== "pending") return "not-pending";
   let unsubscribeUrl: string | undefined;
+  // An organization's operational messages are the service's own: no brand, no reply-to.
+  let brand: Brand = DEFAULT_BRAND;
   if (message.customerId && isCustomerNotificationKind(message.kind)) {
     const target: UnsubscribeTarget = { customerId: message.customerId, kind: message.kind, email: message.recipient };
     if ((await recipientsWanting(db, message.customerId, message.kind, [message.recipient])).length === 0) {
@@ -34,14 +36,16 @@ export async function deliverNotification(
       });
       return "skipped";
     }
-    unsubscribeUrl = oneClickUnsubscribeUrl(target);
+    brand = await brandFor(db, { customerId: message.customerId });
+    unsubscribeUrl = oneClickUnsubscribeUrl(target, brandBaseUrl(brand));
   }
   try {
-    const rendered = await renderStoredNotification(message);
+    const rendered = await renderStoredNotification(message, brand);
     const { messageId } = await transport.send({
       notificationId: message.id,
       to: message.recipient,
-      replyTo: message.customer?.partner.replyToEmail ?? null,
+      senderName: brand.senderName,
+      replyTo: brand.replyTo,
       subject: message.subject,
       html: rendered.html,
       text: rendered.text,

@@ -98,10 +98,11 @@ export function reportWriter(meta: { locale: LocaleCode; title: string; subject:
       }
       doc.x = MARGIN;
     },
-    /** The brand's name, small, after the last block. */
+    /** The brand's name and support contacts, small, after the last block. */
     finish(): Promise<Buffer> {
       doc.moveDown(1.5);
       paragraph(brand.name, MUTED, 9);
+      if (brand.contacts && brand.contacts.length > 0) paragraph(brand.contacts.join("  ·  "), MUTED, 9);
       doc.end();
       return finished;
     },

@@ -2,7 +2,8 @@ import type { Db, Prisma } from "../db/client";
 import type { NotificationStatus } from "../db/generated/enums";
 import { notFound } from "../errors";
 import { isUuid } from "../uuid";
-import { renderStoredNotification } from "./render";
+import { brandFor, DEFAULT_BRAND } from "../brand/brand";
+import { renderStoredNotification, type RenderedNotification } from "./render";
 import type { NotificationKind } from "./types";
 
 export const MESSAGE_NOT_FOUND = "Message not found";
@@ -65,11 +66,11 @@ export async function previewNotification(db: Db, distributorId: string, id: str
     data: true,
     providerMessageId: true,
   });
-  const rendered = await renderStoredNotification(message);
+  const rendered = await renderStoredNotification(message, await brandOf(db, message.customerId));
   const { data: _data, ...fields } = message;
   return {
     ...fields,
-    html: rendered.html,
+    html: withInlineParts(rendered),
     text: rendered.text,
     attachments: rendered.attachments.map((attachment) => ({
       filename: attachment.filename,
@@ -87,11 +88,22 @@ export async function notificationAttachment(db: Db, distributorId: string, id: 
     recipient: true,
     localeCode: true,
     data: true,
-    customer: { select: { partner: { select: { name: true, replyToEmail: true } } } },
   });
-  const attachment = (await renderStoredNotification(message)).attachments.find((candidate) => candidate.filename === filename);
+  const rendered = await renderStoredNotification(message, await brandOf(db, message.customerId));
+  const attachment = rendered.attachments.find((candidate) => candidate.filename === filename);
   if (!attachment) throw notFound("Attachment not found");
   return attachment;
+}
+
+const brandOf = (db: Db, customerId: string | null) => (customerId ? brandFor(db, { customerId }) : Promise.resolve(DEFAULT_BRAND));
+
+/** The HTML as a browser shows it outside a mail program: inline parts (the logo) as data: URLs. */
+function withInlineParts(rendered: RenderedNotification): string {
+  return rendered.attachments.reduce(
+    (html, part) =>
+      part.cid ? html.replaceAll(`cid:${part.cid}`, `data:${part.contentType};base64,${part.content.toString("base64")}`) : html,
+    rendered.html,
+  );
 }
 
 async function findMessage<S extends Prisma.NotificationSelect>(db: Db, distributorId: string, id: string, select: S) {

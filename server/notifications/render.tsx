@@ -1,11 +1,12 @@
 import { render } from "@react-email/render";
 import type { ReactElement } from "react";
 import type { LocaleCode } from "../i18n/locales";
-import type { ReportBrand } from "./report-brand";
+import { reportBrandOf } from "./report-brand";
 import { monthlyReportPdf } from "./report-pdf";
 import { monthlyReportView } from "./report-view";
 import { BreachAlertEmail } from "./templates/breach-alert";
-import type { FooterProps } from "./templates/layout";
+import type { FooterProps, MailBrand } from "./templates/layout";
+import { brandBaseUrl, DEFAULT_BRAND, type Brand } from "../brand/brand";
 import { MonthlyReportEmail } from "./templates/monthly-report";
 import { SignInLinkEmail } from "./templates/sign-in-link";
 import { WebhookHealthEmail } from "./templates/webhook-health";
@@ -25,18 +26,35 @@ import { unsubscribePageUrl } from "./unsubscribe";
 /** What a customer's message is rendered with besides its facts. */
 export interface RenderContext {
   locale: LocaleCode;
-  partnerName: string;
-  /** The partner's reply-to address; the footer says a reply reaches the partner only when there is one. */
-  replyTo: string | null;
+  /** The partner's brand (brandFor): its name is who the texts say monitors the customer. */
+  brand: Brand;
   unsubscribeUrl: string;
-  /** The partner's brand on the monthly report's PDF; none: today's look (report-brand.ts). */
-  brand?: ReportBrand;
 }
 
 export interface MailAttachment {
   filename: string;
   contentType: string;
   content: Buffer;
+  /** An inline part the HTML shows (cid:<cid>), e.g. the brand's logo. */
+  cid?: string;
+}
+
+const LOGO_CID = "brand-logo@exposure-monitoring";
+
+/** The brand as e-mails show it, and the logo's inline part; nothing for the service's own look. */
+export function mailBranding(brand: Brand): { mailBrand?: MailBrand; parts: MailAttachment[] } {
+  if (brand.source === "default") return { parts: [] };
+  const contacts = [brand.supportEmail, brand.supportPhone, brand.supportUrl].filter((value): value is string => Boolean(value));
+  return {
+    mailBrand: {
+      name: brand.name,
+      logoSrc: brand.logo ? `cid:${LOGO_CID}` : null,
+      primaryColor: brand.primaryColor,
+      textOnPrimary: brand.textOnPrimary,
+      contacts,
+    },
+    parts: brand.logo ? [{ filename: "logo.png", contentType: "image/png", content: brand.logo.png, cid: LOGO_CID }] : [],
+  };
 }
 
 export interface RenderedNotification {
@@ -48,16 +66,19 @@ export interface RenderedNotification {
 
 /** A customer's message as sent: subject, HTML and plain-text parts, and the monthly report's PDF. */
 export async function renderNotification(content: CustomerNotificationContent, context: RenderContext): Promise<RenderedNotification> {
-  const { locale, partnerName } = context;
+  const { locale, brand } = context;
+  const partnerName = brand.name;
   const texts = notificationTexts(locale);
   const companyName = content.data.companyName;
+  const { mailBrand, parts } = mailBranding(brand);
   const footer: FooterProps = {
     why: texts.common.why(partnerName, companyName),
-    reply: context.replyTo ? texts.common.reply(partnerName) : undefined,
+    reply: brand.replyTo ? texts.common.reply(partnerName) : undefined,
     unsubscribe: { text: texts.common.unsubscribe[content.kind], url: context.unsubscribeUrl },
+    brand: mailBrand,
   };
   let email: ReactElement;
-  const attachments: MailAttachment[] = [];
+  const attachments: MailAttachment[] = [...parts];
   switch (content.kind) {
     case "welcome":
       email = <WelcomeEmail locale={locale} texts={texts} data={content.data} partnerName={partnerName} footer={footer} />;
@@ -79,7 +100,7 @@ export async function renderNotification(content: CustomerNotificationContent, c
       attachments.push({
         filename: `breach-report-${content.data.period}.pdf`,
         contentType: "application/pdf",
-        content: await monthlyReportPdf(view, { locale, companyName, partnerName, brand: context.brand }),
+        content: await monthlyReportPdf(view, { locale, companyName, partnerName, brand: reportBrandOf(brand) }),
       });
       break;
     }
@@ -107,12 +128,13 @@ export async function renderOrganizationNotification(
  * A portal sign-in link the recipient asked for (server/portal/email-sign-in.ts): sent at once and
  * never stored, since the link signs in; no unsubscribe link, as nothing is sent unasked.
  */
-export async function renderSignInLinkEmail(input: { locale: LocaleCode; companyName: string; partnerName: string; url: string }) {
+export async function renderSignInLinkEmail(input: { locale: LocaleCode; companyName: string; brand: Brand; url: string }) {
   const texts = notificationTexts(input.locale);
-  const footer: FooterProps = { why: texts.signInLink.why(input.partnerName, input.companyName) };
+  const { mailBrand, parts } = mailBranding(input.brand);
+  const footer: FooterProps = { why: texts.signInLink.why(input.brand.name, input.companyName), brand: mailBrand };
   const email = <SignInLinkEmail locale={input.locale} texts={texts} companyName={input.companyName} url={input.url} footer={footer} />;
   const [html, text] = await Promise.all([render(email), render(email, { plainText: true })]);
-  return { subject: texts.signInLink.subject(input.companyName), html, text };
+  return { subject: texts.signInLink.subject(input.companyName), html, text, attachments: parts };
 }
 
 /** A stored message's row, as far as rendering needs it (a customer's message has its customer). */
@@ -122,20 +144,24 @@ export interface StoredNotification {
   customerId: string | null;
   recipient: string;
   localeCode: string;
-  customer: { partner: { name: string; replyToEmail: string | null } } | null;
 }
 
-/** Renders a stored message as it is sent (the send job) or previewed (the staff mail preview). */
-export function renderStoredNotification(message: StoredNotification): Promise<RenderedNotification> {
+/**
+ * Renders a stored message as it is sent (the send job) or previewed (the staff mail preview);
+ * a customer's message with its partner's brand (brandFor).
+ */
+export function renderStoredNotification(message: StoredNotification, brand: Brand = DEFAULT_BRAND): Promise<RenderedNotification> {
   const locale = portalLocale(message.localeCode);
   if (!isCustomerNotificationKind(message.kind)) {
     return renderOrganizationNotification({ kind: message.kind, data: message.data } as OrganizationNotificationContent, locale);
   }
-  if (!message.customerId || !message.customer) throw new Error(`a ${message.kind} message without its customer`);
+  if (!message.customerId) throw new Error(`a ${message.kind} message without its customer`);
   return renderNotification({ kind: message.kind, data: message.data } as CustomerNotificationContent, {
     locale,
-    partnerName: message.customer.partner.name,
-    replyTo: message.customer.partner.replyToEmail,
-    unsubscribeUrl: unsubscribePageUrl({ customerId: message.customerId, kind: message.kind, email: message.recipient }),
+    brand,
+    unsubscribeUrl: unsubscribePageUrl(
+      { customerId: message.customerId, kind: message.kind, email: message.recipient },
+      brandBaseUrl(brand),
+    ),
   });
 }

@@ -1,3 +1,5 @@
+import type { Brand } from "../brand/brand";
+
 /**
  * Whose name, logo and colour a report carries (docs/customers.md, "Reports"). The renderers
  * take it as an optional `brand`; without one they keep the service's own look with the
@@ -9,6 +11,8 @@ export interface ReportBrand {
   logoPng?: Buffer | undefined;
   /** "#rrggbb": the title, headings and chart. */
   primaryColor: string;
+  /** Support contacts printed under the name at the end. */
+  contacts?: string[];
 }
 
 /** The ink of today's reports, their default primary colour. */
@@ -16,4 +20,11 @@ export const DEFAULT_REPORT_COLOR = "#1f2933";
 
 export function reportBrand(partnerName: string, brand?: ReportBrand): ReportBrand {
   return brand ?? { name: partnerName, primaryColor: DEFAULT_REPORT_COLOR };
+}
+
+/** The partner's brand as reports draw it; the service's own look keeps today's report. */
+export function reportBrandOf(brand: Brand): ReportBrand {
+  if (brand.source === "default") return { name: brand.name, primaryColor: DEFAULT_REPORT_COLOR };
+  const contacts = [brand.supportEmail, brand.supportPhone, brand.supportUrl].filter((value): value is string => Boolean(value));
+  return { name: brand.name, logoPng: brand.logo?.png, primaryColor: brand.primaryColor, contacts };
 }

@@ -9,6 +9,8 @@ import type { MailAttachment } from "./render";
 export interface OutgoingMail {
   notificationId: string;
   to: string;
+  /** The From header's display name (a partner's brand); the address is always MAIL_FROM's. */
+  senderName?: string | null;
   replyTo: string | null;
   subject: string;
   html: string;
@@ -40,7 +42,7 @@ function fromAddress(): string {
  */
 function mailOptions(mail: OutgoingMail): Mail.Options {
   return {
-    from: config.mailFrom(),
+    from: mail.senderName ? { name: mail.senderName, address: fromAddress() } : config.mailFrom(),
     to: mail.to,
     replyTo: mail.replyTo ?? undefined,
     subject: mail.subject,

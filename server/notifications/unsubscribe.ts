@@ -44,14 +44,17 @@ export function readUnsubscribeToken(token: string): UnsubscribeTarget | undefin
   return { customerId, kind: kind as CustomerNotificationKind, email };
 }
 
-/** The link in the message body: a page that asks before it unsubscribes (link scanners only GET). */
-export function unsubscribePageUrl(target: UnsubscribeTarget): string {
-  return `${config.appUrl()}/unsubscribe?token=${unsubscribeToken(target)}`;
+/**
+ * The link in the message body: a page that asks before it unsubscribes (link scanners only GET).
+ * `baseUrl`: the partner's portal host (brandBaseUrl), else APP_URL.
+ */
+export function unsubscribePageUrl(target: UnsubscribeTarget, baseUrl = config.appUrl()): string {
+  return `${baseUrl}/unsubscribe?token=${unsubscribeToken(target)}`;
 }
 
 /** The List-Unsubscribe header's URL: RFC 8058 one-click, a POST unsubscribes at once. */
-export function oneClickUnsubscribeUrl(target: UnsubscribeTarget): string {
-  return `${config.appUrl()}/api/unsubscribe?token=${unsubscribeToken(target)}`;
+export function oneClickUnsubscribeUrl(target: UnsubscribeTarget, baseUrl = config.appUrl()): string {
+  return `${baseUrl}/api/unsubscribe?token=${unsubscribeToken(target)}`;
 }
 
 /**

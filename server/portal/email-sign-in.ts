@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { brandBaseUrl, brandFor } from "../brand/brand";
 import type { Db } from "../db/client";
 import { normalizeEmail } from "../email-address";
 import { portalLocale } from "../i18n/negotiate";
@@ -61,22 +62,23 @@ export async function requestEmailSignIn(
 
 async function emailSignInLinks(db: Db, email: string, transport: MailTransport): Promise<number> {
   const customers = await db.$queryRaw<
-    Array<{ customerId: string; portalUserId: string; companyName: string; localeCode: string; partnerName: string }>
+    Array<{ customerId: string; portalUserId: string; companyName: string; localeCode: string; partnerId: string }>
   >`
     SELECT c.id::text AS "customerId", u.id::text AS "portalUserId", c.company_name AS "companyName",
-           c.locale_code AS "localeCode", p.name AS "partnerName"
+           c.locale_code AS "localeCode", c.partner_id::text AS "partnerId"
     FROM customers c
     JOIN portal_users u ON u.customer_id = c.id
-    JOIN partners p ON p.id = c.partner_id
     WHERE c.status <> 'inactive' AND (u.email = ${email} OR c.alert_recipients @> ARRAY[${email}]::text[])
     ORDER BY c.created_at, c.id
     LIMIT ${MAX_CUSTOMERS_PER_REQUEST}`;
   let sent = 0;
   for (const customer of customers) {
     const locale = portalLocale(customer.localeCode);
-    const url = await insertMagicLink(db, customer.portalUserId);
-    const mail = await renderSignInLinkEmail({ locale, companyName: customer.companyName, partnerName: customer.partnerName, url });
-    await transport.send({ notificationId: randomUUID(), to: email, replyTo: null, ...mail, attachments: [] });
+    // The customer's partner's brand and registered portal host; never the Host the request came in on.
+    const brand = await brandFor(db, { partnerId: customer.partnerId });
+    const url = await insertMagicLink(db, customer.portalUserId, brandBaseUrl(brand));
+    const mail = await renderSignInLinkEmail({ locale, companyName: customer.companyName, brand, url });
+    await transport.send({ notificationId: randomUUID(), to: email, senderName: brand.senderName, replyTo: brand.replyTo, ...mail });
     log.info("portal sign-in link e-mailed", { customerId: customer.customerId, transport: transport.name });
     sent++;
   }

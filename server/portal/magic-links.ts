@@ -1,3 +1,4 @@
+import { brandBaseUrl, brandFor } from "../brand/brand";
 import { config } from "../config";
 import { foundOrNotFound, ownedCustomerWhere } from "../customers/ownership";
 import type { Db, Queryable } from "../db/client";
@@ -26,7 +27,7 @@ export type MagicLinkSignIn =
  */
 export async function createMagicLink(db: Db, partnerId: string, customerId: string): Promise<{ url: string }> {
   const portalUserId = await signInTarget(db, partnerId, customerId);
-  const url = await insertMagicLink(db, portalUserId);
+  const url = await insertMagicLink(db, portalUserId, brandBaseUrl(await brandFor(db, { partnerId })));
   log.info("magic link created", { partnerId, customerId });
   return { url };
 }
@@ -44,18 +45,21 @@ export async function signInTarget(db: Queryable, partnerId: string, customerId:
   return customer.portalUser.id;
 }
 
-/** Stores a new link of the portal user (only the token's SHA-256) and returns its URL. */
-export async function insertMagicLink(db: Queryable, portalUserId: string): Promise<string> {
+/**
+ * Stores a new link of the portal user (only the token's SHA-256) and returns its URL, on
+ * `baseUrl`: the partner's registered portal host (brandBaseUrl), else APP_URL.
+ */
+export async function insertMagicLink(db: Queryable, portalUserId: string, baseUrl = config.appUrl()): Promise<string> {
   const token = newSecretToken();
   await db.$executeRaw`
     INSERT INTO magic_link_tokens (portal_user_id, token_hash, expires_at)
     VALUES (${portalUserId}::uuid, ${hashSecretToken(token)}, now() + make_interval(secs => ${MAGIC_LINK_LIFETIME_SECONDS}))`;
-  return magicLinkUrl(token);
+  return magicLinkUrl(token, baseUrl);
 }
 
 /** The portal's confirmation address with the token and its type. */
-export function magicLinkUrl(token: string): string {
-  return `${config.appUrl()}/auth/confirm?token_hash=${token}&type=magiclink`;
+export function magicLinkUrl(token: string, baseUrl = config.appUrl()): string {
+  return `${baseUrl}/auth/confirm?token_hash=${token}&type=magiclink`;
 }
 
 /**

@@ -359,6 +359,20 @@ const REST_CALLS: Record<string, () => Promise<RestCall>> = {
     body: { name: `Renamed ${randomUUID().slice(0, 4)}` },
     target: { type: "partner", id: org.partner.id },
   }),
+  "distributor.putBrand": async () => ({
+    as: "distributor",
+    method: "PUT",
+    path: "/api/v1/distributors/brand",
+    body: { name: "Distribution brand" },
+    target: { type: "distributor", id: org.distributor.id },
+  }),
+  "partner.putBrand": async () => ({
+    as: "partner",
+    method: "PUT",
+    path: "/api/v1/integrations/partner/brand",
+    body: { name: "Partner brand", primaryColor: "#0b5394" },
+    target: { type: "partner", id: org.partner.id },
+  }),
   "distributor.createPartnerApiKey": async () => ({
     as: "distributor",
     method: "POST",
@@ -505,6 +519,8 @@ const UI_CALLS: Record<string, Omit<UiCall, "path">> = {
   "admin.partners.create": { input: async () => ({ name: "UI partner" }) },
   "admin.partners.update": { input: async () => ({ partnerId: org.partner.id, name: "UI renamed" }) },
   "admin.partners.issueApiKey": { input: async () => ({ partnerId: org.partner.id }) },
+  "admin.brand.putDistributor": { input: async () => ({ name: "UI default brand" }) },
+  "admin.brand.putPartner": { input: async () => ({ partnerId: org.partner.id, name: "UI partner brand" }) },
   "admin.partners.revokeApiKey": {
     input: async () => ({ partnerId: org.partner.id, keyId: (await issueApiKey(testDb.db, { partnerId: org.partner.id })).id }),
   },

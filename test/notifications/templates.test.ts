@@ -1,5 +1,6 @@
 import { PDFParse } from "pdf-parse";
 import { describe, expect, it, vi } from "vitest";
+import { DEFAULT_BRAND } from "../../server/brand/brand";
 import { LOCALE_CODES, type LocaleCode } from "../../server/i18n/locales";
 import { renderNotification, renderOrganizationNotification, type RenderContext } from "../../server/notifications/render";
 import { notificationSubject } from "../../server/notifications/subjects";
@@ -12,8 +13,7 @@ import type {
 
 const context = (locale: LocaleCode): RenderContext => ({
   locale,
-  partnerName: "Northwind IT",
-  replyTo: "help@northwind.example",
+  brand: { ...DEFAULT_BRAND, name: "Northwind IT", replyTo: "help@northwind.example" },
   unsubscribeUrl: "https://monitor.example/unsubscribe?token=TOKEN",
 });
 
@@ -125,7 +125,10 @@ describe("rendered messages (snapshots of the plain-text part)", () => {
 
   it("says when a reply reaches the partner only when the partner has a reply-to address", async () => {
     const withReply = await renderNotification(CONTENT.welcome!, context("en-GB"));
-    const without = await renderNotification(CONTENT.welcome!, { ...context("en-GB"), replyTo: null });
+    const without = await renderNotification(CONTENT.welcome!, {
+      ...context("en-GB"),
+      brand: { ...context("en-GB").brand, replyTo: null },
+    });
     expect(withReply.text).toContain("Questions? Reply to this e-mail to reach Northwind IT.");
     expect(without.text).not.toContain("Reply to this e-mail");
   });

@@ -6,6 +6,7 @@ import { LOCALE_CODES, type LocaleCode } from "@/server/i18n/locales";
 import { negotiateLocale } from "@/server/i18n/negotiate";
 import { SIGN_IN_ERROR_REASONS, type SignInErrorReason } from "@/server/portal/auth-routes";
 import { portalMessages } from "@/server/i18n/translations";
+import { BrandContacts, BrandMark, brandStyle, requestBrand } from "../../portal/brand";
 import styles from "../../portal/portal.module.css";
 
 export const dynamic = "force-dynamic";
@@ -22,7 +23,9 @@ async function pageContext(searchParams: SearchParams): Promise<{ reason: SignIn
 
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
   const { reason, locale } = await pageContext(searchParams);
-  return { title: portalMessages(locale).signIn.errors[reason].title, robots: { index: false, follow: false }, referrer: "no-referrer" };
+  const title = portalMessages(locale).signIn.errors[reason].title;
+  const brand = await requestBrand();
+  return { title: brand ? `${title} · ${brand.name}` : title, robots: { index: false, follow: false }, referrer: "no-referrer" };
 }
 
 /**
@@ -33,9 +36,12 @@ export default async function SignInErrorPage({ searchParams }: { searchParams: 
   const { reason, locale } = await pageContext(searchParams);
   const t = portalMessages(locale);
   const stillSignedIn = reason !== "signed-out" && (await currentUiSession("customer"))?.kind === "customer";
+  const brand = await requestBrand();
   return (
-    <main lang={locale} className={styles.authPage}>
-      <p className={styles.portalName}>{t.portalName}</p>
+    <main lang={locale} className={brand ? `${styles.authPage} ${styles.branded}` : styles.authPage} style={brandStyle(brand)}>
+      <p className={styles.authBrand}>
+        <BrandMark brand={brand} portalName={t.portalName} />
+      </p>
       <div className={styles.card}>
         <h1>{t.signIn.errors[reason].title}</h1>
         <p>{t.signIn.errors[reason].body}</p>
@@ -58,6 +64,7 @@ export default async function SignInErrorPage({ searchParams }: { searchParams: 
             </p>
           </>
         )}
+        <BrandContacts brand={brand} label={t.help} />
       </div>
     </main>
   );

@@ -6,18 +6,22 @@ import { PortalNav } from "../_components/portal-nav";
 import { SessionKeeper } from "../_components/session-keeper";
 import { format } from "@/server/i18n/format";
 import { portalMessages } from "@/server/i18n/translations";
+import { BrandContacts, BrandMark, brandStyle, requestBrand } from "../brand";
 import { PORTAL_NAVIGATION } from "../navigation";
 import { portalMe, signedInCustomer } from "../portal-page";
 import styles from "../portal.module.css";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = {
-  title: { template: "%s · Exposure portal", default: "Exposure portal" },
-  robots: { index: false, follow: false },
-  // Portal addresses (breach ids) stay on this site; same-origin requests keep their Origin.
-  referrer: "same-origin",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const name = (await requestBrand())?.name ?? "Exposure portal";
+  return {
+    title: { template: `%s · ${name}`, default: name },
+    robots: { index: false, follow: false },
+    // Portal addresses (breach ids) stay on this site; same-origin requests keep their Origin.
+    referrer: "same-origin",
+  };
+}
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const session = await signedInCustomer();
@@ -25,15 +29,16 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   if (isAccessExpired(session.accessExpiresAt)) return children;
   const me = await portalMe();
   const t = portalMessages(me.locale);
+  const brand = await requestBrand();
   return (
-    <div lang={me.locale} className={styles.shell}>
+    <div lang={me.locale} className={brand ? `${styles.shell} ${styles.branded}` : styles.shell} style={brandStyle(brand)}>
       <a href="#main" className={styles.skipLink}>
         {t.skipToContent}
       </a>
       <header className={styles.header}>
         <div className={styles.headerInner}>
           <p className={styles.brand}>
-            <span className={styles.portalName}>{t.portalName}</span>
+            <BrandMark brand={brand} portalName={t.portalName} />
             <span className={styles.company}>{me.companyName}</span>
           </p>
           <PortalMenu label={t.menu}>
@@ -50,6 +55,11 @@ export default async function PortalLayout({ children }: { children: ReactNode }
       <main id="main" className={styles.main} tabIndex={-1}>
         {children}
       </main>
+      {brand ? (
+        <footer className={styles.brandFooter}>
+          <BrandContacts brand={brand} label={t.help} />
+        </footer>
+      ) : null}
       <SessionKeeper accessExpiresAt={me.accessExpiresAt} />
     </div>
   );

@@ -5,11 +5,11 @@ import { formatDate } from "../_components/format-date";
 import { ThreatGauge } from "../_components/threat-gauge";
 import { UpgradeCard } from "../_components/upgrade-card";
 import { format } from "@/server/i18n/format";
-import { portalPage, portalText } from "../portal-page";
+import { portalPage, portalTitle } from "../portal-page";
 import styles from "../portal.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  return { title: await portalText((t) => t.overview.title) };
+  return { title: await portalTitle((t) => t.overview.title) };
 }
 
 export default async function OverviewPage() {

@@ -6,6 +6,7 @@ import { LOCALE_CODES, type LocaleCode } from "@/server/i18n/locales";
 import { negotiateLocale } from "@/server/i18n/negotiate";
 import { portalMessages } from "@/server/i18n/translations";
 import { SIGN_IN_REQUEST_STATUSES } from "@/server/portal/auth-routes";
+import { BrandContacts, BrandMark, brandStyle, requestBrand } from "../brand";
 import styles from "../portal.module.css";
 
 export const dynamic = "force-dynamic";
@@ -22,7 +23,9 @@ async function pageContext(searchParams: SearchParams) {
 
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
   const { locale } = await pageContext(searchParams);
-  return { title: portalMessages(locale).signIn.page.title, robots: { index: false, follow: false }, referrer: "no-referrer" };
+  const title = portalMessages(locale).signIn.page.title;
+  const brand = await requestBrand();
+  return { title: brand ? `${title} · ${brand.name}` : title, robots: { index: false, follow: false }, referrer: "no-referrer" };
 }
 
 /**
@@ -35,9 +38,12 @@ export default async function PortalSignInPage({ searchParams }: { searchParams:
   const t = portalMessages(locale).signIn;
   const signedIn = (await currentUiSession("customer"))?.kind === "customer";
   const error = status === "invalid-email" ? t.page.invalidEmail : status === "rate-limited" ? t.page.rateLimited : undefined;
+  const brand = await requestBrand();
   return (
-    <main lang={locale} className={styles.authPage}>
-      <p className={styles.portalName}>{portalMessages(locale).portalName}</p>
+    <main lang={locale} className={brand ? `${styles.authPage} ${styles.branded}` : styles.authPage} style={brandStyle(brand)}>
+      <p className={styles.authBrand}>
+        <BrandMark brand={brand} portalName={portalMessages(locale).portalName} />
+      </p>
       <div className={styles.card}>
         <h1>{t.page.title}</h1>
         {signedIn ? (
@@ -80,6 +86,7 @@ export default async function PortalSignInPage({ searchParams }: { searchParams:
           </button>
         </form>
         <p className={styles.note}>{t.page.fromProvider}</p>
+        <BrandContacts brand={brand} label={portalMessages(locale).help} />
       </div>
     </main>
   );

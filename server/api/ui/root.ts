@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from "../trpc";
 import { accountRouter } from "./admin/account";
 import { auditRouter } from "./admin/audit";
+import { brandRouter } from "./admin/brand";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
 import { customersRouter } from "./admin/customers";
 import { domainsRouter } from "./admin/domains";
@@ -27,6 +28,7 @@ export const uiRouter = router({
     overview: overviewRouter,
     partners: partnersRouter,
     channels: channelsRouter,
+    brand: brandRouter,
     customers: customersRouter,
     plans: plansRouter,
     billingCodes: billingCodesRouter,

@@ -8,6 +8,7 @@ export const daDK: Translation = {
   portal: {
     portalName: "Eksponeringsportal",
     skipToContent: "Spring til indholdet",
+    help: "Hjælp",
     navigationLabel: "Portal",
     nav: { overview: "Oversigt", breaches: "Databrud", assets: "Overvågede aktiver", settings: "E-mailindstillinger", domains: "Domæner" },
     signedInAs: "Logget ind som {email}",

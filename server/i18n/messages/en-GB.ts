@@ -14,6 +14,8 @@ export const enGB = {
   portal: {
     portalName: "Exposure portal",
     skipToContent: "Skip to content",
+    /** Before the partner's support contacts (a branded portal). */
+    help: "Help",
     navigationLabel: "Portal",
     nav: { overview: "Overview", breaches: "Breaches", assets: "Monitored assets", settings: "E-mail settings", domains: "Domains" },
     signedInAs: "Signed in as {email}",

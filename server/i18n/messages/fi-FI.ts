@@ -8,6 +8,7 @@ export const fiFI: Translation = {
   portal: {
     portalName: "Altistumisportaali",
     skipToContent: "Siirry sisältöön",
+    help: "Ohje",
     navigationLabel: "Portaali",
     nav: {
       overview: "Yleiskatsaus",

@@ -8,6 +8,7 @@ export const nbNO: Translation = {
   portal: {
     portalName: "Eksponeringsportal",
     skipToContent: "Gå til innholdet",
+    help: "Hjelp",
     navigationLabel: "Portal",
     nav: {
       overview: "Oversikt",

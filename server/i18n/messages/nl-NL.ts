@@ -8,6 +8,7 @@ export const nlNL: Translation = {
   portal: {
     portalName: "Blootstellingsportaal",
     skipToContent: "Naar de inhoud",
+    help: "Hulp",
     navigationLabel: "Portaal",
     nav: {
       overview: "Overzicht",

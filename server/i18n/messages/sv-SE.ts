@@ -8,6 +8,7 @@ export const svSE: Translation = {
   portal: {
     portalName: "Exponeringsportal",
     skipToContent: "Hoppa till innehållet",
+    help: "Hjälp",
     navigationLabel: "Portal",
     nav: {
       overview: "Översikt",

@@ -19,6 +19,24 @@ export interface FooterProps {
   unsubscribe?: { text: string; url: string };
   /** An organization's operational e-mails: why they have no such link, and what stops them. */
   howToStop?: string;
+  /** A customer's e-mails from a branded partner: logo and name above the heading, its contacts below. */
+  brand?: MailBrand;
+}
+
+/** The partner's brand as an e-mail shows it (docs/brand.md); none: the service's own look. */
+export interface MailBrand {
+  name: string;
+  /** The logo's address in the message (an inline part: cid:...), or null. */
+  logoSrc: string | null;
+  primaryColor: string;
+  textOnPrimary: string;
+  /** Support e-mail, phone and address, as given. */
+  contacts: string[];
+}
+
+/** The colours of a button: the brand's, else the service's blue with white text. */
+export function buttonColors(brand: MailBrand | undefined): { backgroundColor: string; color: string } {
+  return { backgroundColor: brand?.primaryColor ?? "#1d4ed8", color: brand?.textOnPrimary ?? "#ffffff" };
 }
 
 const text: CSSProperties = { fontSize: "15px", lineHeight: "24px", margin: "12px 0", color: "#1f2933" };
@@ -54,6 +72,7 @@ export function EmailLayout(props: { locale: LocaleCode; preview: string; headin
         <Container
           style={{ backgroundColor: "#ffffff", maxWidth: "600px", margin: "24px auto", padding: "24px 28px", borderRadius: "6px" }}
         >
+          {props.footer.brand && <BrandHeader brand={props.footer.brand} />}
           <Heading as="h1" style={{ fontSize: "22px", lineHeight: "30px", margin: "0 0 16px", color: "#1f2933" }}>
             {props.heading}
           </Heading>
@@ -70,10 +89,31 @@ export function EmailLayout(props: { locale: LocaleCode; preview: string; headin
               </Text>
             )}
             {props.footer.howToStop && <Text style={styles.muted}>{props.footer.howToStop}</Text>}
+            {props.footer.brand && props.footer.brand.contacts.length > 0 && (
+              <Text style={styles.muted}>{`${props.footer.brand.name}: ${props.footer.brand.contacts.join(" · ")}`}</Text>
+            )}
           </Section>
         </Container>
       </Body>
     </Html>
+  );
+}
+
+/** The brand's logo (its name as the text for readers without images), or its name in the brand colour's bar. */
+function BrandHeader({ brand }: { brand: MailBrand }) {
+  if (brand.logoSrc) {
+    return (
+      <Section style={{ margin: "0 0 20px" }}>
+        {/* An e-mail, not a Next.js page: next/image has no place here. */}
+        {/* eslint-disable-next-line @next/next/no-img-element */}
+        <img src={brand.logoSrc} alt={brand.name} height={48} style={{ height: "48px", width: "auto", maxWidth: "240px", border: 0 }} />
+      </Section>
+    );
+  }
+  return (
+    <Section style={{ margin: "0 0 20px", backgroundColor: brand.primaryColor, borderRadius: "4px", padding: "10px 14px" }}>
+      <Text style={{ margin: 0, fontSize: "17px", fontWeight: 700, color: brand.textOnPrimary }}>{brand.name}</Text>
+    </Section>
   );
 }
 

@@ -2,7 +2,7 @@ import { Link } from "@react-email/link";
 import { Text } from "@react-email/text";
 import type { LocaleCode } from "../../i18n/locales";
 import type { NotificationTexts } from "../../i18n/translations";
-import { EmailLayout, styles, type FooterProps } from "./layout";
+import { buttonColors, EmailLayout, styles, type FooterProps } from "./layout";
 
 /** A one-time portal sign-in link the recipient asked for at /portal/sign-in (docs/portal.md). */
 export function SignInLinkEmail(props: {
@@ -21,8 +21,7 @@ export function SignInLinkEmail(props: {
         style={{
           display: "inline-block",
           textDecoration: "none",
-          backgroundColor: "#1d4ed8",
-          color: "#ffffff",
+          ...buttonColors(props.footer.brand),
           padding: "12px 20px",
           borderRadius: "6px",
           fontSize: "15px",

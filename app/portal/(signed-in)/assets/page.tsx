@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { format } from "@/server/i18n/format";
 import { formatDate } from "../../_components/format-date";
-import { portalPage, portalText } from "../../portal-page";
+import { portalPage, portalTitle } from "../../portal-page";
 import styles from "../../portal.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  return { title: await portalText((t) => t.assets.title) };
+  return { title: await portalTitle((t) => t.assets.title) };
 }
 
 export default async function AssetsPage() {

@@ -5,11 +5,11 @@ import { StatusBadge } from "../../_components/status-badge";
 import { UpgradeCard } from "../../_components/upgrade-card";
 import { format } from "@/server/i18n/format";
 import { BREACH_FILTERS, BREACH_SORTS } from "@/server/portal/view";
-import { portalPage, portalText } from "../../portal-page";
+import { portalPage, portalTitle } from "../../portal-page";
 import styles from "../../portal.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  return { title: await portalText((t) => t.breaches.title) };
+  return { title: await portalTitle((t) => t.breaches.title) };
 }
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;

@@ -5,11 +5,11 @@ import { domainTexts } from "@/server/i18n/translations";
 import { CheckDnsButton, CopyValue, SendLinkForm } from "../../_components/domain-actions";
 import domainStyles from "../../_components/domain-actions.module.css";
 import { formatDate } from "../../_components/format-date";
-import { portalPage, portalText } from "../../portal-page";
+import { portalPage, portalTitle } from "../../portal-page";
 import styles from "../../portal.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  return { title: await portalText((t) => t.nav.domains) };
+  return { title: await portalTitle((t) => t.nav.domains) };
 }
 
 type Texts = ReturnType<typeof domainTexts>["portal"];

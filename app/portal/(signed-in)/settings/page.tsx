@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { SettingsForm } from "../../_components/settings-form";
 import { format } from "@/server/i18n/format";
-import { portalPage, portalText } from "../../portal-page";
+import { portalPage, portalTitle } from "../../portal-page";
 import styles from "../../portal.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  return { title: await portalText((t) => t.settings.title) };
+  return { title: await portalTitle((t) => t.settings.title) };
 }
 
 /** Which e-mails the customer gets (breach alerts, monthly report), and which of its recipients get them. */

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ApiKeys } from "../../../_components/api-keys";
+import { BrandForm } from "../../../_components/brand-form";
 import { CopyButton } from "../../../_components/copy-button";
 import { PartnerChannels } from "../../../_components/partner-channels";
 import { PartnerForm } from "../../../_components/partner-form";
@@ -19,10 +20,11 @@ export default async function PartnerPage({
   const { partnerId } = await params;
   const api = await adminApi();
   const partner = await foundOr404(api.admin.partners.get({ partnerId }));
-  const [keys, channels, billingCodes] = await Promise.all([
+  const [keys, channels, billingCodes, brand] = await Promise.all([
     api.admin.partners.apiKeys({ partnerId }),
     api.admin.channels.list({ partnerId }),
     api.admin.billingCodes.list({ pageSize: 100 }),
+    api.admin.brand.partner({ partnerId }),
   ]);
   const created = textParam((await searchParams).created);
   return (
@@ -55,6 +57,12 @@ export default async function PartnerPage({
       <section aria-labelledby="details">
         <h2 id="details">Details</h2>
         <PartnerForm partner={partner} billingCodes={billingCodes.data} />
+      </section>
+
+      <section aria-labelledby="brand">
+        <h2 id="brand">Brand</h2>
+        <p>What this partner&apos;s customers see in the portal, e-mails and PDFs; empty fields use your default brand.</p>
+        <BrandForm brand={brand} partnerId={partner.uuid} />
       </section>
     </>
   );

@@ -6,12 +6,12 @@ import { ResolveButton } from "../../../_components/resolve-button";
 import { StatusBadge } from "../../../_components/status-badge";
 import { UpgradeCard } from "../../../_components/upgrade-card";
 import { format } from "@/server/i18n/format";
-import { isNotFound, portalPage, portalText } from "../../../portal-page";
+import { isNotFound, portalPage, portalTitle } from "../../../portal-page";
 import styles from "../../../portal.module.css";
 import { isUuid } from "@/server/uuid";
 
 export async function generateMetadata(): Promise<Metadata> {
-  return { title: await portalText((t) => t.nav.breaches) };
+  return { title: await portalTitle((t) => t.nav.breaches) };
 }
 
 export default async function BreachPage({ params }: { params: Promise<{ breachId: string }> }) {
