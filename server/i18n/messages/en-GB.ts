@@ -225,6 +225,9 @@ export const enGB = {
         ),
       redactedMore: (partner: string) =>
         `Which breaches these are, what was exposed and what to do about it comes with full monitoring. Ask ${partner} about it.`,
+      digestSubject: (weekly: boolean, company: string) => `${weekly ? "Weekly" : "Daily"} breach summary for ${company}`,
+      digestIntro: (weekly: boolean, company: string) =>
+        `In the past ${weekly ? "week" : "day"} our scans found monitored addresses of ${company} in the breaches below.`,
     },
     report: {
       subject: (company: string, period: string) => `Breach report for ${company}: ${period}`,

@@ -222,6 +222,9 @@ export const fiFI: Translation = {
         ),
       redactedMore: (partner) =>
         `Tiedot siitä, mistä tietomurroista on kyse, mitä paljastui ja mitä kannattaa tehdä, sisältyvät täyteen valvontaan. Kysy lisää palveluntarjoajaltasi (${partner}).`,
+      digestSubject: (weekly, company) => `${weekly ? "Viikoittainen" : "Päivittäinen"} tietomurtokooste: ${company}`,
+      digestIntro: (weekly, company) =>
+        `${weekly ? "Viime viikon" : "Viime vuorokauden"} tarkistukset löysivät kohteen ${company} valvottuja osoitteita alla olevista tietomurroista.`,
     },
     report: {
       subject: (company, period) => `Tietomurtoraportti: ${company}, ${period}`,

@@ -218,6 +218,9 @@ export const nbNO: Translation = {
         ),
       redactedMore: (partner) =>
         `Hvilke innbrudd det gjelder, hva som ble eksponert og hva du bør gjøre, følger med full overvåking. Spør ${partner} om det.`,
+      digestSubject: (weekly, company) => `${weekly ? "Ukentlig" : "Daglig"} oversikt over innbrudd for ${company}`,
+      digestIntro: (weekly, company) =>
+        `${weekly ? "Den siste uken" : "Det siste døgnet"} fant søkene våre overvåkede adresser for ${company} i innbruddene nedenfor.`,
     },
     report: {
       subject: (company, period) => `Innbruddsrapport for ${company}: ${period}`,

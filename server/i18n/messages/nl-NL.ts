@@ -221,6 +221,9 @@ export const nlNL: Translation = {
         ),
       redactedMore: (partner) =>
         `Om welke lekken het gaat, wat er is gelekt en wat u moet doen, hoort bij volledige bewaking. Vraag ${partner} ernaar.`,
+      digestSubject: (weekly, company) => `${weekly ? "Wekelijks" : "Dagelijks"} overzicht van datalekken voor ${company}`,
+      digestIntro: (weekly, company) =>
+        `${weekly ? "Afgelopen week" : "Afgelopen dag"} vonden onze controles bewaakte adressen van ${company} in de onderstaande lekken.`,
     },
     report: {
       subject: (company, period) => `Rapport datalekken voor ${company}: ${period}`,

@@ -218,6 +218,9 @@ export const svSE: Translation = {
         ),
       redactedMore: (partner) =>
         `Vilka intrång det gäller, vad som exponerats och vad du bör göra ingår i full bevakning. Fråga ${partner} om det.`,
+      digestSubject: (weekly, company) => `${weekly ? "Veckovis" : "Daglig"} sammanfattning av dataintrång för ${company}`,
+      digestIntro: (weekly, company) =>
+        `${weekly ? "Den senaste veckan" : "Det senaste dygnet"} hittade våra sökningar bevakade adresser för ${company} i intrången nedan.`,
     },
     report: {
       subject: (company, period) => `Intrångsrapport för ${company}: ${period}`,
