@@ -256,7 +256,9 @@ async function upsertInstances(
   // unnest cannot carry an array per row, so the addresses travel as JSON arrays.
   const emailLists = breachIds.map((id) => JSON.stringify([...emailsByBreach.get(id)!].sort()));
   // `earlier` reads the statement's snapshot: the instances' addresses before the upsert.
-  const rows = await tx.$queryRaw<Array<{ id: string; name: string; breachId: string; emails: string[]; added: string[]; inserted: boolean }>>`
+  const rows = await tx.$queryRaw<
+    Array<{ id: string; name: string; breachId: string; emails: string[]; added: string[]; inserted: boolean }>
+  >`
     WITH found AS (
       SELECT f.breach_id, ARRAY(SELECT jsonb_array_elements_text(f.emails::jsonb)) AS emails
       FROM unnest(${breachIds}::uuid[], ${emailLists}::text[]) AS f(breach_id, emails)

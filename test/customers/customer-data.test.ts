@@ -166,7 +166,7 @@ describe("customer info", () => {
       "an empty body",
       {},
       "At least one of companyName, contactEmail, customerReference, price, currencyCode, planType, planId, localeCode, " +
-        "alertRecipients, sendMonthlyReport or shouldReceiveBreachAlerts must be provided",
+        "alertRecipients, sendMonthlyReport, shouldReceiveBreachAlerts or alertDigest must be provided",
     ],
     ["a blank reference", { customerReference: "  " }, "Validation failed: customerReference: Customer reference is required"],
     [
