@@ -82,3 +82,22 @@ export async function deleteMute(db: Db, customerId: string, muteId: string, par
   const deleted = isUuid(muteId) ? await db.notificationMute.deleteMany({ where: { id: muteId, customerId } }) : { count: 0 };
   if (deleted.count === 0) throw notFound(MUTE_NOT_FOUND);
 }
+
+/** Whether the breach instance (every mailbox of it) is muted for the customer now (the portal's toggle). */
+export async function isBreachMuted(db: Queryable, customerId: string, breachInstanceId: string): Promise<boolean> {
+  return (await listMutes(db, customerId)).some((mute) => mute.breachId === breachInstanceId && mute.email === null);
+}
+
+/** The portal's "mute": mutes every mailbox of the customer's breach instance for good, or ends that mute. */
+export async function setBreachMuted(db: Db, customerId: string, breachInstanceId: string, muted: boolean): Promise<{ muted: boolean }> {
+  if (muted) {
+    await muteNotices(db, customerId, { breachId: breachInstanceId, mutedBy: "customer" });
+    return { muted };
+  }
+  const instance = isUuid(breachInstanceId)
+    ? await db.customerBreach.findFirst({ where: { id: breachInstanceId, customerId }, select: { breachId: true } })
+    : null;
+  if (!instance) throw notFound(MUTE_BREACH_NOT_FOUND);
+  await db.notificationMute.deleteMany({ where: { customerId, breachId: instance.breachId, email: null } });
+  return { muted };
+}

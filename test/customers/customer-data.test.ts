@@ -68,6 +68,7 @@ describe("customer info", () => {
       alertRecipients: ["alerts@acme.example"],
       sendMonthlyReport: true,
       shouldReceiveBreachAlerts: null,
+      alertDigest: "off",
     });
     await testDb.db.customer.update({ where: { id: customerId }, data: { firstScannedAt: new Date(), lastScannedAt: new Date() } });
     expect((await getCustomerInfo(testDb.db, org.partner.id, customerId)).scannedStatus).toBe(true);
