@@ -116,7 +116,8 @@ export interface Findings {
  * customer's row lock. What the customer may not see yet (server/findings/disclosure.ts) is only
  * kept in withheld_exposures. Otherwise: exposed addresses at a monitored domain become discovered e-mails
  * (customer.asset.added), exposures of monitored addresses become breach instances (new ones in
- * one customer.breach.found event and one breach alert), and the threat score is recomputed.
+ * one customer.breach.found event; every newly recorded mailbox of a breach through the quiet
+ * ledger into at most one breach alert), and the threat score is recomputed.
  * Exposures of addresses the customer does not monitor are ignored; exposures already recorded
  * add nothing (the instance key is unique per customer and breach), so writing the same
  * exposures twice changes nothing. A scan passes every exposure of the customer and stamps its
