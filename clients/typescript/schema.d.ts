@@ -151,7 +151,7 @@ export interface paths {
         head?: never;
         /**
          * Update a customer's details
-         * @description Changes any of companyName, contactEmail (also the portal account's address), customerReference, price, currencyCode, the plan (`planId` wins over `planType`), localeCode, alertRecipients, sendMonthlyReport and shouldReceiveBreachAlerts, each validated as at onboarding. Monitored assets are changed with PATCH .../assets. `platformAccess` is ignored.
+         * @description Changes any of companyName, contactEmail (also the portal account's address), customerReference, price, currencyCode, the plan (`planId` wins over `planType`), localeCode, alertRecipients, sendMonthlyReport, shouldReceiveBreachAlerts and alertDigest, each validated as at onboarding. Monitored assets are changed with PATCH .../assets. `platformAccess` is ignored.
          */
         patch: operations["customer-updateInfo"];
         trace?: never;
@@ -375,6 +375,56 @@ export interface paths {
          */
         post: operations["directory-sync"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/customer/{customerId}/mutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's mutes in force
+         * @description Set by the partner, its staff or the customer in the portal; expired ones are left out ([quiet by design](http://localhost:3000/docs/notifications)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        get: operations["mutes-list"];
+        put?: never;
+        /**
+         * Mute a mailbox, a breach, or one mailbox in one breach of a customer
+         * @description No human channel (breach alert e-mails, PSA tickets, chat) tells about what is muted, until `until` or for good; webhooks keep their events. Muting what is muted already sets that mute's end ([quiet by design](http://localhost:3000/docs/notifications)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        post: operations["mutes-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/customer/{customerId}/mutes/{muteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a mute of a customer
+         * @description What is found from then on is told again; what was found while muted is not ([quiet by design](http://localhost:3000/docs/notifications)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        delete: operations["mutes-delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1802,6 +1852,25 @@ export interface components {
             /** @description The tenant's verified domains as of the last sync */
             verifiedDomains: string[];
         };
+        NotificationMute: {
+            /** Format: uuid */
+            id: string;
+            /** @description The muted mailbox; null: every mailbox (of the breach) */
+            email: string | null;
+            /** @description The muted breach (the customer's breach list's id); null: every breach */
+            breachId: string | null;
+            /** @description The catalogue breach's name, with breachId */
+            breachName: string | null;
+            /**
+             * Format: date-time
+             * @description When the mute ends; null: never
+             */
+            until: string | null;
+            /** @enum {string} */
+            mutedBy: "partner" | "customer" | "staff";
+            /** Format: date-time */
+            createdAt: string;
+        };
         Plan: {
             /** Format: uuid */
             id: string;
@@ -3005,6 +3074,11 @@ export interface operations {
                         alertRecipients: string[];
                         sendMonthlyReport: boolean;
                         shouldReceiveBreachAlerts: boolean | null;
+                        /**
+                         * @description off: each breach alert at once; daily or weekly: one summary
+                         * @enum {string}
+                         */
+                        alertDigest: "off" | "daily" | "weekly";
                     };
                 };
             };
@@ -3103,6 +3177,11 @@ export interface operations {
                     alertRecipients?: string[];
                     sendMonthlyReport?: boolean;
                     shouldReceiveBreachAlerts?: boolean;
+                    /**
+                     * @description off: each breach alert at once; daily (07:00 UTC) or weekly (Mondays): one summary
+                     * @enum {string}
+                     */
+                    alertDigest?: "off" | "daily" | "weekly";
                 };
             };
         };
@@ -4192,6 +4271,233 @@ export interface operations {
                 };
             };
             /** @description Failed to start directory sync */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "mutes-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        mutes: components["schemas"]["NotificationMute"][];
+                    };
+                };
+            };
+            /** @description Validation failed: <field>: <message> */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer not found or does not belong to partner */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to list mutes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "mutes-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description A mailbox of the customer
+                     */
+                    email?: string;
+                    /** @description A breach of the customer: its id in the customer's breach list */
+                    breachId?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the mute ends; omitted: never
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        mute: components["schemas"]["NotificationMute"];
+                    };
+                };
+            };
+            /** @description Request body must be valid JSON | At least one of email and breachId must be provided | until must be in the future | Validation failed: until: until must be an ISO 8601 date-time */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer not found or does not belong to partner | Breach not found for this customer */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to mute */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "mutes-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+                muteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Validation failed: <field>: <message> */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer not found or does not belong to partner | Mute not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to delete mute */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

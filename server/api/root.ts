@@ -13,6 +13,9 @@ import { connect as connectDirectory } from "./procedures/directory/connect";
 import { disconnect as disconnectDirectory } from "./procedures/directory/disconnect";
 import { get as getDirectory } from "./procedures/directory/get";
 import { sync as syncDirectory } from "./procedures/directory/sync";
+import { create as createMute } from "./procedures/mutes/create";
+import { remove as deleteMute } from "./procedures/mutes/delete";
+import { list as listMutes } from "./procedures/mutes/list";
 import { verifyDomain } from "./procedures/customer/verify-domain";
 import { getInfo } from "./procedures/customer/get-info";
 import { getReport } from "./procedures/customer/get-report";
@@ -121,6 +124,11 @@ export const appRouter = router({
     get: getDirectory,
     sync: syncDirectory,
     disconnect: disconnectDirectory,
+  }),
+  mutes: router({
+    create: createMute,
+    list: listMutes,
+    delete: deleteMute,
   }),
   distributor: router({
     listPlans: listDistributorPlans,

@@ -1,6 +1,6 @@
 import { Prisma, type Db } from "../db/client";
 import { readRows } from "../db/direct-read";
-import type { CustomerStatus } from "../db/generated/enums";
+import type { CustomerStatus, NoticeDigest } from "../db/generated/enums";
 import { resolvePlan } from "../distributors/plans";
 import { isUniqueViolation } from "../db/errors";
 import { badRequest, conflict, notFound } from "../errors";
@@ -10,7 +10,7 @@ import { CUSTOMER_NOT_FOUND, foundOrNotFound, ownedCustomerWhere } from "./owner
 
 export const INFO_UPDATE_EMPTY =
   "At least one of companyName, contactEmail, customerReference, price, currencyCode, planType, planId, localeCode, " +
-  "alertRecipients, sendMonthlyReport or shouldReceiveBreachAlerts must be provided";
+  "alertRecipients, sendMonthlyReport, shouldReceiveBreachAlerts or alertDigest must be provided";
 
 export interface CustomerInfo {
   companyName: string;
@@ -29,6 +29,8 @@ export interface CustomerInfo {
   sendMonthlyReport: boolean;
   /** Null when never set: alerts then follow the status (server/notifications/breach-alerts.ts). */
   shouldReceiveBreachAlerts: boolean | null;
+  /** Breach alerts at once (off) or as a daily or weekly summary (docs/notifications.md, "Digests"). */
+  alertDigest: NoticeDigest;
 }
 
 export async function getCustomerInfo(db: Db, partnerId: string, customerId: string): Promise<CustomerInfo> {
@@ -48,6 +50,7 @@ export async function getCustomerInfo(db: Db, partnerId: string, customerId: str
         alertRecipients: true,
         sendMonthlyReport: true,
         shouldReceiveBreachAlerts: true,
+        alertDigest: true,
         plan: { select: { planType: true } },
       },
     }),
@@ -66,6 +69,7 @@ export async function getCustomerInfo(db: Db, partnerId: string, customerId: str
     alertRecipients: customer.alertRecipients,
     sendMonthlyReport: customer.sendMonthlyReport,
     shouldReceiveBreachAlerts: customer.shouldReceiveBreachAlerts,
+    alertDigest: customer.alertDigest,
   };
 }
 
@@ -86,6 +90,7 @@ export interface CustomerInfoUpdate {
   alertRecipients?: string[];
   sendMonthlyReport?: boolean;
   shouldReceiveBreachAlerts?: boolean;
+  alertDigest?: NoticeDigest;
 }
 
 /**
@@ -115,6 +120,7 @@ export async function updateCustomerInfo(db: Db, partnerId: string, customerId: 
           alertRecipients,
           sendMonthlyReport: update.sendMonthlyReport,
           shouldReceiveBreachAlerts: update.shouldReceiveBreachAlerts,
+          alertDigest: update.alertDigest,
         },
       }));
     } catch (error) {

@@ -13,7 +13,7 @@ import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
-import { queueBreachAlert } from "../notifications/breach-alerts";
+import { queueBreachAlert, type AlertFinding } from "../notifications/breach-alerts";
 import { domainOfEmail } from "../email-address";
 import type { Exposure } from "../breaches/exposure-index/exposures";
 import type { ScanReason } from "../customers/scan-requests";
@@ -123,7 +123,8 @@ export interface Findings {
  * customer's row lock. What the customer may not see yet (server/findings/disclosure.ts; addresses
  * listed past the partner's lookup budget included) is only kept in withheld_exposures. Otherwise: exposed addresses at a monitored domain become discovered e-mails
  * (customer.asset.added), exposures of monitored addresses become breach instances (new ones in
- * one customer.breach.found event and one breach alert), and the threat score is recomputed.
+ * one customer.breach.found event; every newly recorded mailbox of a breach through the quiet
+ * ledger into at most one breach alert), and the threat score is recomputed.
  * Exposures of addresses the customer does not monitor are ignored; exposures already recorded
  * add nothing (the instance key is unique per customer and breach), so writing the same
  * exposures twice changes nothing. A scan passes every exposure of the customer and stamps its
@@ -224,16 +225,17 @@ export async function recordFindings(
     emails.add(email);
     emailsByBreach.set(breachId, emails);
   }
-  const newInstances = await upsertInstances(tx, customerId, emailsByBreach);
-  if (newInstances.length > 0) {
-    const eventId = await recordEvent(tx, {
-      type: "customer.breach.found",
-      partnerId: customer.partnerId,
-      customerId,
-      data: { customer: customerRef(customer), breaches: newInstances },
-    });
-    await queueBreachAlert(tx, { customerId, eventId, breaches: newInstances });
-  }
+  const { newInstances, recorded } = await upsertInstances(tx, customerId, emailsByBreach);
+  const eventId =
+    newInstances.length > 0
+      ? await recordEvent(tx, {
+          type: "customer.breach.found",
+          partnerId: customer.partnerId,
+          customerId,
+          data: { customer: customerRef(customer), breaches: newInstances },
+        })
+      : undefined;
+  await queueBreachAlert(tx, { customerId, eventId, findings: recorded });
 
   if (scan) {
     await tx.$executeRaw`
@@ -258,18 +260,29 @@ async function addDiscoveredEmails(tx: Queryable, customerId: string, emails: st
 /**
  * Inserts the instances that are new and adds newly exposed addresses to existing ones (their
  * id and resolved flag stay). Retired catalogue breaches are left out. Returns the new ones as
- * breach summaries (the events' {uuid, name, emails}), ordered by breach name.
+ * breach summaries (the events' {uuid, name, emails}), ordered by breach name, and every
+ * (breach, addresses) newly recorded, new instances' and those added to known ones (the alert's).
  */
-async function upsertInstances(tx: Queryable, customerId: string, emailsByBreach: Map<string, Set<string>>): Promise<BreachSummary[]> {
-  if (emailsByBreach.size === 0) return [];
+async function upsertInstances(
+  tx: Queryable,
+  customerId: string,
+  emailsByBreach: Map<string, Set<string>>,
+): Promise<{ newInstances: BreachSummary[]; recorded: AlertFinding[] }> {
+  if (emailsByBreach.size === 0) return { newInstances: [], recorded: [] };
   const breachIds = [...emailsByBreach.keys()];
   // unnest cannot carry an array per row, so the addresses travel as JSON arrays.
   const emailLists = breachIds.map((id) => JSON.stringify([...emailsByBreach.get(id)!].sort()));
-  const rows = await tx.$queryRaw<Array<{ id: string; name: string; emails: string[]; inserted: boolean }>>`
+  // `earlier` reads the statement's snapshot: the instances' addresses before the upsert.
+  const rows = await tx.$queryRaw<
+    Array<{ id: string; name: string; breachId: string; emails: string[]; added: string[]; inserted: boolean }>
+  >`
     WITH found AS (
       SELECT f.breach_id, ARRAY(SELECT jsonb_array_elements_text(f.emails::jsonb)) AS emails
       FROM unnest(${breachIds}::uuid[], ${emailLists}::text[]) AS f(breach_id, emails)
       JOIN breaches b ON b.id = f.breach_id AND NOT b.is_retired
+    ), earlier AS (
+      SELECT cb.breach_id, cb.emails FROM customer_breaches cb
+      WHERE cb.customer_id = ${customerId}::uuid AND cb.breach_id IN (SELECT breach_id FROM found)
     ), upserted AS (
       INSERT INTO customer_breaches (customer_id, breach_id, emails, updated_at)
       SELECT ${customerId}::uuid, breach_id, emails, now() FROM found
@@ -279,8 +292,14 @@ async function upsertInstances(tx: Queryable, customerId: string, emailsByBreach
         WHERE NOT (EXCLUDED.emails <@ customer_breaches.emails)
       RETURNING id, breach_id, emails, (xmax = 0) AS inserted
     )
-    SELECT u.id::text, b.name, u.emails, u.inserted FROM upserted u JOIN breaches b ON b.id = u.breach_id ORDER BY b.name`;
-  return rows.filter((row) => row.inserted).map((row) => ({ uuid: row.id, name: row.name, emails: row.emails }));
+    SELECT u.id::text, b.name, u.breach_id::text AS "breachId", u.emails, u.inserted,
+           ARRAY(SELECT e FROM unnest(u.emails) AS e WHERE NOT e = ANY(coalesce(x.emails, ARRAY[]::text[])) ORDER BY e) AS added
+    FROM upserted u JOIN breaches b ON b.id = u.breach_id LEFT JOIN earlier x ON x.breach_id = u.breach_id
+    ORDER BY b.name`;
+  return {
+    newInstances: rows.filter((row) => row.inserted).map((row) => ({ uuid: row.id, name: row.name, emails: row.emails })),
+    recorded: rows.filter((row) => row.added.length > 0).map((row) => ({ breachId: row.breachId, emails: row.added })),
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
-import type { BreachSummary } from "../events/outbox";
-import type { Queryable } from "../db/client";
+import { randomUUID } from "node:crypto";
+import type { Db, Queryable } from "../db/client";
 import { queueNotification } from "./messages";
+import { claimNotices, EMAIL_ALERT_CHANNEL, takeHeldNotices, type NoticeCandidate } from "./quiet";
 import type { AlertBreach, BreachAlertData } from "./types";
 import { recipientsWanting } from "./unsubscribe";
 
@@ -21,67 +22,120 @@ export function breachAlertAudience(customer: {
   return undefined;
 }
 
+/** Mailboxes a scan newly recorded in one catalogue breach (a new instance's, or those an instance gained). */
+export interface AlertFinding {
+  breachId: string;
+  emails: readonly string[];
+}
+
 /**
- * The breach alert for the new breach instances a scan recorded (the customer.breach.found
- * event `eventId` announces them), to the customer's alert recipients who did not opt out.
- * Called in the scan's transaction; the event id is the message's cause.
+ * The breach alert for what a scan newly recorded, to the customer's alert recipients who did
+ * not opt out. Called in the scan's transaction. Every (mailbox, breach) passes the quiet ledger
+ * (claimNotices): one told before, muted, or an inactive user's is left out, so a rescan,
+ * re-import, re-sync or reactivation never alerts twice; with the customer's alertDigest the
+ * claims wait for the summary (queueAlertDigest). The cause is the scan's customer.breach.found
+ * event when it has one (`eventId`), else a new id.
  */
 export async function queueBreachAlert(
   tx: Queryable,
-  alert: { customerId: string; eventId: string; breaches: readonly BreachSummary[] },
+  alert: { customerId: string; eventId?: string; findings: readonly AlertFinding[] },
 ): Promise<void> {
-  if (alert.breaches.length === 0) return;
-  const customer = await tx.customer.findUniqueOrThrow({
-    where: { id: alert.customerId },
+  if (alert.findings.length === 0) return;
+  const customer = await alertCustomer(tx, alert.customerId);
+  const audience = breachAlertAudience(customer);
+  if (!audience) return;
+  const recipients = await recipientsWanting(tx, alert.customerId, "breach_alert", customer.alertRecipients);
+  if (recipients.length === 0) return;
+  const candidates = alert.findings.flatMap((finding) =>
+    finding.emails.map((email) => ({ customerId: alert.customerId, email, breachId: finding.breachId })),
+  );
+  const told = await claimNotices(tx, EMAIL_ALERT_CHANNEL, candidates, { digest: customer.alertDigest });
+  if (told.length === 0) return;
+  await queueNotification(tx, {
+    customerId: alert.customerId,
+    cause: alert.eventId ?? `findings:${randomUUID()}`,
+    localeCode: customer.localeCode,
+    recipients,
+    content: { kind: "breach_alert", data: await alertData(tx, customer, audience, told) },
+  });
+}
+
+/**
+ * One customer's daily or weekly summary (docs/notifications.md, "Digests"): what the ledger held
+ * for it, as one breach alert whose cause is `digest:<digest>:<slot>`. What was muted meanwhile is
+ * left out; with alerts off or no recipient now, the held notices are dropped untold. Returns the
+ * new messages' ids.
+ */
+export async function queueAlertDigest(
+  db: Db,
+  { customerId, digest, slot }: { customerId: string; digest: "daily" | "weekly"; slot: string },
+): Promise<string[]> {
+  return db.$transaction(async (tx) => {
+    const taken = await takeHeldNotices(tx, EMAIL_ALERT_CHANNEL, customerId, digest);
+    if (taken.length === 0) return [];
+    const customer = await alertCustomer(tx, customerId);
+    const audience = breachAlertAudience(customer);
+    if (!audience) return [];
+    const recipients = await recipientsWanting(tx, customerId, "breach_alert", customer.alertRecipients);
+    return queueNotification(tx, {
+      customerId,
+      cause: `digest:${digest}:${slot}`,
+      localeCode: customer.localeCode,
+      recipients,
+      content: { kind: "breach_alert", data: { ...(await alertData(tx, customer, audience, taken)), digest } },
+    });
+  });
+}
+
+async function alertCustomer(tx: Queryable, customerId: string) {
+  return tx.customer.findUniqueOrThrow({
+    where: { id: customerId },
     select: {
       status: true,
       shouldReceiveBreachAlerts: true,
+      alertDigest: true,
       alertRecipients: true,
       localeCode: true,
       companyName: true,
       partner: { select: { sendTransactionalEmails: true } },
     },
   });
-  const audience = breachAlertAudience(customer);
-  if (!audience) return;
-  const recipients = await recipientsWanting(tx, alert.customerId, "breach_alert", customer.alertRecipients);
-  if (recipients.length === 0) return;
-  const data: BreachAlertData =
-    audience === "redacted"
-      ? {
-          companyName: customer.companyName,
-          redacted: true,
-          count: alert.breaches.length,
-          emails: [...new Set(alert.breaches.flatMap((breach) => breach.emails))].sort(),
-        }
-      : { companyName: customer.companyName, redacted: false, breaches: await alertBreaches(tx, alert.breaches) };
-  await queueNotification(tx, {
-    customerId: alert.customerId,
-    cause: alert.eventId,
-    localeCode: customer.localeCode,
-    recipients,
-    content: { kind: "breach_alert", data },
-  });
 }
 
-/** The new instances with the catalogue facts their texts are made from, newest breach first. */
-async function alertBreaches(tx: Queryable, breaches: readonly BreachSummary[]): Promise<AlertBreach[]> {
+/** What an alert tells about these (mailbox, breach) notices: in full, or only the redacted facts. */
+async function alertData(
+  tx: Queryable,
+  customer: { companyName: string },
+  audience: "full" | "redacted",
+  notices: readonly NoticeCandidate[],
+): Promise<BreachAlertData> {
+  const emailsByBreach = new Map<string, string[]>();
+  for (const { breachId, email } of notices) emailsByBreach.set(breachId, [...(emailsByBreach.get(breachId) ?? []), email]);
+  if (audience === "redacted") {
+    return {
+      companyName: customer.companyName,
+      redacted: true,
+      count: emailsByBreach.size,
+      emails: [...new Set(notices.map((notice) => notice.email))].sort(),
+    };
+  }
+  return { companyName: customer.companyName, redacted: false, breaches: await alertBreaches(tx, emailsByBreach) };
+}
+
+/** The breaches with the catalogue facts their texts are made from, newest breach first. */
+async function alertBreaches(tx: Queryable, emailsByBreach: ReadonlyMap<string, string[]>): Promise<AlertBreach[]> {
   const catalogue = await tx.breach.findMany({
-    where: { name: { in: breaches.map((breach) => breach.name) } },
-    select: { name: true, title: true, breachDate: true, pwnCount: true, dataClasses: true },
+    where: { id: { in: [...emailsByBreach.keys()] } },
+    select: { id: true, name: true, title: true, breachDate: true, pwnCount: true, dataClasses: true },
   });
-  const byName = new Map(catalogue.map((breach) => [breach.name, breach]));
-  return breaches
-    .map((breach) => {
-      const facts = byName.get(breach.name)!;
-      return {
-        name: breach.name,
-        title: facts.title,
-        breachDate: facts.breachDate.toISOString().slice(0, 10),
-        pwnCount: Number(facts.pwnCount),
-        dataClasses: facts.dataClasses,
-        emails: breach.emails,
-      };
-    })
+  return catalogue
+    .map((facts) => ({
+      name: facts.name,
+      title: facts.title,
+      breachDate: facts.breachDate.toISOString().slice(0, 10),
+      pwnCount: Number(facts.pwnCount),
+      dataClasses: facts.dataClasses,
+      emails: [...emailsByBreach.get(facts.id)!].sort(),
+    }))
     .sort((a, b) => b.breachDate.localeCompare(a.breachDate) || a.name.localeCompare(b.name));
 }

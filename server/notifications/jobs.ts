@@ -1,6 +1,8 @@
 import { defineJob } from "../jobs/definition";
 import { scheduleJob, slotPayload } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
+import { alertDigestJobType, enqueueAlertDigests } from "./alert-digests";
+import { queueAlertDigest } from "./breach-alerts";
 import { deliverNotification } from "./delivery";
 import { sendNotificationJobType } from "./messages";
 import { enqueueMonthlyReports, monthlyReportJobType, queueMonthlyReport, reportedPeriod } from "./monthly-reports";
@@ -45,3 +47,23 @@ export const monthlyReportSchedule = scheduleJob(monthlyReportsJob, {
   every: "month",
   hourUtc: 6,
 });
+
+/** One customer's daily or weekly alert digest. */
+export const alertDigestJob = defineJob(alertDigestJobType, {
+  async run(db, payload) {
+    if ((await queueAlertDigest(db, payload)).length > 0) await wakeJobWorkers();
+  },
+});
+
+/** The fan-out of a day's alert digests (weekly ones on Mondays). */
+export const alertDigestsJob = defineJob({
+  kind: "notifications.alert-digests",
+  payload: slotPayload,
+  async run(db, payload) {
+    await enqueueAlertDigests(db, payload.slot);
+    await wakeJobWorkers();
+  },
+});
+
+/** Every day at 07:00 UTC (after the daily scan at 02:00), the digests of what the quiet ledger held. */
+export const alertDigestSchedule = scheduleJob(alertDigestsJob, { name: "alert-digest", every: "day", hourUtc: 7 });

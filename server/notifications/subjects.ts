@@ -9,6 +9,8 @@ export function notificationSubject(content: NotificationContent, locale: Locale
     case "welcome":
       return notificationTexts(locale).welcome.subject(content.data.companyName);
     case "breach_alert":
+      if (content.data.digest)
+        return notificationTexts(locale).alert.digestSubject(content.data.digest === "weekly", content.data.companyName);
       return notificationTexts(locale).alert.subject(
         content.data.redacted ? content.data.count : content.data.breaches.length,
         content.data.companyName,

@@ -38,10 +38,14 @@ export interface AlertBreach {
   emails: string[];
 }
 
-/** Active customers get every breach; prospects only the redacted facts: count and exposed addresses. */
-export type BreachAlertData =
+/**
+ * Active customers get every breach; prospects only the redacted facts: count and exposed addresses.
+ * `digest` marks a daily or weekly summary of what the quiet ledger held (docs/notifications.md).
+ */
+export type BreachAlertData = (
   | { companyName: string; redacted: false; breaches: AlertBreach[] }
-  | { companyName: string; redacted: true; count: number; emails: string[] };
+  | { companyName: string; redacted: true; count: number; emails: string[] }
+) & { digest?: "daily" | "weekly" };
 
 export interface ReportBreach {
   title: string;

@@ -4,7 +4,15 @@ import { directorySyncJob, directorySyncSchedule, directorySyncsDueJob } from ".
 import { dnsRecheckJob, dnsRecheckSchedule } from "../domains/jobs";
 import { createJobCatalogue } from "../jobs/catalogue";
 import { housekeepingJob, housekeepingSchedule } from "./housekeeping";
-import { monthlyReportJob, monthlyReportSchedule, monthlyReportsJob, sendNotificationJob } from "../notifications/jobs";
+import {
+  alertDigestJob,
+  alertDigestSchedule,
+  alertDigestsJob,
+  monthlyReportJob,
+  monthlyReportSchedule,
+  monthlyReportsJob,
+  sendNotificationJob,
+} from "../notifications/jobs";
 import { portalCleanupJob, portalCleanupSchedule } from "../portal/cleanup";
 import { endpointHealthJob } from "../webhooks/health-notices";
 import { webhookRetentionJob, webhookRetentionSchedule } from "../webhooks/retention";
@@ -36,6 +44,9 @@ export const jobCatalogue = createJobCatalogue({
     sendNotificationJob,
     monthlyReportsJob,
     monthlyReportJob,
+    // and the daily or weekly alert digests
+    alertDigestsJob,
+    alertDigestJob,
   ],
   schedules: [
     housekeepingSchedule,
@@ -44,6 +55,7 @@ export const jobCatalogue = createJobCatalogue({
     webhookRetentionSchedule,
     portalCleanupSchedule,
     monthlyReportSchedule,
+    alertDigestSchedule,
     dnsRecheckSchedule,
     directorySyncSchedule,
   ],

@@ -18,6 +18,7 @@ import { inviteStaff } from "../../server/auth/staff-management";
 import { adminCommands, parseAdminCommand } from "../../server/cli/admin";
 import { PEER_ADDRESS_HEADER, stampPeerAddress } from "../../server/client-address";
 import { transitionCustomer } from "../../server/customers/lifecycle";
+import { muteNotices } from "../../server/customers/mutes";
 import { connectDirectory } from "../../server/directory/connections";
 import { createBillingCode } from "../../server/distributors/billing-codes";
 import { serveRestRequest } from "../../server/http/rest-node";
@@ -331,6 +332,26 @@ const REST_CALLS: Record<string, () => Promise<RestCall>> = {
   "directory.disconnect": async () => {
     const id = await connectedCustomer();
     return { as: "onBehalf", method: "DELETE", path: `/api/v1/integrations/customer/${id}/directory`, target: { type: "customer", id } };
+  },
+  "mutes.create": async () => {
+    const id = await customer();
+    return {
+      as: "partner",
+      method: "POST",
+      path: `/api/v1/integrations/customer/${id}/mutes`,
+      body: { email: "left@acme.example" },
+      target: { type: "customer", id },
+    };
+  },
+  "mutes.delete": async () => {
+    const id = await customer();
+    const mute = await muteNotices(testDb.db, id, { email: "left@acme.example", mutedBy: "partner" });
+    return {
+      as: "partner",
+      method: "DELETE",
+      path: `/api/v1/integrations/customer/${id}/mutes/${mute.id}`,
+      target: { type: "customer", id },
+    };
   },
   "customer.createMagicLink": async () => {
     const id = await customer();

@@ -68,6 +68,7 @@ describe("customer info", () => {
       alertRecipients: ["alerts@acme.example"],
       sendMonthlyReport: true,
       shouldReceiveBreachAlerts: null,
+      alertDigest: "off",
     });
     await testDb.db.customer.update({ where: { id: customerId }, data: { firstScannedAt: new Date(), lastScannedAt: new Date() } });
     expect((await getCustomerInfo(testDb.db, org.partner.id, customerId)).scannedStatus).toBe(true);
@@ -166,7 +167,7 @@ describe("customer info", () => {
       "an empty body",
       {},
       "At least one of companyName, contactEmail, customerReference, price, currencyCode, planType, planId, localeCode, " +
-        "alertRecipients, sendMonthlyReport or shouldReceiveBreachAlerts must be provided",
+        "alertRecipients, sendMonthlyReport, shouldReceiveBreachAlerts or alertDigest must be provided",
     ],
     ["a blank reference", { customerReference: "  " }, "Validation failed: customerReference: Customer reference is required"],
     [

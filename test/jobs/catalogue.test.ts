@@ -44,6 +44,8 @@ describe("the job catalogue", () => {
       "directory.sync-due",
       "domains.recheck-dns",
       "housekeeping",
+      "notifications.alert-digest",
+      "notifications.alert-digests",
       "notifications.monthly-report",
       "notifications.monthly-reports",
       "notifications.send",
@@ -58,6 +60,7 @@ describe("the job catalogue", () => {
       { name: "webhook-retention", every: "day", hourUtc: 3, jobKind: "webhooks.retention" },
       { name: "portal-cleanup", every: "day", hourUtc: 3, jobKind: "portal.cleanup" },
       { name: "monthly-report", every: "month", hourUtc: 6, jobKind: "notifications.monthly-reports" },
+      { name: "alert-digest", every: "day", hourUtc: 7, jobKind: "notifications.alert-digests" },
       { name: "domain-dns-recheck", every: "hour", hourUtc: undefined, jobKind: "domains.recheck-dns" },
       { name: "directory-sync", every: "hour", hourUtc: undefined, jobKind: "directory.sync-due" },
     ]);

@@ -192,12 +192,12 @@ describe("nothing is sent twice", () => {
 
     expect(await scanCustomer(testDb.db, customerId, "daily")).toMatchObject({ scanned: true, newBreaches: 0 });
     const alert = rows.find((row) => row.kind === "breach_alert")!;
-    const instance = await testDb.db.customerBreach.findFirstOrThrow({ where: { customerId }, include: { breach: true } });
+    const instance = await testDb.db.customerBreach.findFirstOrThrow({ where: { customerId } });
     await testDb.db.$transaction((tx) =>
       queueBreachAlert(tx, {
         customerId,
         eventId: alert.cause,
-        breaches: [{ uuid: instance.id, name: instance.breach.name, emails: instance.emails }],
+        findings: [{ breachId: instance.breachId, emails: instance.emails }],
       }),
     );
     for (const row of rows) await sendNotificationJob.enqueue(testDb.db, { notificationId: row.id });

@@ -32,6 +32,13 @@ const PAYLOADS: Record<string, { good: unknown[]; bad: unknown[] }> = {
       { customerId: CUSTOMER, period: "October" },
     ],
   },
+  "notifications.alert-digest": {
+    good: [{ customerId: CUSTOMER, digest: "weekly", slot: "2026-12-07" }],
+    bad: [
+      { customerId: CUSTOMER, digest: "monthly", slot: "2026-12-07" },
+      { customerId: CUSTOMER, digest: "daily", slot: "2026-12" },
+    ],
+  },
   "webhooks.endpoint-health": {
     good: [{ endpointId: CUSTOMER, change: "failing", at: "2026-11-25T10:00:00.000Z" }],
     bad: [

@@ -72,6 +72,9 @@ export const daDK: Translation = {
       catalogueDescription: "Beskrivelse fra brudkataloget",
       nextSteps: "Hvad I bør gøre nu",
       status: "Status",
+      mute: "Slå advarsler om dette brud fra",
+      unmute: "Slå advarsler til igen",
+      mutedNote: "Der sendes ingen advarsler, sager eller chatbeskeder om dette brud.",
       markFixed: "Markér som udbedret",
       markNotFixed: "Markér som ikke udbedret",
       saving: "Gemmer…",
@@ -216,6 +219,9 @@ export const daDK: Translation = {
         ),
       redactedMore: (partner) =>
         `Hvilke brud det drejer sig om, hvad der blev eksponeret, og hvad du bør gøre, følger med fuld overvågning. Spørg ${partner} om det.`,
+      digestSubject: (weekly, company) => `${weekly ? "Ugentligt" : "Dagligt"} overblik over brud for ${company}`,
+      digestIntro: (weekly, company) =>
+        `I ${weekly ? "den seneste uge" : "det seneste døgn"} fandt vores scanninger overvågede adresser for ${company} i bruddene nedenfor.`,
     },
     report: {
       subject: (company, period) => `Rapport om databrud for ${company}: ${period}`,

@@ -80,6 +80,9 @@ export const enGB = {
       catalogueDescription: "Description from the breach catalogue",
       nextSteps: "What to do now",
       status: "Status",
+      mute: "Mute alerts about this breach",
+      unmute: "Unmute alerts",
+      mutedNote: "No alerts, tickets or chat messages are sent about this breach.",
       markFixed: "Mark as fixed",
       markNotFixed: "Mark as not fixed",
       saving: "Saving…",
@@ -227,6 +230,9 @@ export const enGB = {
         ),
       redactedMore: (partner: string) =>
         `Which breaches these are, what was exposed and what to do about it comes with full monitoring. Ask ${partner} about it.`,
+      digestSubject: (weekly: boolean, company: string) => `${weekly ? "Weekly" : "Daily"} breach summary for ${company}`,
+      digestIntro: (weekly: boolean, company: string) =>
+        `In the past ${weekly ? "week" : "day"} our scans found monitored addresses of ${company} in the breaches below.`,
     },
     report: {
       subject: (company: string, period: string) => `Breach report for ${company}: ${period}`,

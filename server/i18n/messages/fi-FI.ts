@@ -78,6 +78,9 @@ export const fiFI: Translation = {
       catalogueDescription: "Kuvaus murtoluettelosta",
       nextSteps: "Mitä teidän kannattaa tehdä nyt",
       status: "Tila",
+      mute: "Mykistä tämän tietomurron hälytykset",
+      unmute: "Poista mykistys",
+      mutedNote: "Tästä tietomurrosta ei lähetetä hälytyksiä, tikettejä eikä chat-viestejä.",
       markFixed: "Merkitse korjatuksi",
       markNotFixed: "Merkitse korjaamattomaksi",
       saving: "Tallennetaan…",
@@ -223,6 +226,9 @@ export const fiFI: Translation = {
         ),
       redactedMore: (partner) =>
         `Tiedot siitä, mistä tietomurroista on kyse, mitä paljastui ja mitä kannattaa tehdä, sisältyvät täyteen valvontaan. Kysy lisää palveluntarjoajaltasi (${partner}).`,
+      digestSubject: (weekly, company) => `${weekly ? "Viikoittainen" : "Päivittäinen"} tietomurtokooste: ${company}`,
+      digestIntro: (weekly, company) =>
+        `${weekly ? "Viime viikon" : "Viime vuorokauden"} tarkistukset löysivät kohteen ${company} valvottuja osoitteita alla olevista tietomurroista.`,
     },
     report: {
       subject: (company, period) => `Tietomurtoraportti: ${company}, ${period}`,

@@ -78,6 +78,9 @@ export const nbNO: Translation = {
       catalogueDescription: "Beskrivelse fra innbruddskatalogen",
       nextSteps: "Hva dere bør gjøre nå",
       status: "Status",
+      mute: "Demp varsler om dette innbruddet",
+      unmute: "Slå på varsler igjen",
+      mutedNote: "Det sendes ingen varsler, saker eller chatmeldinger om dette innbruddet.",
       markFixed: "Merk som utbedret",
       markNotFixed: "Merk som ikke utbedret",
       saving: "Lagrer…",
@@ -219,6 +222,9 @@ export const nbNO: Translation = {
         ),
       redactedMore: (partner) =>
         `Hvilke innbrudd det gjelder, hva som ble eksponert og hva du bør gjøre, følger med full overvåking. Spør ${partner} om det.`,
+      digestSubject: (weekly, company) => `${weekly ? "Ukentlig" : "Daglig"} oversikt over innbrudd for ${company}`,
+      digestIntro: (weekly, company) =>
+        `${weekly ? "Den siste uken" : "Det siste døgnet"} fant søkene våre overvåkede adresser for ${company} i innbruddene nedenfor.`,
     },
     report: {
       subject: (company, period) => `Innbruddsrapport for ${company}: ${period}`,

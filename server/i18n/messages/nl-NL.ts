@@ -78,6 +78,9 @@ export const nlNL: Translation = {
       catalogueDescription: "Beschrijving uit de catalogus van datalekken",
       nextSteps: "Wat u nu kunt doen",
       status: "Status",
+      mute: "Meldingen over dit lek dempen",
+      unmute: "Meldingen weer aanzetten",
+      mutedNote: "Over dit lek worden geen meldingen, tickets of chatberichten verstuurd.",
       markFixed: "Markeren als opgelost",
       markNotFixed: "Markeren als niet opgelost",
       saving: "Opslaan…",
@@ -222,6 +225,9 @@ export const nlNL: Translation = {
         ),
       redactedMore: (partner) =>
         `Om welke lekken het gaat, wat er is gelekt en wat u moet doen, hoort bij volledige bewaking. Vraag ${partner} ernaar.`,
+      digestSubject: (weekly, company) => `${weekly ? "Wekelijks" : "Dagelijks"} overzicht van datalekken voor ${company}`,
+      digestIntro: (weekly, company) =>
+        `${weekly ? "Afgelopen week" : "Afgelopen dag"} vonden onze controles bewaakte adressen van ${company} in de onderstaande lekken.`,
     },
     report: {
       subject: (company, period) => `Rapport datalekken voor ${company}: ${period}`,

@@ -78,6 +78,9 @@ export const svSE: Translation = {
       catalogueDescription: "Beskrivning från intrångskatalogen",
       nextSteps: "Vad ni bör göra nu",
       status: "Status",
+      mute: "Tysta aviseringar om detta intrång",
+      unmute: "Slå på aviseringar igen",
+      mutedNote: "Inga aviseringar, ärenden eller chattmeddelanden skickas om detta intrång.",
       markFixed: "Markera som åtgärdat",
       markNotFixed: "Markera som ej åtgärdat",
       saving: "Sparar…",
@@ -219,6 +222,9 @@ export const svSE: Translation = {
         ),
       redactedMore: (partner) =>
         `Vilka intrång det gäller, vad som exponerats och vad du bör göra ingår i full bevakning. Fråga ${partner} om det.`,
+      digestSubject: (weekly, company) => `${weekly ? "Veckovis" : "Daglig"} sammanfattning av dataintrång för ${company}`,
+      digestIntro: (weekly, company) =>
+        `${weekly ? "Den senaste veckan" : "Det senaste dygnet"} hittade våra sökningar bevakade adresser för ${company} i intrången nedan.`,
     },
     report: {
       subject: (company, period) => `Intrångsrapport för ${company}: ${period}`,

@@ -51,7 +51,7 @@ export function BreachAlertEmail(props: {
   }
   return (
     <EmailLayout locale={props.locale} preview={heading} heading={heading} footer={props.footer}>
-      <Text style={styles.text}>{t.intro(data.companyName)}</Text>
+      <Text style={styles.text}>{data.digest ? t.digestIntro(data.digest === "weekly", data.companyName) : t.intro(data.companyName)}</Text>
       {data.breaches.slice(0, DETAILED_BREACHES).map((breach) => (
         <BreachCard key={breach.name} breach={breach} locale={props.locale} texts={props.texts} />
       ))}

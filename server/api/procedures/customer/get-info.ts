@@ -36,6 +36,7 @@ export const getInfo = partnerProcedure
       alertRecipients: z.array(z.string()).meta({ example: ["alerts@acme.example"] }),
       sendMonthlyReport: z.boolean(),
       shouldReceiveBreachAlerts: z.boolean().nullable(),
+      alertDigest: z.enum(["off", "daily", "weekly"]).meta({ description: "off: each breach alert at once; daily or weekly: one summary" }),
     }),
   )
   .query(async ({ ctx, input }) => {

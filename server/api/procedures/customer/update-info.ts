@@ -35,7 +35,7 @@ export const updateInfo = partnerProcedure
       summary: "Update a customer's details",
       description:
         "Changes any of companyName, contactEmail (also the portal account's address), customerReference, price, currencyCode, " +
-        "the plan (`planId` wins over `planType`), localeCode, alertRecipients, sendMonthlyReport and shouldReceiveBreachAlerts, " +
+        "the plan (`planId` wins over `planType`), localeCode, alertRecipients, sendMonthlyReport, shouldReceiveBreachAlerts and alertDigest, " +
         "each validated as at onboarding. Monitored assets are changed with PATCH .../assets. `platformAccess` is ignored.",
     },
     ignoredFields: ["platformAccess"],
@@ -60,6 +60,10 @@ export const updateInfo = partnerProcedure
       alertRecipients: alertRecipientsField.optional(),
       sendMonthlyReport: z.boolean().optional(),
       shouldReceiveBreachAlerts: z.boolean().optional(),
+      alertDigest: z
+        .enum(["off", "daily", "weekly"], { error: 'alertDigest must be "off", "daily" or "weekly"' })
+        .optional()
+        .meta({ description: "off: each breach alert at once; daily (07:00 UTC) or weekly (Mondays): one summary" }),
     }),
   )
   .output(z.object({ success: successTrue, message: successMessage(UPDATED) }))

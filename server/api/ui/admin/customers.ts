@@ -8,6 +8,7 @@ import { config } from "../../../config";
 import { badRequest } from "../../../errors";
 import { customerDomainListing } from "../../../domains/domains";
 import { directoryView } from "../../../directory/connections";
+import { listMutes } from "../../../customers/mutes";
 import { router, staffProcedure } from "../../trpc";
 import { iso, pageInput } from "./inputs";
 
@@ -37,6 +38,8 @@ export const customersRouter = router({
         ...view,
         /** The customer's directory connection (docs/directory.md): state, last error, counts; never its secret. */
         directory: connection ? await directoryView(ctx.db, connection.id) : null,
+        /** The mutes in force (docs/notifications.md, "Quiet by design"). */
+        mutes: await listMutes(ctx.db, view.id),
         assets: view.assets.map((asset) =>
           asset.kind === "domain" ? { ...asset, verification: domainStatus.get(asset.value) ?? null } : asset,
         ),

@@ -1,5 +1,6 @@
 import { router } from "../../trpc";
 import { assets } from "./assets";
+import { breachMuted, setBreachMuted } from "./breach-mute";
 import { checkDomainDns, domains, sendDomainLink } from "./domains";
 import { getBreach } from "./get-breach";
 import { listBreaches } from "./list-breaches";
@@ -15,6 +16,8 @@ export const portalRouter = router({
   listBreaches,
   getBreach,
   setBreachResolved,
+  breachMuted,
+  setBreachMuted,
   assets,
   notificationSettings,
   updateNotificationSettings,

@@ -191,6 +191,39 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
         ) : null}
       </section>
 
+      <section aria-labelledby="mutes">
+        <h2 id="mutes">Muted notices</h2>
+        <p className="muted">
+          Mailboxes and breaches no alert, ticket or chat message is sent about, set by the partner (the API), staff or the customer (the
+          portal).
+        </p>
+        {customer.mutes.length > 0 ? (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Mailbox</th>
+                  <th scope="col">Breach</th>
+                  <th scope="col">Until</th>
+                  <th scope="col">By</th>
+                </tr>
+              </thead>
+              <tbody>
+                {customer.mutes.map((mute) => (
+                  <tr key={mute.id}>
+                    <td className="wrap">{mute.email ?? "every mailbox"}</td>
+                    <td>{mute.breachName ?? "every breach"}</td>
+                    <td className="nowrap">{mute.until ? <DateTime iso={mute.until} /> : "for good"}</td>
+                    <td>{mute.mutedBy}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className="muted">Nothing is muted.</p>
+        )}
+      </section>
       <section aria-labelledby="events">
         <h2 id="events">Events sent</h2>
         <p className="muted">

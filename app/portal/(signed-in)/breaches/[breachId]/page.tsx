@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatDate } from "../../../_components/format-date";
+import { MuteButton } from "../../../_components/mute-button";
 import { ResolveButton } from "../../../_components/resolve-button";
 import { StatusBadge } from "../../../_components/status-badge";
 import { UpgradeCard } from "../../../_components/upgrade-card";
@@ -23,6 +24,7 @@ export default async function BreachPage({ params }: { params: Promise<{ breachI
     throw error;
   });
   const { breach } = detail;
+  const { muted } = await portal.breachMuted({ breachId });
   const heading = detail.redacted ? format(t.breaches.exposureNumber, { number: detail.breach.number }) : detail.breach.title;
 
   return (
@@ -58,6 +60,7 @@ export default async function BreachPage({ params }: { params: Promise<{ breachI
           <dd>{breach.emails.join(", ")}</dd>
         </dl>
         <ResolveButton breachId={breach.id} resolved={breach.resolved} labels={t.breach} />
+        <MuteButton breachId={breach.id} muted={muted} labels={t.breach} />
       </section>
       {detail.redacted ? (
         <UpgradeCard t={t.upgrade} />
