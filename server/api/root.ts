@@ -34,6 +34,11 @@ import { listPlans as listDistributorPlans } from "./procedures/distributor/list
 import { revokePartnerApiKey } from "./procedures/distributor/revoke-partner-api-key";
 import { updatePartner } from "./procedures/distributor/update-partner";
 import { health } from "./procedures/health";
+import { connect as connectPsa } from "./procedures/psa/connect";
+import { disconnect as disconnectPsa } from "./procedures/psa/disconnect";
+import { get as getPsa } from "./procedures/psa/get";
+import { mapCustomer as mapCustomerToPsa } from "./procedures/psa/map-customer";
+import { test as testPsa } from "./procedures/psa/test";
 import { getAnalytics } from "./procedures/partner/get-analytics";
 import { listCustomers } from "./procedures/partner/list-customers";
 import { listPlans as listPartnerPlans } from "./procedures/partner/list-plans";
@@ -108,6 +113,13 @@ export const appRouter = router({
     get: getDirectory,
     sync: syncDirectory,
     disconnect: disconnectDirectory,
+  }),
+  psa: router({
+    connect: connectPsa,
+    get: getPsa,
+    disconnect: disconnectPsa,
+    test: testPsa,
+    mapCustomer: mapCustomerToPsa,
   }),
   distributor: router({
     listPlans: listDistributorPlans,

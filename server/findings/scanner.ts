@@ -14,6 +14,7 @@ import { configuredBreachSource } from "../breaches/exposure-index/sources/confi
 import type { BreachSource } from "../breaches/exposure-index/sources/source";
 import { refreshThreatScore } from "../customers/threat-score";
 import { forEachConcurrently } from "../concurrently";
+import { requestPartnerPsaSync } from "./psa-requests";
 
 export type ScanOutcome =
   | { customerId: string; scanned: false; skipped: "not-found" | "not-monitored" | "prospect-already-scanned" }
@@ -209,6 +210,8 @@ export async function recordFindings(
     emailsByBreach.set(breachId, emails);
   }
   const newInstances = await upsertInstances(tx, customerId, emailsByBreach);
+  // New instances and addresses new to an instance are the partner's PSA's to ticket (server/psa/).
+  if (emailsByBreach.size > 0) await requestPartnerPsaSync(tx, customer.partnerId);
   if (newInstances.length > 0) {
     const eventId = await recordEvent(tx, {
       type: "customer.breach.found",

@@ -6,6 +6,7 @@ import { createJobCatalogue } from "../jobs/catalogue";
 import { housekeepingJob, housekeepingSchedule } from "./housekeeping";
 import { monthlyReportJob, monthlyReportSchedule, monthlyReportsJob, sendNotificationJob } from "../notifications/jobs";
 import { portalCleanupJob, portalCleanupSchedule } from "../portal/cleanup";
+import { psaScheduledSyncJob, psaSyncAllJob, psaSyncJob, psaSyncSchedule } from "../psa/jobs";
 import { endpointHealthJob } from "../webhooks/health-notices";
 import { webhookRetentionJob, webhookRetentionSchedule } from "../webhooks/retention";
 
@@ -28,6 +29,10 @@ export const jobCatalogue = createJobCatalogue({
     // directory: one connection's sync, and the hourly fan-out of those due
     directorySyncJob,
     directorySyncsDueJob,
+    // psa: one connection's ticket sync (asked for, scheduled), and the hourly backstop for every connection
+    psaSyncJob,
+    psaScheduledSyncJob,
+    psaSyncAllJob,
     // webhooks: the log's retention, the owner's notice of an endpoint's health change
     webhookRetentionJob,
     endpointHealthJob,
@@ -46,5 +51,6 @@ export const jobCatalogue = createJobCatalogue({
     monthlyReportSchedule,
     dnsRecheckSchedule,
     directorySyncSchedule,
+    psaSyncSchedule,
   ],
 });
