@@ -43,6 +43,10 @@ const TAGS: Array<{ name: string; description: string }> = [
   { name: "Partner: plans", description: "The plans a partner may give its customers." },
   { name: "Partner: webhooks", description: "Register and manage the endpoints the service sends signed events to." },
   {
+    name: "Partner: PSA",
+    description: "Connect the partner's PSA (ConnectWise PSA, Autotask, HaloPSA) and map customers to its companies.",
+  },
+  {
     name: "Partner: webhooks (earlier protocol)",
     description: "Webhook management of the earlier protocol, under the unversioned prefix.",
   },

@@ -29,6 +29,7 @@ const ORDER: Array<[string, GuideGroup]> = [
   ["threat-score", "Partner developers"],
   ["webhooks", "Partner developers"],
   ["directory", "Partner developers"],
+  ["integrations", "Partner developers"],
   ["portal", "Partner developers"],
   ["notifications", "Partner developers"],
   ["security", "Partner developers"],

@@ -43,7 +43,8 @@ export async function discoverAutotaskZone(username: string): Promise<string> {
 export function autotaskAdapter(settings: AutotaskSettings, secrets: AutotaskSecrets): PsaAdapter {
   const root = autotaskApiRoot(settings.zoneUrl);
   const headers = { ApiIntegrationCode: settings.integrationCode, UserName: settings.username, Secret: secrets.secret };
-  const call = (method: PsaRequest["method"], path: string, json?: unknown) => psaRequest(VENDOR, `${root}${path}`, { method, json, headers });
+  const call = (method: PsaRequest["method"], path: string, json?: unknown) =>
+    psaRequest(VENDOR, `${root}${path}`, { method, json, headers });
   const itemsOf = (answer: unknown): Array<{ id?: number; title?: string }> => {
     const items = (answer as { items?: unknown } | undefined)?.items;
     return Array.isArray(items) ? items : [];

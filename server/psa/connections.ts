@@ -71,7 +71,10 @@ async function connectionFields(input: PsaConnectionInput) {
     const value = input[field];
     if (value === undefined || value === "") throw badRequest(`Validation failed: ${field}: Required for the ${input.provider} provider`);
   }
-  const extras = { ...(input.closedStatusId && { closedStatusId: input.closedStatusId }), ...(input.priorityIds && { priorityIds: input.priorityIds }) };
+  const extras = {
+    ...(input.closedStatusId && { closedStatusId: input.closedStatusId }),
+    ...(input.priorityIds && { priorityIds: input.priorityIds }),
+  };
   if (input.provider === "connectwise") {
     const site = await checkedUrl("site", input.site!);
     return {
@@ -105,7 +108,8 @@ async function discoveredZone(username: string): Promise<string> {
   try {
     return await discoverAutotaskZone(username);
   } catch (error) {
-    if (error instanceof PsaError) throw badRequest(`Validation failed: zoneUrl: The zone could not be found (${error.message}); give zoneUrl`);
+    if (error instanceof PsaError)
+      throw badRequest(`Validation failed: zoneUrl: The zone could not be found (${error.message}); give zoneUrl`);
     throw error;
   }
 }
@@ -169,7 +173,10 @@ export function adapterFor(connection: Pick<PsaConnection, "provider" | "baseUrl
   const secrets = JSON.parse(decryptSecret(connection.credentialsCiphertext)) as Record<string, string>;
   const settings = connection.settings as Record<string, unknown>;
   if (connection.provider === "connectwise") {
-    return connectWiseAdapter({ ...(settings as unknown as ConnectWiseSettings), site: connection.baseUrl }, { publicKey: secrets.publicKey!, privateKey: secrets.privateKey! });
+    return connectWiseAdapter(
+      { ...(settings as unknown as ConnectWiseSettings), site: connection.baseUrl },
+      { publicKey: secrets.publicKey!, privateKey: secrets.privateKey! },
+    );
   }
   if (connection.provider === "halopsa") {
     return haloAdapter({ ...(settings as unknown as HaloSettings), url: connection.baseUrl }, { clientSecret: secrets.clientSecret! });
@@ -216,7 +223,11 @@ export async function markPsaFailing(db: Queryable, connectionId: string, reason
 export async function mapCustomerToPsaCompany(db: Db, partnerId: string, customerId: string, companyId: string) {
   await db.$transaction(async (tx) => {
     const customer = await lockOwnedCustomer(tx, partnerId, customerId);
-    await tx.psaCustomerCompany.upsert({ where: { customerId: customer.id }, create: { customerId: customer.id, companyId }, update: { companyId } });
+    await tx.psaCustomerCompany.upsert({
+      where: { customerId: customer.id },
+      create: { customerId: customer.id, companyId },
+      update: { companyId },
+    });
     await requestPartnerPsaSync(tx, partnerId);
   });
   await wakeJobWorkers();

@@ -69,7 +69,11 @@ export function connectWiseAdapter(settings: ConnectWiseSettings, secrets: Conne
       return { id: idOf(await call("POST", "/service/tickets", ticket), "the new ticket") };
     },
     async findTicketByKey(key, companyId) {
-      const query = new URLSearchParams({ conditions: `externalXRef="${key}" and company/id=${Number(companyId)}`, fields: "id", pageSize: "1" });
+      const query = new URLSearchParams({
+        conditions: `externalXRef="${key}" and company/id=${Number(companyId)}`,
+        fields: "id",
+        pageSize: "1",
+      });
       const found = (await call("GET", `/service/tickets?${query}`)) as Array<{ id?: number }>;
       const id = Array.isArray(found) ? found[0]?.id : undefined;
       return typeof id === "number" ? { id: String(id) } : undefined;
@@ -85,7 +89,10 @@ export function connectWiseAdapter(settings: ConnectWiseSettings, secrets: Conne
     async listClosed(ticketIds) {
       const closed: string[] = [];
       for (let start = 0; start < ticketIds.length; start += 100) {
-        const ids = ticketIds.slice(start, start + 100).map(Number).join(",");
+        const ids = ticketIds
+          .slice(start, start + 100)
+          .map(Number)
+          .join(",");
         const query = new URLSearchParams({ conditions: `closedFlag=true and id in (${ids})`, fields: "id", pageSize: "100" });
         const found = (await call("GET", `/service/tickets?${query}`)) as Array<{ id?: number }>;
         for (const ticket of Array.isArray(found) ? found : []) if (typeof ticket.id === "number") closed.push(String(ticket.id));

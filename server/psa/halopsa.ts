@@ -35,7 +35,8 @@ export function haloAdapter(settings: HaloSettings, secrets: HaloSecrets): PsaAd
       headers: {},
       form: { grant_type: "client_credentials", client_id: settings.clientId, client_secret: secrets.clientSecret, scope: "all" },
     })) as { access_token?: unknown } | undefined;
-    if (typeof answer?.access_token !== "string") throw new PsaError("retry", `${VENDOR} answered the token request without an access_token`);
+    if (typeof answer?.access_token !== "string")
+      throw new PsaError("retry", `${VENDOR} answered the token request without an access_token`);
     return answer.access_token;
   }
   const call = async (method: PsaRequest["method"], path: string, json?: unknown) => {

@@ -44,7 +44,12 @@ export async function psaRequest(vendor: string, url: string, init: PsaRequest):
   try {
     const response = await request(url, {
       method: init.method,
-      headers: { accept: "application/json", "user-agent": USER_AGENT, ...(contentType && { "content-type": contentType }), ...init.headers },
+      headers: {
+        accept: "application/json",
+        "user-agent": USER_AGENT,
+        ...(contentType && { "content-type": contentType }),
+        ...init.headers,
+      },
       body,
       dispatcher: agent(),
       signal,

@@ -24,7 +24,8 @@ export async function runPsaSync(db: Db, connectionId: string): Promise<void> {
     UPDATE psa_connections SET run_lease_until = now() + make_interval(secs => ${RUN_LEASE_MS / 1000})
     WHERE id = ${connectionId}::uuid AND (run_lease_until IS NULL OR run_lease_until < now())`;
   if (leased === 0) {
-    if (await db.psaConnection.count({ where: { id: connectionId } })) await requestPsaSyncAt(db, connectionId, new Date(Date.now() + LEASE_BUSY_RETRY_MS));
+    if (await db.psaConnection.count({ where: { id: connectionId } }))
+      await requestPsaSyncAt(db, connectionId, new Date(Date.now() + LEASE_BUSY_RETRY_MS));
     return;
   }
   try {

@@ -28,7 +28,14 @@ export async function recordTickets(db: Db, connection: PsaConnection): Promise<
     where: { resolved: false, customer: { partnerId: connection.partnerId, status: "active", psaCompany: { isNot: null } } },
     select: { id: true, customerId: true, emails: true, customer: { select: { psaCompany: { select: { companyId: true } } } } },
   });
-  const rows: Array<{ connectionId: string; customerId: string; breachInstanceId: string; mailbox: string; ticketKey: string; companyId: string }> = [];
+  const rows: Array<{
+    connectionId: string;
+    customerId: string;
+    breachInstanceId: string;
+    mailbox: string;
+    ticketKey: string;
+    companyId: string;
+  }> = [];
   for (const instance of instances) {
     const mailboxes = await mailboxesToTicket(db, instance.customerId, instance.emails);
     if (mailboxes.length === 0) continue;
@@ -59,7 +66,9 @@ async function dueTickets(db: Db, connectionId: string) {
         select: {
           resolved: true,
           emails: true,
-          breach: { select: { title: true, breachDate: true, dataClasses: true, isSensitive: true, isStealerLog: true, descriptionText: true } },
+          breach: {
+            select: { title: true, breachDate: true, dataClasses: true, isSensitive: true, isStealerLog: true, descriptionText: true },
+          },
         },
       },
     },
@@ -95,7 +104,9 @@ export async function deliverDueTickets(db: Db, connection: PsaConnection, adapt
 async function recordFailure(db: Db, ticket: Ticket, error: PsaError): Promise<void> {
   const failures = ticket.failures + 1;
   const delay =
-    error.kind === "retry" ? nextAttemptDelayMs(failures, RETRY_ROUND, error.retryAfterMs) : scheduledRetryDelayMs(RETRY_ROUND, RETRY_ROUND);
+    error.kind === "retry"
+      ? nextAttemptDelayMs(failures, RETRY_ROUND, error.retryAfterMs)
+      : scheduledRetryDelayMs(RETRY_ROUND, RETRY_ROUND);
   await db.psaTicket.update({
     where: { id: ticket.id },
     data: { failures, nextAttemptAt: new Date(Date.now() + delay), lastError: error.message, claimedUntil: null },
@@ -131,7 +142,10 @@ async function deliverTicket(db: Db, adapter: PsaAdapter, ticket: Ticket): Promi
     sent = [...sent, ...added].sort();
   }
   if (added.length > 0 || ticket.failures > 0) {
-    await db.psaTicket.update({ where: { id: ticket.id }, data: { mailboxesSent: sent, failures: 0, nextAttemptAt: null, lastError: null } });
+    await db.psaTicket.update({
+      where: { id: ticket.id },
+      data: { mailboxesSent: sent, failures: 0, nextAttemptAt: null, lastError: null },
+    });
   }
 }
 
@@ -140,7 +154,12 @@ async function deliverTicket(db: Db, adapter: PsaAdapter, ticket: Ticket): Promi
  * key when an earlier attempt may have reached the PSA, create only when it is not there.
  * Undefined when another run holds the claim.
  */
-async function createOnce(db: Db, adapter: PsaAdapter, ticket: Ticket, wanted: string[]): Promise<{ externalId: string; sent: string[] } | undefined> {
+async function createOnce(
+  db: Db,
+  adapter: PsaAdapter,
+  ticket: Ticket,
+  wanted: string[],
+): Promise<{ externalId: string; sent: string[] } | undefined> {
   const claimed = await db.$queryRaw<Array<{ attempts: number; sent: string[] }>>`
     UPDATE psa_tickets SET create_attempts = create_attempts + 1, claimed_until = now() + make_interval(secs => ${CREATE_CLAIM_MS / 1000}),
            updated_at = now()
@@ -166,4 +185,3 @@ async function recordCreated(db: Db, ticketId: string, externalId: string, sent:
   });
   return { externalId, sent };
 }
-

@@ -17,7 +17,7 @@ export interface OpenApiDocument {
   components?: { schemas?: Record<string, unknown> };
 }
 interface Operation {
-  parameters?: Array<{ name: string; in: string; required?: boolean; schema: { type?: string } }>;
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema: { type?: string | string[] } }>;
   requestBody?: { content: Record<string, { schema: object }> };
   responses: Record<string, { content?: Record<string, { schema: object }> }>;
 }
@@ -38,8 +38,19 @@ export interface ContractAnswer {
 export type Fault = ContractAnswer | { delayMs: number } | { lose: true };
 export type Handler = (request: ContractRequest) => ContractAnswer;
 
+/** The description, OpenAPI 3.0's `nullable: true` written as JSON Schema's `type: [t, "null"]` for the validator. */
 export function loadDescription(file: string): OpenApiDocument {
-  return JSON.parse(readFileSync(new URL(`../fixtures/psa/${file}`, import.meta.url), "utf8")) as OpenApiDocument;
+  return withNullTypes(JSON.parse(readFileSync(new URL(`../fixtures/psa/${file}`, import.meta.url), "utf8"))) as OpenApiDocument;
+}
+
+function withNullTypes(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withNullTypes);
+  if (!node || typeof node !== "object") return node;
+  const { nullable, ...rest } = node as Record<string, unknown>;
+  const copy = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, withNullTypes(value)]));
+  if (nullable === true && typeof copy.type === "string") copy.type = [copy.type, "null"];
+  if (nullable === true && Array.isArray(copy.enum)) copy.enum = [...(copy.enum as unknown[]), null];
+  return copy;
 }
 
 /** A copy of a schema whose objects with named properties take no others (for what the service sends). */
@@ -57,7 +68,12 @@ function strict(schema: unknown, document: OpenApiDocument): unknown {
       }
       return record;
     }
-    const copy = Object.fromEntries(Object.entries(record).map(([key, value]) => [key, key === "properties" ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, tighten(v)])) : tighten(value)]));
+    const copy = Object.fromEntries(
+      Object.entries(record).map(([key, value]) => [
+        key,
+        key === "properties" ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, tighten(v)])) : tighten(value),
+      ]),
+    );
     if (copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
     return copy;
   };
@@ -123,7 +139,8 @@ export class ContractServer {
 
   private check(where: string, validator: z.ZodType, value: unknown): void {
     const result = validator.safeParse(value);
-    if (!result.success) this.violations.push(`${where}: ${result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ")}`);
+    if (!result.success)
+      this.violations.push(`${where}: ${result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ")}`);
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -143,19 +160,25 @@ export class ContractServer {
     const match = route.pattern.exec(relative!)!;
     const params = Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]));
     for (const parameter of route.operation.parameters ?? []) {
-      const value = parameter.in === "path" ? params[parameter.name] : parameter.in === "query" ? url.searchParams.get(parameter.name) : req.headers[parameter.name.toLowerCase()];
+      const value =
+        parameter.in === "path"
+          ? params[parameter.name]
+          : parameter.in === "query"
+            ? url.searchParams.get(parameter.name)
+            : req.headers[parameter.name.toLowerCase()];
       if (value === undefined || value === null) {
         if (parameter.required) this.violations.push(`${operation}: ${parameter.in} parameter ${parameter.name} is required`);
         continue;
       }
-      const type = parameter.schema.type;
+      const type = [parameter.schema.type].flat()[0];
       const text = String(value);
       if ((type === "integer" && !/^-?\d+$/.test(text)) || (type === "boolean" && !/^(true|false)$/.test(text))) {
         this.violations.push(`${operation}: ${parameter.in} parameter ${parameter.name} is not a ${type}: ${text}`);
       }
     }
     const declared = new Set((route.operation.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
-    for (const name of url.searchParams.keys()) if (!declared.has(name)) this.violations.push(`${operation}: query parameter ${name} is not described`);
+    for (const name of url.searchParams.keys())
+      if (!declared.has(name)) this.violations.push(`${operation}: query parameter ${name} is not described`);
     let body: unknown;
     if (route.operation.requestBody) {
       const contentType = String(req.headers["content-type"] ?? "").split(";")[0]!;
@@ -189,7 +212,8 @@ export class ContractServer {
     if (answer.status < 300) {
       const media = described?.content && Object.values(described.content)[0];
       if (!described) this.violations.push(`${operation}: answer status ${answer.status} is not described`);
-      else if (media) this.check(`${operation} answer`, this.validator(`${operation} answer ${answer.status}`, media.schema, false), answer.body);
+      else if (media)
+        this.check(`${operation} answer`, this.validator(`${operation} answer ${answer.status}`, media.schema, false), answer.body);
     }
     return send(res, answer, described?.content ? Object.keys(described.content)[0] : undefined);
   }

@@ -63,7 +63,10 @@ export class FakeConnectWise extends FakePsa {
   ) {
     super();
     this.credentials = credentials;
-    const authed = (handler: Handler): Handler => (request) => (this.authorized(request) ? handler(request) : unauthorized);
+    const authed =
+      (handler: Handler): Handler =>
+      (request) =>
+        this.authorized(request) ? handler(request) : unauthorized;
     const view = (ticket: FakeTicket) => ({
       id: ticket.id,
       summary: ticket.summary,
@@ -76,7 +79,10 @@ export class FakeConnectWise extends FakePsa {
     this.server = new ContractServer(loadDescription("connectwise-psa-openapi.json"), FakeConnectWise.BASE, {
       "GET /service/boards/{id}": authed(({ params }) =>
         Number(params.id) === this.boardId
-          ? { status: 200, body: { id: this.boardId, name: "Security", location: { id: 1, name: "HQ" }, department: { id: 2, name: "Services" } } }
+          ? {
+              status: 200,
+              body: { id: this.boardId, name: "Security", location: { id: 1, name: "HQ" }, department: { id: 2, name: "Services" } },
+            }
           : { status: 404, body: { code: "NotFound", message: "Board not found" } },
       ),
       "GET /service/boards/{parentId}/statuses": authed(({ query }) => ({
@@ -88,9 +94,21 @@ export class FakeConnectWise extends FakePsa {
       })),
       "GET /service/tickets": authed(({ query }) => ({ status: 200, body: this.search(query.get("conditions") ?? "").map(view) })),
       "POST /service/tickets": authed(({ body }) => {
-        const draft = body as { summary: string; company: { id: number }; externalXRef: string; initialDescription: string; priority?: unknown };
+        const draft = body as {
+          summary: string;
+          company: { id: number };
+          externalXRef: string;
+          initialDescription: string;
+          priority?: unknown;
+        };
         if (draft.summary.length > 100) return { status: 400, body: { code: "InvalidObject", message: "summary is longer than 100" } };
-        const ticket = this.add({ companyId: draft.company.id, key: draft.externalXRef, summary: draft.summary, description: draft.initialDescription, priority: body });
+        const ticket = this.add({
+          companyId: draft.company.id,
+          key: draft.externalXRef,
+          summary: draft.summary,
+          description: draft.initialDescription,
+          priority: body,
+        });
         return { status: 201, body: view(ticket) };
       }),
       "POST /service/tickets/{parentId}/notes": authed(({ params, body }) => {
@@ -119,7 +137,7 @@ export class FakeConnectWise extends FakePsa {
   /** ConnectWise's conditions, the clauses the service uses (anything else is a violation). */
   private search(conditions: string): FakeTicket[] {
     let found = [...this.tickets.values()];
-    for (const clause of conditions.split(" and ")) {
+    for (const clause of conditions ? conditions.split(" and ") : []) {
       let match: RegExpExecArray | null;
       if ((match = /^externalXRef="([^"]*)"$/.exec(clause))) found = found.filter((t) => t.key === match![1]);
       else if ((match = /^company\/id=(\d+)$/.exec(clause))) found = found.filter((t) => t.companyId === Number(match![1]));
@@ -147,9 +165,20 @@ export class FakeHalo extends FakePsa {
     const document = loadDescription("halopsa-openapi.json");
     const tokenRequest = schemaValidator(document, { $ref: "#/components/schemas/TokenRequest" });
     const tokenAnswer = schemaValidator(document, { $ref: "#/components/schemas/TokenAnswer" });
-    const authed = (handler: Handler): Handler => (request) =>
-      this.tokens.has(String(request.headers.authorization).replace(/^Bearer /, "")) ? handler(request) : { status: 401, body: { message: "Unauthorized" } };
-    const view = (ticket: FakeTicket) => ({ id: ticket.id, summary: ticket.summary, client_id: ticket.companyId, tickettype_id: this.ticketTypeId, hasbeenclosed: ticket.closed, status_id: ticket.closed ? FakeHalo.CLOSED_STATUS : 1 });
+    const authed =
+      (handler: Handler): Handler =>
+      (request) =>
+        this.tokens.has(String(request.headers.authorization).replace(/^Bearer /, ""))
+          ? handler(request)
+          : { status: 401, body: { message: "Unauthorized" } };
+    const view = (ticket: FakeTicket) => ({
+      id: ticket.id,
+      summary: ticket.summary,
+      client_id: ticket.companyId,
+      tickettype_id: this.ticketTypeId,
+      hasbeenclosed: ticket.closed,
+      status_id: ticket.closed ? FakeHalo.CLOSED_STATUS : 1,
+    });
     this.server = new ContractServer(
       document,
       "/api",
@@ -163,8 +192,20 @@ export class FakeHalo extends FakePsa {
           return { status: 200, body: { record_count: found.length, tickets: found.map(view) } };
         }),
         "POST /Tickets": authed(({ body }) => {
-          const [draft] = body as Array<{ summary: string; details: string; client_id: number; third_party_id_string: string; priority_id?: number }>;
-          const ticket = this.add({ companyId: draft!.client_id, key: draft!.third_party_id_string, summary: draft!.summary, description: draft!.details, priority: draft!.priority_id });
+          const [draft] = body as Array<{
+            summary: string;
+            details: string;
+            client_id: number;
+            third_party_id_string: string;
+            priority_id?: number;
+          }>;
+          const ticket = this.add({
+            companyId: draft!.client_id,
+            key: draft!.third_party_id_string,
+            summary: draft!.summary,
+            description: draft!.details,
+            priority: draft!.priority_id,
+          });
           return { status: 200, body: view(ticket) };
         }),
         "POST /Actions": authed(({ body }) => {
@@ -176,12 +217,15 @@ export class FakeHalo extends FakePsa {
           return { status: 200, body: { id: ticket.notes.length, ticket_id: ticket.id, note: action!.note } };
         }),
         "GET /TicketType/{id}": authed(({ params }) =>
-          Number(params.id) === this.ticketTypeId ? { status: 200, body: { id: this.ticketTypeId, name: "Security alert" } } : { status: 404, body: { message: "Not found" } },
+          Number(params.id) === this.ticketTypeId
+            ? { status: 200, body: { id: this.ticketTypeId, name: "Security alert" } }
+            : { status: 404, body: { message: "Not found" } },
         ),
       },
       {
         "POST /auth/token": (req, raw) => {
-          if (!String(req.headers["content-type"]).startsWith("application/x-www-form-urlencoded")) this.server.violations.push("token request is not form-encoded");
+          if (!String(req.headers["content-type"]).startsWith("application/x-www-form-urlencoded"))
+            this.server.violations.push("token request is not form-encoded");
           const form = Object.fromEntries(new URLSearchParams(raw));
           const parsed = tokenRequest.safeParse(form);
           if (!parsed.success) this.server.violations.push(`token request: ${z.prettifyError(parsed.error)}`);
@@ -206,14 +250,24 @@ export class FakeAutotask extends FakePsa {
 
   constructor(public credentials: { username: string; secret: string; integrationCode: string }) {
     super();
-    const authed = (handler: Handler): Handler => (request) => {
-      const { headers } = request;
-      const ok = headers.username === this.credentials.username && headers.secret === this.credentials.secret && headers.apiintegrationcode === this.credentials.integrationCode;
-      return ok ? handler(request) : { status: 401, body: { errors: ["Unauthorized"] } };
-    };
+    const authed =
+      (handler: Handler): Handler =>
+      (request) => {
+        const { headers } = request;
+        const ok =
+          headers.username === this.credentials.username &&
+          headers.secret === this.credentials.secret &&
+          headers.apiintegrationcode === this.credentials.integrationCode;
+        return ok ? handler(request) : { status: 401, body: { errors: ["Unauthorized"] } };
+      };
     type Filter = { op: string; field: string; value: unknown };
     const matches = (ticket: FakeTicket, filter: Filter): boolean => {
-      const value = { id: ticket.id, title: ticket.summary, companyID: ticket.companyId, status: ticket.closed ? FakeAutotask.COMPLETE : 1 }[filter.field];
+      const value = {
+        id: ticket.id,
+        title: ticket.summary,
+        companyID: ticket.companyId,
+        status: ticket.closed ? FakeAutotask.COMPLETE : 1,
+      }[filter.field];
       if (value === undefined) this.server.violations.push(`unexpected Autotask filter field: ${filter.field}`);
       if (filter.op === "eq") return value === filter.value;
       if (filter.op === "contains") return String(value).includes(String(filter.value));
@@ -222,16 +276,33 @@ export class FakeAutotask extends FakePsa {
       return false;
     };
     const query = (filters: Filter[]) => [...this.tickets.values()].filter((ticket) => filters.every((filter) => matches(ticket, filter)));
-    const page = (items: unknown[]) => ({ status: 200, body: { items, pageDetails: { count: items.length, requestCount: 500, prevPageUrl: null, nextPageUrl: null } } });
+    const page = (items: unknown[]) => ({
+      status: 200,
+      body: { items, pageDetails: { count: items.length, requestCount: 500, prevPageUrl: null, nextPageUrl: null } },
+    });
     this.server = new ContractServer(loadDescription("autotask-openapi.json"), FakeAutotask.BASE, {
       "GET /V1.0/ZoneInformation": ({ query: search }) =>
         search.get("user") === this.credentials.username
-          ? { status: 200, body: { zoneName: "Fake zone", url: `${this.baseUrl}${FakeAutotask.BASE}/`, webUrl: "https://ww5.autotask.net/", ci: 5 } }
+          ? {
+              status: 200,
+              body: { zoneName: "Fake zone", url: `${this.baseUrl}${FakeAutotask.BASE}/`, webUrl: "https://ww5.autotask.net/", ci: 5 },
+            }
           : { status: 404, body: { errors: ["Zone information could not be determined"] } },
       "POST /V1.0/Tickets": authed(({ body }) => {
         const draft = body as { companyID: number; title: string; description: string; priority: number };
         const key = /^\[([^\]]+)\]/.exec(draft.title)?.[1] ?? "";
-        return { status: 200, body: { itemId: this.add({ companyId: draft.companyID, key, summary: draft.title, description: draft.description, priority: draft.priority }).id } };
+        return {
+          status: 200,
+          body: {
+            itemId: this.add({
+              companyId: draft.companyID,
+              key,
+              summary: draft.title,
+              description: draft.description,
+              priority: draft.priority,
+            }).id,
+          },
+        };
       }),
       "PATCH /V1.0/Tickets": authed(({ body }) => {
         const patch = body as { id: number; status: number };

@@ -48,6 +48,9 @@ describe("the job catalogue", () => {
       "notifications.monthly-reports",
       "notifications.send",
       "portal.cleanup",
+      "psa.sync",
+      "psa.sync-all",
+      "psa.sync-at",
       "webhooks.endpoint-health",
       "webhooks.retention",
     ]);
@@ -60,6 +63,7 @@ describe("the job catalogue", () => {
       { name: "monthly-report", every: "month", hourUtc: 6, jobKind: "notifications.monthly-reports" },
       { name: "domain-dns-recheck", every: "hour", hourUtc: undefined, jobKind: "domains.recheck-dns" },
       { name: "directory-sync", every: "hour", hourUtc: undefined, jobKind: "directory.sync-due" },
+      { name: "psa-sync", every: "hour", hourUtc: undefined, jobKind: "psa.sync-all" },
     ]);
   });
 

@@ -118,7 +118,13 @@ describe("ConnectWise PSA tickets", () => {
   });
 
   it("opens one ticket per mailbox when the connection asks for it", async () => {
-    await savePsaConnection(db, org.partner.id, { provider: "connectwise", site: psa.baseUrl, ...credentials, boardId: psa.boardId, ticketPerMailbox: true });
+    await savePsaConnection(db, org.partner.id, {
+      provider: "connectwise",
+      site: psa.baseUrl,
+      ...credentials,
+      boardId: psa.boardId,
+      ticketPerMailbox: true,
+    });
     const found = await mappedBreach();
     await sync();
     expect(psa.tickets.size).toBe(2);
@@ -129,7 +135,11 @@ describe("ConnectWise PSA tickets", () => {
 describe("ConnectWise PSA failure drills: exactly one ticket", () => {
   it("429 with Retry-After: waits at least as long as asked, then opens the ticket", async () => {
     const found = await mappedBreach();
-    psa.server.fail("POST /service/tickets", { status: 429, headers: { "retry-after": "120" }, body: { code: "TooManyRequests", message: "slow down" } });
+    psa.server.fail("POST /service/tickets", {
+      status: 429,
+      headers: { "retry-after": "120" },
+      body: { code: "TooManyRequests", message: "slow down" },
+    });
     const before = Date.now();
     await sync();
     const row = await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } });
@@ -152,14 +162,19 @@ describe("ConnectWise PSA failure drills: exactly one ticket", () => {
     await retryNow();
     await sync();
     expect(psa.ticketsWithKey(found.key)).toHaveLength(1);
-    expect(await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } })).toMatchObject({ failures: 0, createAttempts: 3 });
+    expect(await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } })).toMatchObject({
+      failures: 0,
+      createAttempts: 3,
+    });
   });
 
   it("a time-out before the PSA made the ticket: the retry searches, finds none, opens one", async () => {
     const found = await mappedBreach();
     psa.server.fail("POST /service/tickets", { delayMs: 800, status: 504, body: {} });
     await sync();
-    expect((await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } })).lastError).toContain("did not answer within 300 ms");
+    expect((await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } })).lastError).toContain(
+      "did not answer within 300 ms",
+    );
     await new Promise((resolve) => setTimeout(resolve, 600)); // the fake's late answer, to nobody
     await retryNow();
     await sync();
@@ -187,7 +202,10 @@ describe("ConnectWise PSA failure drills: exactly one ticket", () => {
     // What a process that died right after its claim committed leaves behind.
     const { recordTickets } = await import("../../server/psa/sync");
     await recordTickets(db, await db.psaConnection.findUniqueOrThrow({ where: { partnerId: org.partner.id } }));
-    await db.psaTicket.updateMany({ where: { breachInstanceId: found.instanceId }, data: { createAttempts: 1, claimedUntil: new Date(Date.now() + 60_000) } });
+    await db.psaTicket.updateMany({
+      where: { breachInstanceId: found.instanceId },
+      data: { createAttempts: 1, claimedUntil: new Date(Date.now() + 60_000) },
+    });
     await sync();
     expect(psa.tickets.size).toBe(0);
     await db.psaTicket.updateMany({ data: { claimedUntil: new Date(Date.now() - 1000) } });

@@ -12,7 +12,8 @@ export const disconnect = partnerOrDistributorProcedure
       path: PSA_PATH,
       tags: PSA_TAGS,
       summary: "Disconnect the partner's PSA",
-      description: "Nothing more is sent; the stored credentials and the record of tickets opened are deleted ([PSA tickets](/docs/integrations)).",
+      description:
+        "Nothing more is sent; the stored credentials and the record of tickets opened are deleted ([PSA tickets](/docs/integrations)).",
     },
     errors: { failure: "Failed to disconnect PSA" },
     responses: { 404: PSA_NOT_CONNECTED },

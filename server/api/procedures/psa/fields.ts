@@ -11,7 +11,13 @@ export const TEXT_INVALID = "Must be a non-empty string of at most 500 character
 export const COMPANY_ID_INVALID = "Company ID must be the PSA's id of the customer's company (1 to 100 characters)";
 
 const text = (description: string) =>
-  z.string({ error: TEXT_INVALID }).trim().min(1, { error: TEXT_INVALID }).max(500, { error: TEXT_INVALID }).optional().meta({ description });
+  z
+    .string({ error: TEXT_INVALID })
+    .trim()
+    .min(1, { error: TEXT_INVALID })
+    .max(500, { error: TEXT_INVALID })
+    .optional()
+    .meta({ description });
 const secret = (description: string) =>
   z
     .string({ error: TEXT_INVALID })
@@ -19,7 +25,8 @@ const secret = (description: string) =>
     .max(500, { error: TEXT_INVALID })
     .optional()
     .meta({ description: `${description}; stored encrypted, never returned` });
-const id = (description: string) => z.number({ error: ID_INVALID }).int({ error: ID_INVALID }).positive({ error: ID_INVALID }).optional().meta({ description });
+const id = (description: string) =>
+  z.number({ error: ID_INVALID }).int({ error: ID_INVALID }).positive({ error: ID_INVALID }).optional().meta({ description });
 
 export const psaInput = {
   provider: z.enum(["connectwise", "autotask", "halopsa"], { error: PROVIDER_INVALID }).meta({ description: "The PSA" }),
@@ -42,7 +49,9 @@ export const psaInput = {
   clientSecret: secret("HaloPSA: the application's client secret"),
   ticketTypeId: id("HaloPSA: the ticket type tickets are opened as"),
   tenant: text("HaloPSA: the tenant of a hosted instance, when its token endpoint needs one"),
-  closedStatusId: id("The status closed tickets get; default: ConnectWise the board's first closed status, Autotask 5 (Complete), HaloPSA 9 (Closed)"),
+  closedStatusId: id(
+    "The status closed tickets get; default: ConnectWise the board's first closed status, Autotask 5 (Complete), HaloPSA 9 (Closed)",
+  ),
   priorityIds: z
     .object({ high: id("Priority of high findings"), normal: id("Priority of the others") })
     .strict()

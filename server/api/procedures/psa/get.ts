@@ -10,7 +10,8 @@ export const get = partnerOrDistributorProcedure
       path: PSA_PATH,
       tags: PSA_TAGS,
       summary: "Get the partner's PSA connection",
-      description: "Its settings without secrets, its state (failing: the PSA refused the credentials) and counts ([PSA tickets](/docs/integrations)).",
+      description:
+        "Its settings without secrets, its state (failing: the PSA refused the credentials) and counts ([PSA tickets](/docs/integrations)).",
     },
     errors: { failure: "Failed to get PSA connection" },
     responses: { 404: PSA_NOT_CONNECTED },
