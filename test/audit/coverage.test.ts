@@ -19,6 +19,7 @@ import { adminCommands, parseAdminCommand } from "../../server/cli/admin";
 import { PEER_ADDRESS_HEADER, stampPeerAddress } from "../../server/client-address";
 import { transitionCustomer } from "../../server/customers/lifecycle";
 import { connectDirectory } from "../../server/directory/connections";
+import { savePsaConnection } from "../../server/psa/connections";
 import { createBillingCode } from "../../server/distributors/billing-codes";
 import { serveRestRequest } from "../../server/http/rest-node";
 import { sendTestEvent } from "../../server/webhooks/delivery-log";
@@ -114,6 +115,15 @@ const connectedCustomer = async () => {
   return id;
 };
 const HOOK_URL = "http://127.0.0.1:9/hook";
+const psaBody = () => ({
+  provider: "connectwise" as const,
+  site: "http://127.0.0.1:9",
+  companyId: "acme",
+  publicKey: keep(`psa-public-${randomUUID()}`) as string,
+  privateKey: keep(`psa-private-${randomUUID()}`) as string,
+  clientId: randomUUID(),
+  boardId: 1,
+});
 
 async function endpointOf(owner: WebhookOwner, protocol: "current" | "legacy" = "current") {
   const { endpoint, secret } = await createEndpoint(testDb.db, owner, protocol, {
@@ -282,6 +292,31 @@ const REST_CALLS: Record<string, () => Promise<RestCall>> = {
   "directory.disconnect": async () => {
     const id = await connectedCustomer();
     return { as: "onBehalf", method: "DELETE", path: `/api/v1/integrations/customer/${id}/directory`, target: { type: "customer", id } };
+  },
+  "psa.connect": async () => ({
+    as: "partner",
+    method: "PUT",
+    path: "/api/v1/integrations/psa",
+    body: psaBody(),
+    target: { type: "psa", id: null },
+  }),
+  "psa.test": async () => {
+    await savePsaConnection(testDb.db, org.partner.id, psaBody());
+    return { as: "partner", method: "POST", path: "/api/v1/integrations/psa/test", target: { type: "psa", id: null } };
+  },
+  "psa.disconnect": async () => {
+    await savePsaConnection(testDb.db, org.partner.id, psaBody());
+    return { as: "onBehalf", method: "DELETE", path: "/api/v1/integrations/psa", target: { type: "psa", id: null } };
+  },
+  "psa.mapCustomer": async () => {
+    const id = await customer();
+    return {
+      as: "partner",
+      method: "PUT",
+      path: `/api/v1/integrations/customer/${id}/psa`,
+      body: { companyId: "250" },
+      target: { type: "customer", id },
+    };
   },
   "customer.createMagicLink": async () => {
     const id = await customer();
