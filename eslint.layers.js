@@ -16,7 +16,7 @@ export const SERVER_TIERS = [
   ["distributors"],
   ["customers"],
   ["findings"],
-  ["domains", "portal"],
+  ["domains", "portal", "psa"],
   ["directory"],
   ["api", "startup", "cli"],
 ];

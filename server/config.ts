@@ -77,6 +77,13 @@ export const config = {
   microsoftGraphUrl: (): string => (nonEmpty(process.env.MICROSOFT_GRAPH_URL) ?? "https://graph.microsoft.com").replace(/\/+$/, ""),
   /** Hours between two syncs of a connected directory (docs/directory.md). */
   directorySyncHours: (): number => integer("DIRECTORY_SYNC_HOURS", 6, 1, 168),
+  /** Minutes between two reads of a PSA's closed tickets (docs/integrations.md). */
+  psaPollMinutes: (): number => integer("PSA_POLL_MINUTES", 10, 1, 1440),
+  /** How long one request to a partner's PSA may take before it counts as a time-out. */
+  psaRequestTimeoutMs: (): number => integer("PSA_REQUEST_TIMEOUT_MS", 30_000, 100, 300_000),
+  /** Autotask's zone look-up, where a connection without a zone URL finds its zone. */
+  autotaskZoneLookupUrl: (): string =>
+    (nonEmpty(process.env.AUTOTASK_ZONE_LOOKUP_URL) ?? "https://webservices.autotask.net/atservicesrest").replace(/\/+$/, ""),
   /** The app key that encrypts webhook signing secrets at rest (server/webhooks/app-key.ts). */
   appSecret: (): string | undefined => nonEmpty(process.env.APP_SECRET),
   /** Signs the UI session cookies; unset: a key derived from the app secret. */
@@ -137,6 +144,8 @@ export function checkConfig(): void {
     config.directDriverReads,
     config.bulkCopy,
     config.directorySyncHours,
+    config.psaPollMinutes,
+    config.psaRequestTimeoutMs,
     config.inngestDev,
   ])
     read();

@@ -430,6 +430,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/integrations/psa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the partner's PSA connection
+         * @description Its settings without secrets, its state (failing: the PSA refused the credentials) and counts ([PSA tickets](http://localhost:3000/docs/integrations)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        get: operations["psa-get"];
+        /**
+         * Connect the partner's PSA (or replace the connection)
+         * @description ConnectWise PSA, Autotask or HaloPSA: the mapped customers' findings become tickets, one per customer and breach (or per mailbox), exactly once. The URL follows the webhook URL rules; secrets are stored encrypted and never returned ([PSA tickets](http://localhost:3000/docs/integrations)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        put: operations["psa-connect"];
+        post?: never;
+        /**
+         * Disconnect the partner's PSA
+         * @description Nothing more is sent; the stored credentials and the record of tickets opened are deleted ([PSA tickets](http://localhost:3000/docs/integrations)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        delete: operations["psa-disconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/psa/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the PSA connection
+         * @description One read call with the stored credentials (ConnectWise: the board and its statuses; Autotask: a companies query; HaloPSA: a token and the ticket type). `ok: false` says what failed and why; success clears a failing state and sends what waited ([PSA tickets](http://localhost:3000/docs/integrations)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        post: operations["psa-test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/customer/{customerId}/psa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Map a customer to its PSA company
+         * @description The ConnectWise company id, Autotask account id or HaloPSA client id of the customer. An unmapped customer's findings wait; mapping it tickets its open findings ([PSA tickets](http://localhost:3000/docs/integrations)).
+         *
+         *     A distributor may call this endpoint on behalf of one of its own partners: `SW-PARTNER-ID` names the partner, `SW-API-KEY` is the distributor's key.
+         */
+        put: operations["psa-mapCustomer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/distributors/plans": {
         parameters: {
             query?: never;
@@ -1870,6 +1948,33 @@ export interface components {
             mutedBy: "partner" | "customer" | "staff";
             /** Format: date-time */
             createdAt: string;
+        };
+        PsaConnection: {
+            /** @enum {string} */
+            provider: "connectwise" | "autotask" | "halopsa";
+            /** @description The site, zone or instance URL */
+            baseUrl: string;
+            /** @description The settings that are not secret */
+            settings: {
+                [key: string]: unknown;
+            };
+            ticketPerMailbox: boolean;
+            /**
+             * @description failing: the PSA refused the credentials (see lastError); nothing is sent
+             * @enum {string}
+             */
+            state: "ok" | "failing";
+            /** Format: date-time */
+            failingSince: string | null;
+            /** @description What the PSA last answered when a request failed */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description When tickets closed in the PSA were last read
+             */
+            lastPolledAt: string | null;
+            mappedCustomers: number;
+            openTickets: number;
         };
         Plan: {
             /** Format: uuid */
@@ -4498,6 +4603,385 @@ export interface operations {
                 };
             };
             /** @description Failed to delete mute */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "psa-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        psa: components["schemas"]["PsaConnection"];
+                    };
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No PSA connected */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to get PSA connection */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "psa-connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The PSA
+                     * @enum {string}
+                     */
+                    provider: "connectwise" | "autotask" | "halopsa";
+                    /** @description One ticket per mailbox and breach instead of one per customer and breach (default false) */
+                    ticketPerMailbox?: boolean;
+                    /** @description ConnectWise: the site's base URL (https://na.myconnectwise.net) */
+                    site?: string;
+                    /** @description ConnectWise: the company id you sign in with */
+                    companyId?: string;
+                    /** @description ConnectWise: the API member's public key; stored encrypted, never returned */
+                    publicKey?: string;
+                    /** @description ConnectWise: the API member's private key; stored encrypted, never returned */
+                    privateKey?: string;
+                    /** @description ConnectWise: the integrator clientId from developer.connectwise.com; HaloPSA: the application's client ID */
+                    clientId?: string;
+                    /** @description ConnectWise: the service board tickets are opened on */
+                    boardId?: number;
+                    /** @description Autotask: the zone's API URL (https://webservices5.autotask.net/ATServicesRest); omitted: found from the username */
+                    zoneUrl?: string;
+                    /** @description Autotask: the API user's username */
+                    username?: string;
+                    /** @description Autotask: the API user's secret; stored encrypted, never returned */
+                    secret?: string;
+                    /** @description Autotask: the API tracking identifier (integration code) */
+                    integrationCode?: string;
+                    /** @description Autotask: the queue tickets are opened in */
+                    queueId?: number;
+                    /** @description HaloPSA: the instance's URL (https://yourcompany.halopsa.com) */
+                    url?: string;
+                    /** @description HaloPSA: the application's client secret; stored encrypted, never returned */
+                    clientSecret?: string;
+                    /** @description HaloPSA: the ticket type tickets are opened as */
+                    ticketTypeId?: number;
+                    /** @description HaloPSA: the tenant of a hosted instance, when its token endpoint needs one */
+                    tenant?: string;
+                    /** @description The status closed tickets get; default: ConnectWise the board's first closed status, Autotask 5 (Complete), HaloPSA 9 (Closed) */
+                    closedStatusId?: number;
+                    /** @description The PSA's priority ids or values; high: sensitive breaches, exposed passwords, stealer logs */
+                    priorityIds?: {
+                        /** @description Priority of high findings */
+                        high?: number;
+                        /** @description Priority of the others */
+                        normal?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        psa: components["schemas"]["PsaConnection"];
+                    };
+                };
+            };
+            /** @description Request body must be valid JSON | Validation failed: provider: Provider must be "connectwise", "autotask" or "halopsa" | Validation failed: {field}: Required for the {provider} provider | Validation failed: {field}: Must be a non-empty string of at most 500 characters | Validation failed: {field}: Must be a positive whole number (the PSA's id) | Validation failed: {field}: URL must use https:// (WEBHOOK_ALLOW_PRIVATE_URLS=true allows http:// for local testing) | Validation failed: zoneUrl: The zone could not be found ({reason}); give zoneUrl */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to connect PSA */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "psa-disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No PSA connected */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to disconnect PSA */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "psa-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        ok: boolean;
+                        /** @description What failed and why */
+                        error: string | null;
+                    };
+                };
+            };
+            /** @description Invalid JSON in request body | Validation failed: <field>: <message> */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No PSA connected */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to test PSA connection */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "psa-mapCustomer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The PSA's id of the customer's company
+                     * @example 250
+                     */
+                    companyId: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        customerId: string;
+                        companyId: string;
+                    };
+                };
+            };
+            /** @description Request body must be valid JSON | Validation failed: companyId: Company ID must be the PSA's id of the customer's company (1 to 100 characters) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Customer not found or does not belong to partner */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to map customer to PSA company */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

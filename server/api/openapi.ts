@@ -48,6 +48,10 @@ const TAGS: Array<{ name: string; description: string }> = [
     description: "Slack, Microsoft Teams and syslog (CEF) channels that are told about findings, each finding once.",
   },
   {
+    name: "Partner: PSA",
+    description: "Connect the partner's PSA (ConnectWise PSA, Autotask, HaloPSA) and map customers to its companies.",
+  },
+  {
     name: "Partner: webhooks (earlier protocol)",
     description: "Webhook management of the earlier protocol, under the unversioned prefix.",
   },

@@ -38,6 +38,11 @@ import { listPlans as listDistributorPlans } from "./procedures/distributor/list
 import { revokePartnerApiKey } from "./procedures/distributor/revoke-partner-api-key";
 import { updatePartner } from "./procedures/distributor/update-partner";
 import { health } from "./procedures/health";
+import { connect as connectPsa } from "./procedures/psa/connect";
+import { disconnect as disconnectPsa } from "./procedures/psa/disconnect";
+import { get as getPsa } from "./procedures/psa/get";
+import { mapCustomer as mapCustomerToPsa } from "./procedures/psa/map-customer";
+import { test as testPsa } from "./procedures/psa/test";
 import { getAnalytics } from "./procedures/partner/get-analytics";
 import { getDistributorBrand } from "./procedures/brand/get-distributor-brand";
 import { getPartnerBrand } from "./procedures/brand/get-partner-brand";
@@ -129,6 +134,13 @@ export const appRouter = router({
     create: createMute,
     list: listMutes,
     delete: deleteMute,
+  }),
+  psa: router({
+    connect: connectPsa,
+    get: getPsa,
+    disconnect: disconnectPsa,
+    test: testPsa,
+    mapCustomer: mapCustomerToPsa,
   }),
   distributor: router({
     listPlans: listDistributorPlans,

@@ -7,7 +7,7 @@
 export const REDACTED = "[redacted]";
 
 const SECRET_KEY =
-  /secret|password|passphrase|token|api_?key|ciphertext|hash|seed|totp|otpauth|recovery|credential|private|^code_?verifier$|^qr/i;
+  /secret|password|passphrase|token|api_?key|public_?key|ciphertext|hash|seed|totp|otpauth|recovery|credential|private|^code_?verifier$|^qr/i;
 const SECRET_VALUE = /^(?:expmon_[pd]_|sk_live_)/;
 const TOKEN_PARAMETER = /([?&#][^=&#\s]*(?:token|secret|code|key|state)[^=&#\s]*=)[^&#\s]+/gi;
 const MAX_DEPTH = 8;

@@ -6,6 +6,7 @@ import { portalLocale } from "../i18n/negotiate";
 import { wakeJobWorkers } from "../jobs/wake";
 import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "../breaches/catalogue/records";
 import { refreshThreatScore } from "../customers/threat-score";
+import { requestPartnerPsaSync } from "./psa-requests";
 
 export const CUSTOMER_NOT_FOUND = "Customer not found or does not belong to partner";
 export const BREACH_INSTANCE_NOT_FOUND = "Breach not found or does not belong to partner";
@@ -86,6 +87,7 @@ export async function setBreachResolved(
       data: { customer: customerRef(row.customer), breaches: [{ uuid: instance.id, name: row.breach.name, emails: row.emails }] },
     });
     await refreshThreatScore(tx, instance.customerId);
+    await requestPartnerPsaSync(tx, partnerId);
     return true;
   });
   if (changed) await wakeJobWorkers();

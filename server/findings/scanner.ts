@@ -21,6 +21,7 @@ import { configuredBreachSource } from "../breaches/exposure-index/sources/confi
 import type { BreachSource } from "../breaches/exposure-index/sources/source";
 import { refreshThreatScore } from "../customers/threat-score";
 import { forEachConcurrently } from "../concurrently";
+import { requestPartnerPsaSync } from "./psa-requests";
 
 export type ScanOutcome =
   | { customerId: string; scanned: false; skipped: "not-found" | "not-monitored" | "prospect-already-scanned" }
@@ -235,6 +236,8 @@ export async function recordFindings(
           data: { customer: customerRef(customer), breaches: newInstances },
         })
       : undefined;
+  // New instances and addresses new to an instance are the partner's PSA's to ticket (server/psa/).
+  if (emailsByBreach.size > 0) await requestPartnerPsaSync(tx, customer.partnerId);
   await queueBreachAlert(tx, { customerId, eventId, findings: recorded });
 
   if (scan) {

@@ -14,6 +14,7 @@ import {
   sendNotificationJob,
 } from "../notifications/jobs";
 import { portalCleanupJob, portalCleanupSchedule } from "../portal/cleanup";
+import { psaScheduledSyncJob, psaSyncAllJob, psaSyncJob, psaSyncSchedule } from "../psa/jobs";
 import { endpointHealthJob } from "../webhooks/health-notices";
 import { webhookRetentionJob, webhookRetentionSchedule } from "../webhooks/retention";
 
@@ -36,6 +37,10 @@ export const jobCatalogue = createJobCatalogue({
     // directory: one connection's sync, and the hourly fan-out of those due
     directorySyncJob,
     directorySyncsDueJob,
+    // psa: one connection's ticket sync (asked for, scheduled), and the hourly backstop for every connection
+    psaSyncJob,
+    psaScheduledSyncJob,
+    psaSyncAllJob,
     // webhooks: the log's retention, the owner's notice of an endpoint's health change
     webhookRetentionJob,
     endpointHealthJob,
@@ -58,5 +63,6 @@ export const jobCatalogue = createJobCatalogue({
     alertDigestSchedule,
     dnsRecheckSchedule,
     directorySyncSchedule,
+    psaSyncSchedule,
   ],
 });

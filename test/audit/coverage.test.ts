@@ -20,6 +20,7 @@ import { PEER_ADDRESS_HEADER, stampPeerAddress } from "../../server/client-addre
 import { transitionCustomer } from "../../server/customers/lifecycle";
 import { muteNotices } from "../../server/customers/mutes";
 import { connectDirectory } from "../../server/directory/connections";
+import { savePsaConnection } from "../../server/psa/connections";
 import { createBillingCode } from "../../server/distributors/billing-codes";
 import { serveRestRequest } from "../../server/http/rest-node";
 import { createChannel } from "../../server/webhooks/channels/channels";
@@ -117,6 +118,15 @@ const connectedCustomer = async () => {
   return id;
 };
 const HOOK_URL = "http://127.0.0.1:9/hook";
+const psaBody = () => ({
+  provider: "connectwise" as const,
+  site: "http://127.0.0.1:9",
+  companyId: "acme",
+  publicKey: keep(`psa-public-${randomUUID()}`) as string,
+  privateKey: keep(`psa-private-${randomUUID()}`) as string,
+  clientId: randomUUID(),
+  boardId: 1,
+});
 
 async function endpointOf(owner: WebhookOwner, protocol: "current" | "legacy" = "current") {
   const { endpoint, secret } = await createEndpoint(testDb.db, owner, protocol, {
@@ -350,6 +360,31 @@ const REST_CALLS: Record<string, () => Promise<RestCall>> = {
       as: "partner",
       method: "DELETE",
       path: `/api/v1/integrations/customer/${id}/mutes/${mute.id}`,
+      target: { type: "customer", id },
+    };
+  },
+  "psa.connect": async () => ({
+    as: "partner",
+    method: "PUT",
+    path: "/api/v1/integrations/psa",
+    body: psaBody(),
+    target: { type: "psa", id: null },
+  }),
+  "psa.test": async () => {
+    await savePsaConnection(testDb.db, org.partner.id, psaBody());
+    return { as: "partner", method: "POST", path: "/api/v1/integrations/psa/test", target: { type: "psa", id: null } };
+  },
+  "psa.disconnect": async () => {
+    await savePsaConnection(testDb.db, org.partner.id, psaBody());
+    return { as: "onBehalf", method: "DELETE", path: "/api/v1/integrations/psa", target: { type: "psa", id: null } };
+  },
+  "psa.mapCustomer": async () => {
+    const id = await customer();
+    return {
+      as: "partner",
+      method: "PUT",
+      path: `/api/v1/integrations/customer/${id}/psa`,
+      body: { companyId: "250" },
       target: { type: "customer", id },
     };
   },

@@ -50,6 +50,9 @@ describe("the job catalogue", () => {
       "notifications.monthly-reports",
       "notifications.send",
       "portal.cleanup",
+      "psa.sync",
+      "psa.sync-all",
+      "psa.sync-at",
       "webhooks.endpoint-health",
       "webhooks.retention",
     ]);
@@ -63,6 +66,7 @@ describe("the job catalogue", () => {
       { name: "alert-digest", every: "day", hourUtc: 7, jobKind: "notifications.alert-digests" },
       { name: "domain-dns-recheck", every: "hour", hourUtc: undefined, jobKind: "domains.recheck-dns" },
       { name: "directory-sync", every: "hour", hourUtc: undefined, jobKind: "directory.sync-due" },
+      { name: "psa-sync", every: "hour", hourUtc: undefined, jobKind: "psa.sync-all" },
     ]);
   });
 

@@ -24,6 +24,8 @@ const PAYLOADS: Record<string, { good: unknown[]; bad: unknown[] }> = {
     bad: [{ importId: 1.5 }, { importId: "7" }, { breachIds: "0c1d" }, {}],
   },
   "directory.sync": { good: [{ connectionId: CUSTOMER }], bad: [{ connectionId: "nope" }, {}] },
+  "psa.sync": { good: [{ connectionId: CUSTOMER }], bad: [{ connectionId: "nope" }, {}] },
+  "psa.sync-at": { good: [{ connectionId: CUSTOMER }], bad: [{ connectionId: 7 }, {}] },
   "notifications.send": { good: [{ notificationId: CUSTOMER }], bad: [{ notificationId: 7 }, {}] },
   "notifications.monthly-report": {
     good: [{ customerId: CUSTOMER, period: "2026-10" }],

@@ -1,0 +1,187 @@
+import type { Db } from "../db/client";
+import type { PsaConnection } from "../db/generated/client";
+import { log } from "../log";
+import { nextAttemptDelayMs, scheduledRetryDelayMs } from "../webhooks/retry-schedule";
+import { PsaError, type PsaAdapter } from "./adapter";
+import { markPsaFailing } from "./connections";
+import { mailboxesToTicket } from "./ticketable";
+import { newMailboxesNote, RESOLVED_NOTE, ticketDraft, ticketKeyOf, type TicketFacts } from "./ticket-text";
+
+/**
+ * One run of a PSA connection's sync (docs/integrations.md, "Exactly once"): record the tickets
+ * the mapped customers' open findings call for, then send what is due. A ticket's row, with the
+ * key the ticket will carry, is committed before its create request is sent; the request is
+ * claimed in the row first (create_attempts + 1, a two-minute claim), and any attempt after the
+ * first searches the PSA for the key before creating. So a retry, a crash or a second replica
+ * finds the ticket a lost answer made, and never opens a second one.
+ */
+const RETRY_ROUND = 4;
+const CREATE_CLAIM_MS = 2 * 60_000;
+/** Tickets per run at most; a run that has more queues the next one at once. */
+export const REQUESTS_PER_RUN = 25;
+
+type Ticket = Awaited<ReturnType<typeof dueTickets>>[number];
+
+/** The rows the mapped customers' unresolved breach instances call for, added where missing. */
+export async function recordTickets(db: Db, connection: PsaConnection): Promise<number> {
+  const instances = await db.customerBreach.findMany({
+    where: { resolved: false, customer: { partnerId: connection.partnerId, status: "active", psaCompany: { isNot: null } } },
+    select: { id: true, customerId: true, emails: true, customer: { select: { psaCompany: { select: { companyId: true } } } } },
+  });
+  const rows: Array<{
+    connectionId: string;
+    customerId: string;
+    breachInstanceId: string;
+    mailbox: string;
+    ticketKey: string;
+    companyId: string;
+  }> = [];
+  for (const instance of instances) {
+    const mailboxes = await mailboxesToTicket(db, instance.customerId, instance.emails);
+    if (mailboxes.length === 0) continue;
+    const companyId = instance.customer.psaCompany!.companyId;
+    for (const mailbox of connection.ticketPerMailbox ? mailboxes : [""]) {
+      rows.push({
+        connectionId: connection.id,
+        customerId: instance.customerId,
+        breachInstanceId: instance.id,
+        mailbox,
+        ticketKey: ticketKeyOf(instance.id, mailbox),
+        companyId,
+      });
+    }
+  }
+  if (rows.length === 0) return 0;
+  return (await db.psaTicket.createMany({ data: rows, skipDuplicates: true })).count;
+}
+
+async function dueTickets(db: Db, connectionId: string) {
+  return db.psaTicket.findMany({
+    where: { connectionId, closedAt: null, OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: new Date() } }] },
+    orderBy: { createdAt: "asc" },
+    take: REQUESTS_PER_RUN,
+    include: {
+      customer: { select: { companyName: true } },
+      instance: {
+        select: {
+          resolved: true,
+          emails: true,
+          breach: {
+            select: { title: true, breachDate: true, dataClasses: true, isSensitive: true, isStealerLog: true, descriptionText: true },
+          },
+        },
+      },
+    },
+  });
+}
+
+/** What the ticket should list now: the instance's ticketable mailboxes (in per-mailbox mode, its own one if still so). */
+async function wantedMailboxes(db: Db, ticket: Ticket): Promise<string[]> {
+  const mailboxes = await mailboxesToTicket(db, ticket.customerId, ticket.instance.emails);
+  return ticket.mailbox === "" ? mailboxes : mailboxes.filter((mailbox) => mailbox === ticket.mailbox);
+}
+
+/** Sends what each due ticket needs. Returns "auth" when the PSA refused the credentials (the run stops there). */
+export async function deliverDueTickets(db: Db, connection: PsaConnection, adapter: PsaAdapter): Promise<"done" | "more" | "auth"> {
+  const tickets = await dueTickets(db, connection.id);
+  for (const ticket of tickets) {
+    try {
+      await deliverTicket(db, adapter, ticket);
+    } catch (error) {
+      if (!(error instanceof PsaError)) throw error;
+      if (error.kind === "auth") {
+        await db.psaTicket.update({ where: { id: ticket.id }, data: { claimedUntil: null, lastError: error.message } });
+        await markPsaFailing(db, connection.id, error.message);
+        log.warn("psa connection failing: credentials refused", { connectionId: connection.id, error: error.message });
+        return "auth";
+      }
+      await recordFailure(db, ticket, error);
+    }
+  }
+  return tickets.length === REQUESTS_PER_RUN ? "more" : "done";
+}
+
+async function recordFailure(db: Db, ticket: Ticket, error: PsaError): Promise<void> {
+  const failures = ticket.failures + 1;
+  const delay =
+    error.kind === "retry"
+      ? nextAttemptDelayMs(failures, RETRY_ROUND, error.retryAfterMs)
+      : scheduledRetryDelayMs(RETRY_ROUND, RETRY_ROUND);
+  await db.psaTicket.update({
+    where: { id: ticket.id },
+    data: { failures, nextAttemptAt: new Date(Date.now() + delay), lastError: error.message, claimedUntil: null },
+  });
+  log.info("psa request failed; tried again later", { ticketId: ticket.id, failures, delayMs: delay, error: error.message });
+}
+
+async function deliverTicket(db: Db, adapter: PsaAdapter, ticket: Ticket): Promise<void> {
+  const wanted = await wantedMailboxes(db, ticket);
+  let externalId = ticket.externalId;
+  let sent = ticket.mailboxesSent;
+  if (externalId === null) {
+    // Nothing was ever sent for a row whose findings went away first: it closes without a request.
+    if (ticket.createAttempts === 0 && (ticket.instance.resolved || wanted.length === 0)) {
+      await db.psaTicket.update({ where: { id: ticket.id }, data: { closedAt: new Date(), closedBy: "service" } });
+      return;
+    }
+    const created = await createOnce(db, adapter, ticket, wanted);
+    if (!created) return;
+    ({ externalId, sent } = created);
+  }
+  if (ticket.instance.resolved) {
+    await adapter.closeTicket(externalId, RESOLVED_NOTE);
+    await db.psaTicket.update({
+      where: { id: ticket.id },
+      data: { closedAt: new Date(), closedBy: "service", failures: 0, nextAttemptAt: null, lastError: null },
+    });
+    return;
+  }
+  const added = wanted.filter((mailbox) => !sent.includes(mailbox));
+  if (added.length > 0) {
+    await adapter.addNote(externalId, newMailboxesNote(ticket.instance.breach.title, added));
+    sent = [...sent, ...added].sort();
+  }
+  if (added.length > 0 || ticket.failures > 0) {
+    await db.psaTicket.update({
+      where: { id: ticket.id },
+      data: { mailboxesSent: sent, failures: 0, nextAttemptAt: null, lastError: null },
+    });
+  }
+}
+
+/**
+ * The exactly-once create: claim the row (committed before anything is sent), search for the
+ * key when an earlier attempt may have reached the PSA, create only when it is not there.
+ * Undefined when another run holds the claim.
+ */
+async function createOnce(
+  db: Db,
+  adapter: PsaAdapter,
+  ticket: Ticket,
+  wanted: string[],
+): Promise<{ externalId: string; sent: string[] } | undefined> {
+  const claimed = await db.$queryRaw<Array<{ attempts: number; sent: string[] }>>`
+    UPDATE psa_tickets SET create_attempts = create_attempts + 1, claimed_until = now() + make_interval(secs => ${CREATE_CLAIM_MS / 1000}),
+           updated_at = now()
+    WHERE id = ${ticket.id}::uuid AND external_id IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+    RETURNING create_attempts AS attempts, mailboxes_sent AS sent`;
+  if (claimed.length === 0) return undefined;
+  const { attempts } = claimed[0]!;
+  if (attempts > 1) {
+    const found = await adapter.findTicketByKey(ticket.ticketKey, ticket.companyId);
+    if (found) return recordCreated(db, ticket.id, found.id, claimed[0]!.sent);
+  }
+  // What the ticket will list is recorded before it is sent: a lost answer found later lists the same.
+  await db.psaTicket.update({ where: { id: ticket.id }, data: { mailboxesSent: wanted } });
+  const facts: TicketFacts = { customerName: ticket.customer.companyName, breach: ticket.instance.breach };
+  const created = await adapter.createTicket(ticketDraft(facts, ticket.ticketKey, ticket.companyId, wanted));
+  return recordCreated(db, ticket.id, created.id, wanted);
+}
+
+async function recordCreated(db: Db, ticketId: string, externalId: string, sent: string[]) {
+  await db.psaTicket.update({
+    where: { id: ticketId },
+    data: { externalId, mailboxesSent: sent, claimedUntil: null, failures: 0, nextAttemptAt: null, lastError: null },
+  });
+  return { externalId, sent };
+}
