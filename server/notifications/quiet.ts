@@ -83,6 +83,17 @@ export async function customersWithHeldNotices(
   return rows.map((row) => row.id);
 }
 
+/** Those of a customer's mailboxes a mute in force covers for this catalogue breach (channels that keep their own once-ledger, as PSA tickets do). */
+export async function mutedMailboxes(db: Queryable, customerId: string, breachId: string, emails: readonly string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await db.$queryRaw<Array<{ email: string }>>`
+    SELECT DISTINCT e.email FROM unnest(${emails.map((email) => email.toLowerCase())}::text[]) AS e(email)
+    WHERE EXISTS (SELECT 1 FROM notification_mutes m
+                  WHERE m.customer_id = ${customerId}::uuid AND (m.email IS NULL OR m.email = e.email)
+                    AND (m.breach_id IS NULL OR m.breach_id = ${breachId}::uuid) AND (m.until IS NULL OR m.until > now()))`;
+  return new Set(rows.map((row) => row.email));
+}
+
 /** Whether the row `n` (customer_id, email, breach_id) may be told now: no mute in force, not an inactive user's mailbox. */
 function audible(n: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`

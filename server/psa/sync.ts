@@ -26,7 +26,7 @@ type Ticket = Awaited<ReturnType<typeof dueTickets>>[number];
 export async function recordTickets(db: Db, connection: PsaConnection): Promise<number> {
   const instances = await db.customerBreach.findMany({
     where: { resolved: false, customer: { partnerId: connection.partnerId, status: "active", psaCompany: { isNot: null } } },
-    select: { id: true, customerId: true, emails: true, customer: { select: { psaCompany: { select: { companyId: true } } } } },
+    select: { id: true, customerId: true, breachId: true, emails: true, customer: { select: { psaCompany: { select: { companyId: true } } } } },
   });
   const rows: Array<{
     connectionId: string;
@@ -37,7 +37,7 @@ export async function recordTickets(db: Db, connection: PsaConnection): Promise<
     companyId: string;
   }> = [];
   for (const instance of instances) {
-    const mailboxes = await mailboxesToTicket(db, instance.customerId, instance.emails);
+    const mailboxes = await mailboxesToTicket(db, instance);
     if (mailboxes.length === 0) continue;
     const companyId = instance.customer.psaCompany!.companyId;
     for (const mailbox of connection.ticketPerMailbox ? mailboxes : [""]) {
@@ -65,6 +65,7 @@ async function dueTickets(db: Db, connectionId: string) {
       instance: {
         select: {
           resolved: true,
+          breachId: true,
           emails: true,
           breach: {
             select: { title: true, breachDate: true, dataClasses: true, isSensitive: true, isStealerLog: true, descriptionText: true },
@@ -77,7 +78,7 @@ async function dueTickets(db: Db, connectionId: string) {
 
 /** What the ticket should list now: the instance's ticketable mailboxes (in per-mailbox mode, its own one if still so). */
 async function wantedMailboxes(db: Db, ticket: Ticket): Promise<string[]> {
-  const mailboxes = await mailboxesToTicket(db, ticket.customerId, ticket.instance.emails);
+  const mailboxes = await mailboxesToTicket(db, { customerId: ticket.customerId, breachId: ticket.instance.breachId, emails: ticket.instance.emails });
   return ticket.mailbox === "" ? mailboxes : mailboxes.filter((mailbox) => mailbox === ticket.mailbox);
 }
 
