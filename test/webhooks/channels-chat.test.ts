@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { muteNotices } from "../../server/customers/mutes";
 import { createChannel, getChannel } from "../../server/webhooks/channels/channels";
 import { sendChannelTest } from "../../server/webhooks/channels/test-send";
 import { listDeliveries, requeueDelivery } from "../../server/webhooks/delivery-log";
@@ -143,6 +144,30 @@ describe("Slack and Teams channels", () => {
     expect(deliveries[0]!.body).toContain(stealer.name);
     expect(deliveries[0]!.body).not.toContain(plain.name);
     expect(deliveries[0]!.body).toContain("(Critical)");
+  });
+
+  it("tells a channel nothing about a muted mailbox, and nothing about an inactive directory user's", async () => {
+    const org3 = await createTestOrg(testDb.db, "Muted");
+    const customer = await createTestCustomer(testDb.db, org3.partner.id, { emails: ["kept@gamma.example", "muted@gamma.example", "left@gamma.example"] });
+    const channel = await createChannel(testDb.db, org3.partner.id, {
+      type: "slack",
+      url: slackUrl(),
+      eventTypes: ["customer.breach.found"],
+      minSeverity: "info",
+    });
+    await muteNotices(testDb.db, customer.id, { email: "muted@gamma.example", mutedBy: "partner" });
+    await testDb.db.monitoredAsset.updateMany({ where: { customerId: customer.id, value: "left@gamma.example" }, data: { active: false } });
+    const emails = ["kept@gamma.example", "muted@gamma.example", "left@gamma.example"];
+    const instance = await createBreachInstance(testDb.db, customer, emails);
+    await recordTestEvent(testDb.db, customer, "customer.breach.found", {
+      breaches: [{ uuid: instance.instanceId, name: instance.name, emails }],
+    });
+    await drainWebhooks(testDb.db);
+    const [delivery] = await deliveriesOf(testDb.db, channel.id);
+    expect(delivery!.body).toContain("kept@gamma.example");
+    expect(delivery!.body).not.toContain("muted@gamma.example");
+    expect(delivery!.body).not.toContain("left@gamma.example");
+    expect(await testDb.db.channelNotification.count({ where: { channelId: channel.id } })).toBe(1);
   });
 
   it("retries through the engine, is disabled after failures in a row, and replays from the delivery log", async () => {

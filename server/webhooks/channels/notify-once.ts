@@ -19,15 +19,21 @@ export const candidateKey = (c: NotificationCandidate) => [c.channelId, c.custom
 
 /**
  * The one place that decides which findings a channel is told about: returns the keys
- * (candidateKey) of the candidates it may send, and records them as sent. Mutes and inactive
- * directory users belong here too, as a filter before the record is written.
+ * (candidateKey) of the candidates it may send, and records them as sent. A mailbox of a
+ * directory user who left, or one a mute in force covers (docs/notifications.md, "Quiet by
+ * design"), is neither sent nor recorded: once the mute ends, it is told.
  */
 export async function filterChannelNotifications(tx: BulkTransaction, candidates: readonly NotificationCandidate[]): Promise<Set<string>> {
   const unique = [...new Map(candidates.map((candidate) => [candidateKey(candidate), candidate])).values()];
   if (unique.length === 0) return new Set();
   const recorded = await tx.query<NotificationCandidate>(
     `INSERT INTO channel_notifications (channel_id, customer_id, email, breach_id, event_type)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[])
+     SELECT c.* FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[]) AS c(channel_id, customer_id, email, breach_id, event_type)
+     WHERE NOT EXISTS (SELECT 1 FROM monitored_assets a
+                       WHERE a.customer_id = c.customer_id AND a.kind = 'email' AND a.value = c.email AND NOT a.active)
+       AND NOT EXISTS (SELECT 1 FROM notification_mutes m
+                       WHERE m.customer_id = c.customer_id AND (m.email IS NULL OR m.email = c.email)
+                         AND (m.breach_id IS NULL OR m.breach_id = c.breach_id) AND (m.until IS NULL OR m.until > now()))
      ON CONFLICT DO NOTHING
      RETURNING channel_id::text AS "channelId", customer_id::text AS "customerId", email, breach_id::text AS "breachId", event_type AS "eventType"`,
     [
