@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../../server/db/client";
+import { muteNotices } from "../../server/customers/mutes";
 import { setBreachResolved } from "../../server/findings/instances";
 import { getPsaConnection, mapCustomerToPsaCompany, savePsaConnection, testPsaConnection } from "../../server/psa/connections";
 import { runPsaSync } from "../../server/psa/jobs";
@@ -77,6 +78,21 @@ describe("ConnectWise PSA tickets", () => {
     expect(ticket!.priority).toMatchObject({ severity: "High", impact: "High", board: { id: psa.boardId } });
     const row = await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } });
     expect(row).toMatchObject({ externalId: String(ticket!.id), mailboxesSent: found.emails, createAttempts: 1 });
+  });
+
+  it("leaves a muted mailbox out of the ticket, and opens none when every mailbox is muted", async () => {
+    const found = await mappedBreach();
+    const [muted, ...kept] = found.emails;
+    await muteNotices(db, found.customerId, { email: muted!, mutedBy: "partner" });
+    await sync();
+    const [ticket] = psa.ticketsWithKey(found.key);
+    expect(ticket!.description).not.toContain(muted!);
+    for (const email of kept) expect(ticket!.description).toContain(email);
+
+    const all = await mappedBreach();
+    await muteNotices(db, all.customerId, { breachId: all.instanceId, mutedBy: "customer" });
+    await sync();
+    expect(psa.ticketsWithKey(all.key)).toEqual([]);
   });
 
   it("gives a breach without passwords or sensitivity the normal severity", async () => {
