@@ -17,8 +17,7 @@ type DocumentOnboardBody = NonNullable<OnboardOperation["requestBody"]>["content
  * Onboarding as the service takes it: the document lists both asset lists as optional, but a body
  * without either is refused, so here one of them is required.
  */
-export type OnboardBody = DocumentOnboardBody &
-  ({ assetsDomains: string[] } | { assetsEmails: string[] });
+export type OnboardBody = DocumentOnboardBody & ({ assetsDomains: string[] } | { assetsEmails: string[] });
 
 /** The document's paths, with the rules JSON Schema leaves to the message (OnboardBody) made types. */
 export type paths = Omit<documentPaths, Onboard> & {

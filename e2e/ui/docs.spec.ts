@@ -124,7 +124,10 @@ test("Try it out in the API reference calls the host the page was served from, w
     if (request.url().includes("/api/v1/health")) calls.push(request.url());
   });
   await page.goto(`${otherHost}/docs/reference`);
-  const health = page.locator(".opblock").filter({ has: page.locator('[data-path="/api/v1/health"]') }).first();
+  const health = page
+    .locator(".opblock")
+    .filter({ has: page.locator('[data-path="/api/v1/health"]') })
+    .first();
   await health.locator(".opblock-summary").click();
   await health.getByRole("button", { name: "Try it out" }).click();
   await health.getByRole("button", { name: "Execute" }).click();

@@ -11,7 +11,6 @@ import {
   type ReportStream,
 } from "./import-report";
 
-
 /**
  * `admin import-breaches --catalogue F.json [--accounts F.csv]`: the catalogue, then the
  * accounts. On a terminal a progress bar follows the accounts file; otherwise one summary line

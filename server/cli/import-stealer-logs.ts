@@ -32,4 +32,3 @@ export async function runImportStealerLogs(
     resumedAtByte: result.resumedAtByte,
   };
 }
-

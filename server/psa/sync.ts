@@ -26,7 +26,13 @@ type Ticket = Awaited<ReturnType<typeof dueTickets>>[number];
 export async function recordTickets(db: Db, connection: PsaConnection): Promise<number> {
   const instances = await db.customerBreach.findMany({
     where: { resolved: false, customer: { partnerId: connection.partnerId, status: "active", psaCompany: { isNot: null } } },
-    select: { id: true, customerId: true, breachId: true, emails: true, customer: { select: { psaCompany: { select: { companyId: true } } } } },
+    select: {
+      id: true,
+      customerId: true,
+      breachId: true,
+      emails: true,
+      customer: { select: { psaCompany: { select: { companyId: true } } } },
+    },
   });
   const rows: Array<{
     connectionId: string;
@@ -78,7 +84,11 @@ async function dueTickets(db: Db, connectionId: string) {
 
 /** What the ticket should list now: the instance's ticketable mailboxes (in per-mailbox mode, its own one if still so). */
 async function wantedMailboxes(db: Db, ticket: Ticket): Promise<string[]> {
-  const mailboxes = await mailboxesToTicket(db, { customerId: ticket.customerId, breachId: ticket.instance.breachId, emails: ticket.instance.emails });
+  const mailboxes = await mailboxesToTicket(db, {
+    customerId: ticket.customerId,
+    breachId: ticket.instance.breachId,
+    emails: ticket.instance.emails,
+  });
   return ticket.mailbox === "" ? mailboxes : mailboxes.filter((mailbox) => mailbox === ticket.mailbox);
 }
 

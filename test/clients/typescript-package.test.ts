@@ -21,7 +21,8 @@ const manifest = JSON.parse(readFileSync(path.join(clientDir, "package.json"), "
 const { testDb, server } = restTestBed();
 let consumer: string;
 
-const tsc = (project: string) => run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", project], { cwd: consumer });
+const tsc = (project: string) =>
+  run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", project], { cwd: consumer });
 
 function tsconfig(resolution: "nodenext" | "bundler") {
   return JSON.stringify({

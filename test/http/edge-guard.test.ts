@@ -81,7 +81,10 @@ describe("the edge guard", () => {
     expect((await rawRequest(baseUrl, { path: "/admin" })).headers["content-security-policy"]).toMatch(/'nonce-/);
     // Nothing set on the response by the guard itself: a caller that sends none sends none.
     const bare = createServer(async (received, res) => {
-      const guarded = await guardRequest(received, res, "/api/v1/health", { appUrl: "https://service.example", isRestPath: isPlainRestPath });
+      const guarded = await guardRequest(received, res, "/api/v1/health", {
+        appUrl: "https://service.example",
+        isRestPath: isPlainRestPath,
+      });
       res.end(JSON.stringify({ set: guarded ? res.getHeaderNames() : null }));
     });
     await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));

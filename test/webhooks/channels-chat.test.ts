@@ -148,7 +148,9 @@ describe("Slack and Teams channels", () => {
 
   it("tells a channel nothing about a muted mailbox, and nothing about an inactive directory user's", async () => {
     const org3 = await createTestOrg(testDb.db, "Muted");
-    const customer = await createTestCustomer(testDb.db, org3.partner.id, { emails: ["kept@gamma.example", "muted@gamma.example", "left@gamma.example"] });
+    const customer = await createTestCustomer(testDb.db, org3.partner.id, {
+      emails: ["kept@gamma.example", "muted@gamma.example", "left@gamma.example"],
+    });
     const channel = await createChannel(testDb.db, org3.partner.id, {
       type: "slack",
       url: slackUrl(),

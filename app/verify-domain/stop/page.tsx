@@ -26,7 +26,12 @@ export default async function StopVerificationMailsPage({ searchParams }: { sear
       ) : stop.stopped ? (
         <p role="status">{format(texts.done, values)}</p>
       ) : (
-        <LinkConfirmForm action="/api/verify-domain/stop" token={tokenText} question={format(texts.question, values)} button={texts.confirm} />
+        <LinkConfirmForm
+          action="/api/verify-domain/stop"
+          token={tokenText}
+          question={format(texts.question, values)}
+          button={texts.confirm}
+        />
       )}
     </LinkPage>
   );
