@@ -35,6 +35,7 @@ const EXPECTED: Record<string, StaffRule> = {
   "admin.partners.customers": "viewer",
   "admin.customers.search": "viewer",
   "admin.channels.list": "viewer",
+  "admin.psa.get": "viewer",
   "admin.channels.create": "admin",
   "admin.channels.sendTest": "admin",
   "admin.channels.delete": "admin",

@@ -14,6 +14,7 @@ import { webhooksRouter } from "./admin/webhooks";
 import { me } from "./me";
 import { portalRouter } from "./portal/router";
 import { channelsRouter } from "./admin/channels";
+import { psaRouter } from "./admin/psa";
 import { staffInvitationRouter } from "./staff-invitation";
 import { staffPasswordRouter } from "./staff-password";
 import { unsubscribe } from "./unsubscribe";
@@ -28,6 +29,7 @@ export const uiRouter = router({
     overview: overviewRouter,
     partners: partnersRouter,
     channels: channelsRouter,
+    psa: psaRouter,
     brand: brandRouter,
     customers: customersRouter,
     plans: plansRouter,

@@ -4,6 +4,7 @@ import { ApiKeys } from "../../../_components/api-keys";
 import { BrandForm } from "../../../_components/brand-form";
 import { CopyButton } from "../../../_components/copy-button";
 import { PartnerChannels } from "../../../_components/partner-channels";
+import { PsaConnectionState } from "../../../_components/psa-connection";
 import { PartnerForm } from "../../../_components/partner-form";
 import { adminApi, foundOr404, textParam, type SearchParams } from "../../../_lib/server";
 import { EVENT_TYPES } from "@/server/events/outbox";
@@ -20,9 +21,10 @@ export default async function PartnerPage({
   const { partnerId } = await params;
   const api = await adminApi();
   const partner = await foundOr404(api.admin.partners.get({ partnerId }));
-  const [keys, channels, billingCodes, brand] = await Promise.all([
+  const [keys, channels, psa, billingCodes, brand] = await Promise.all([
     api.admin.partners.apiKeys({ partnerId }),
     api.admin.channels.list({ partnerId }),
+    api.admin.psa.get({ partnerId }),
     api.admin.billingCodes.list({ pageSize: 100 }),
     api.admin.brand.partner({ partnerId }),
   ]);
@@ -52,6 +54,11 @@ export default async function PartnerPage({
       <section aria-labelledby="channels">
         <h2 id="channels">Chat and SIEM channels</h2>
         <PartnerChannels partnerId={partner.uuid} channels={channels} eventTypes={[...EVENT_TYPES]} />
+      </section>
+
+      <section aria-labelledby="psa">
+        <h2 id="psa">PSA</h2>
+        <PsaConnectionState psa={psa} />
       </section>
 
       <section aria-labelledby="details">
