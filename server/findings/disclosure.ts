@@ -44,6 +44,85 @@ export function revealsSensitiveOf(disclosure: Disclosure, email: string): boole
   return disclosure.verifiedDomains.has(domainOfEmail(email));
 }
 
+/** One customer's addresses as a scan's partition reads them. */
+export interface CustomerAddresses {
+  /** Monitored domains. */
+  domains: ReadonlySet<string>;
+  /** Monitored addresses, active ones. */
+  emails: readonly string[];
+  /** Addresses of directory users who left: neither monitored nor discovered again. */
+  inactiveEmails: readonly string[];
+  /** Addresses listed past the partner's lookup budget (withheld_addresses). */
+  withheldListed: readonly string[];
+}
+
+export interface AddressPartition {
+  /** Monitored addresses whose findings may be shown. */
+  monitored: Set<string>;
+  /** Listed past the budget, and not yet revealed: monitored, but their findings withheld. */
+  held: Set<string>;
+  /** Found at a monitored domain, and revealed: to be added as discovered addresses. */
+  discovered: string[];
+  /** Found at a monitored domain, and withheld until it is verified. */
+  hidden: Set<string>;
+}
+
+/** Which addresses of the exposures are shown, held, discovered or hidden (pure: no database). */
+export function partitionAddresses(
+  disclosure: Disclosure,
+  addresses: CustomerAddresses,
+  exposures: ReadonlyArray<{ email: string }>,
+): AddressPartition {
+  const held = new Set(
+    addresses.withheldListed.filter((email) => !revealsWithheldListedAt(disclosure, domainOfEmail(email), addresses.domains)),
+  );
+  const monitored = new Set(addresses.emails.filter((email) => !held.has(email)));
+  const inactive = new Set(addresses.inactiveEmails);
+  const found = [...new Set(exposures.map((exposure) => exposure.email))].filter(
+    (email) => !monitored.has(email) && !held.has(email) && !inactive.has(email) && addresses.domains.has(domainOfEmail(email)),
+  );
+  const discovered = found.filter((email) => revealsDiscoveriesAt(disclosure, domainOfEmail(email)));
+  const hidden = new Set(found.filter((email) => !revealsDiscoveriesAt(disclosure, domainOfEmail(email))));
+  return { monitored, held, discovered, hidden };
+}
+
+/** The catalogue breaches to ask verificationGatedBreachIds about: those of monitored addresses at unverified domains. */
+export function gateCandidates(
+  disclosure: Disclosure,
+  monitored: ReadonlySet<string>,
+  exposures: ReadonlyArray<{ email: string; breachId: string }>,
+): string[] {
+  return exposures.filter(({ email }) => monitored.has(email) && !revealsSensitiveOf(disclosure, email)).map(({ breachId }) => breachId);
+}
+
+/**
+ * The exposures split into what is withheld and what is recorded (by catalogue breach), once the
+ * discovered addresses are monitored (pure: the gated breaches come from verificationGatedBreachIds).
+ */
+export function partitionExposures<T extends { email: string; breachId: string }>(
+  disclosure: Disclosure,
+  addresses: Pick<AddressPartition, "monitored" | "held" | "hidden">,
+  gatedBreachIds: ReadonlySet<string>,
+  exposures: readonly T[],
+): { withheld: T[]; emailsByBreach: Map<string, Set<string>> } {
+  const { monitored, held, hidden } = addresses;
+  const withheld = exposures.filter(
+    ({ email, breachId }) =>
+      hidden.has(email) ||
+      held.has(email) ||
+      (monitored.has(email) && gatedBreachIds.has(breachId) && !revealsSensitiveOf(disclosure, email)),
+  );
+  const withheldKeys = new Set(withheld.map(({ email, breachId }) => `${email} ${breachId}`));
+  const emailsByBreach = new Map<string, Set<string>>();
+  for (const { email, breachId } of exposures) {
+    if (!monitored.has(email) || withheldKeys.has(`${email} ${breachId}`)) continue;
+    const emails = emailsByBreach.get(breachId) ?? new Set<string>();
+    emails.add(email);
+    emailsByBreach.set(breachId, emails);
+  }
+  return { withheld, emailsByBreach };
+}
+
 /**
  * The breaches among these catalogue ids that a customer sees only at a verified domain: the
  * sensitive ones, and the stealer logs (they name the sites whose passwords malware took from a

@@ -2,9 +2,9 @@ import { recountCustomerFigures } from "../customers/figures";
 import type { Db, Queryable } from "../db/client";
 import type { DomainPolicy } from "../db/generated/enums";
 import {
-  revealsDiscoveriesAt,
-  revealsSensitiveOf,
-  revealsWithheldListedAt,
+  gateCandidates,
+  partitionAddresses,
+  partitionExposures,
   verificationGatedBreachIds,
   withholdExposures,
   type Disclosure,
@@ -170,27 +170,22 @@ export async function recordFindings(
     WHERE c.id = ${customerId}::uuid`;
   if (!rows[0]) throw new Error(`customer ${customerId} not found`);
   const customer = { id: customerId, ...rows[0] };
-  const monitoredDomains = new Set(customer.domains);
-  // The mailboxes of directory users who left are neither monitored nor discovered again.
-  const inactiveEmails = new Set(customer.inactiveEmails);
   const disclosure: Disclosure = {
     policy: customer.policy,
     verifiedDomains: new Set(customer.verifiedDomains),
     contestedDomains: new Set(customer.contestedDomains),
   };
-  // Addresses listed past the partner's lookup budget: monitored, but shown no more than discovered ones.
-  const heldEmails = new Set(
-    customer.withheldEmails.filter((email) => !revealsWithheldListedAt(disclosure, domainOfEmail(email), monitoredDomains)),
+  const addresses = partitionAddresses(
+    disclosure,
+    {
+      domains: new Set(customer.domains),
+      emails: customer.emails,
+      inactiveEmails: customer.inactiveEmails,
+      withheldListed: customer.withheldEmails,
+    },
+    exposures,
   );
-  const monitoredEmails = new Set(customer.emails.filter((email) => !heldEmails.has(email)));
-
-  // Addresses found at a monitored domain: revealed, or withheld until the domain is verified.
-  const found = [...new Set(exposures.map((exposure) => exposure.email))].filter(
-    (email) =>
-      !monitoredEmails.has(email) && !heldEmails.has(email) && !inactiveEmails.has(email) && monitoredDomains.has(domainOfEmail(email)),
-  );
-  const discovered = found.filter((email) => revealsDiscoveriesAt(disclosure, domainOfEmail(email)));
-  const hiddenEmails = new Set(found.filter((email) => !revealsDiscoveriesAt(disclosure, domainOfEmail(email))));
+  const { monitored: monitoredEmails, discovered } = addresses;
   const addedAssets = await addDiscoveredEmails(tx, customerId, discovered);
   for (const asset of addedAssets) monitoredEmails.add(asset.value);
   if (addedAssets.length > 0) {
@@ -206,26 +201,10 @@ export async function recordFindings(
   }
 
   // Sensitive and stealer-log breaches of addresses at a domain not verified for the customer are withheld too.
-  const unverifiedSensitive = await verificationGatedBreachIds(
-    tx,
-    exposures.filter(({ email }) => monitoredEmails.has(email) && !revealsSensitiveOf(disclosure, email)).map(({ breachId }) => breachId),
-  );
-  const withheld = exposures.filter(
-    ({ email, breachId }) =>
-      hiddenEmails.has(email) ||
-      heldEmails.has(email) ||
-      (monitoredEmails.has(email) && unverifiedSensitive.has(breachId) && !revealsSensitiveOf(disclosure, email)),
-  );
+  const gated = await verificationGatedBreachIds(tx, gateCandidates(disclosure, monitoredEmails, exposures));
+  const { withheld, emailsByBreach } = partitionExposures(disclosure, addresses, gated, exposures);
   await withholdExposures(tx, customerId, withheld);
-  const withheldKeys = new Set(withheld.map(({ email, breachId }) => `${email} ${breachId}`));
 
-  const emailsByBreach = new Map<string, Set<string>>();
-  for (const { email, breachId } of exposures) {
-    if (!monitoredEmails.has(email) || withheldKeys.has(`${email} ${breachId}`)) continue;
-    const emails = emailsByBreach.get(breachId) ?? new Set<string>();
-    emails.add(email);
-    emailsByBreach.set(breachId, emails);
-  }
   const { newInstances, recorded } = await upsertInstances(tx, customerId, emailsByBreach);
   const eventId =
     newInstances.length > 0
