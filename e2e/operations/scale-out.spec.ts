@@ -43,10 +43,11 @@ const SCHEDULED_JOB_KINDS: Record<string, string> = {
 /** The schedules whose current slot is open now (their hours in UTC, as defined with each schedule). */
 function schedulesDueNow(now = new Date()): string[] {
   const hour = now.getUTCHours();
-  const due = ["domain-dns-recheck", "directory-sync"]; // every hour
+  const due = ["domain-dns-recheck", "directory-sync", "psa-sync"]; // every hour
   if (hour >= 1) due.push("catalogue-sync");
   if (hour >= 2) due.push("daily-scan");
   if (hour >= 3) due.push("housekeeping", "webhook-retention", "portal-cleanup");
+  if (hour >= 7) due.push("alert-digest");
   if (now.getUTCDate() > 1 || hour >= 6) due.push("monthly-report");
   return due.sort();
 }

@@ -46,7 +46,8 @@ async function walk(page: Page, area: RegExp, starts: string[]): Promise<string[
     await page.waitForLoadState("networkidle");
     // Next.js's scripts ran (they are what a wrong nonce would stop): the router is up.
     await expect.poll(() => page.evaluate(() => "next" in window), { message: `scripts ran on ${target}` }).toBe(true);
-    const links = await page.$$eval("a[href]", (anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
+    // Downloads (a report's PDF) are files, not pages.
+    const links = await page.$$eval("a[href]:not([download])", (anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
     for (const link of links) {
       const url = new URL(link);
       if (url.origin !== new URL(page.url()).origin || !area.test(url.pathname) || SKIP.test(url.pathname + url.search)) continue;

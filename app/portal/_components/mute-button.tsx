@@ -33,7 +33,8 @@ export function MuteButton({ breachId, muted, labels }: { breachId: string; mute
       <button type="button" className={styles.secondaryButton} onClick={toggle} disabled={state === "saving"}>
         {muted ? labels.unmute : labels.mute}
       </button>
-      <p role="status" className={state === "failed" ? styles.errorText : styles.muted}>
+      {/* A live region, not a second role="status": the page's own status line stays the one. */}
+      <p aria-live="polite" className={state === "failed" ? styles.errorText : styles.muted}>
         {message}
       </p>
     </div>
