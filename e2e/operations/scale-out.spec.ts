@@ -38,6 +38,8 @@ const SCHEDULED_JOB_KINDS: Record<string, string> = {
   "catalogue-sync": "breaches.sync-catalogue",
   "domain-dns-recheck": "domains.recheck-dns",
   "directory-sync": "directory.sync-due",
+  "psa-sync": "psa.sync-all",
+  "alert-digest": "notifications.alert-digests",
 };
 
 /** The schedules whose current slot is open now (their hours in UTC, as defined with each schedule). */
