@@ -216,7 +216,7 @@ export async function recordFindings(
         })
       : undefined;
   // New instances and addresses new to an instance are the partner's PSA's to ticket (server/psa/).
-  if (emailsByBreach.size > 0) await requestPartnerPsaSync(tx, customer.partnerId);
+  if (recorded.length > 0) await requestPartnerPsaSync(tx, customer.partnerId);
   await queueBreachAlert(tx, { customerId, eventId, findings: recorded });
 
   if (scan) {
