@@ -9,7 +9,7 @@ import {
   type ExecutiveReportData,
   type ProspectReportData,
 } from "../notifications/customer-report-pdf";
-import { reportBrandOf, type ReportBrand } from "../notifications/report-brand";
+import { reportBrandOf } from "../notifications/report-brand";
 import { brandFor } from "../brand/brand";
 import { exposurePoints, threatScore, type ScoredExposure } from "../customers/threat-score";
 import { CUSTOMER_NOT_FOUND } from "./instances";
@@ -59,25 +59,23 @@ export interface CustomerReportRequest {
 /**
  * A customer's report as a PDF (GET customer/{customerId}/report): the executive report of a
  * period, or a prospect's one-time exposure check, in `localeCode` (default the customer's
- * locale) and under `brand` (default: the partner's name in today's look).
+ * locale) and under the partner's brand.
  */
 export async function customerReport(
   db: Db,
   partnerId: string,
   customerId: string,
   request: CustomerReportRequest,
-  brand?: ReportBrand,
   now = new Date(),
 ): Promise<{ filename: string; pdf: Buffer }> {
   const customer = await db.customer.findFirst({
     where: { id: customerId, partnerId },
-    select: { status: true, localeCode: true, companyName: true, firstScannedAt: true, partner: { select: { name: true } } },
+    select: { status: true, localeCode: true, companyName: true, firstScannedAt: true },
   });
   if (!customer) throw notFound(CUSTOMER_NOT_FOUND);
   const meta = {
     locale: request.localeCode ?? portalLocale(customer.localeCode),
-    partnerName: customer.partner.name,
-    brand: brand ?? reportBrandOf(await brandFor(db, { partnerId })),
+    brand: reportBrandOf(await brandFor(db, { partnerId })),
   };
   if (request.kind === "prospect") {
     if (customer.status !== "prospect") throw unprocessable(REPORT_NOT_PROSPECT);

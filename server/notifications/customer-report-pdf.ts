@@ -2,7 +2,7 @@ import type { LocaleCode } from "../i18n/locales";
 import { reportTexts } from "../i18n/translations";
 import { scoreChart } from "./pdf-chart";
 import { MUTED, reportWriter } from "./pdf-writer";
-import { reportBrand, type ReportBrand } from "./report-brand";
+import type { ReportBrand } from "./report-brand";
 
 /** Dates are "YYYY-MM-DD" (UTC days). */
 export interface ExecutiveReportData {
@@ -44,13 +44,10 @@ function formats(locale: LocaleCode) {
  * The executive report of a period as an A4 PDF: the threat score over time, new and resolved
  * findings, the riskiest mailboxes and breaches, in the customer's locale and under the brand.
  */
-export function executiveReportPdf(
-  data: ExecutiveReportData,
-  meta: { locale: LocaleCode; partnerName: string; brand?: ReportBrand },
-): Promise<Buffer> {
+export function executiveReportPdf(data: ExecutiveReportData, meta: { locale: LocaleCode; brand: ReportBrand }): Promise<Buffer> {
   const t = reportTexts(meta.locale).executive;
   const { day, count } = formats(meta.locale);
-  const brand = reportBrand(meta.partnerName, meta.brand);
+  const brand = meta.brand;
   const period = t.period(day(data.from), day(data.to));
   const pdf = reportWriter({ locale: meta.locale, title: `${t.title}: ${period}`, subject: data.companyName, brand });
   pdf.title(t.title, `${data.companyName} · ${period}`);
@@ -111,13 +108,10 @@ export function executiveReportPdf(
  * exposed addresses and the number of breach instances, as the API shows a prospect (no breach
  * names, dates, categories, descriptions or steps), and what full monitoring would add.
  */
-export function prospectReportPdf(
-  data: ProspectReportData,
-  meta: { locale: LocaleCode; partnerName: string; brand?: ReportBrand },
-): Promise<Buffer> {
+export function prospectReportPdf(data: ProspectReportData, meta: { locale: LocaleCode; brand: ReportBrand }): Promise<Buffer> {
   const t = reportTexts(meta.locale).prospect;
   const { day, count } = formats(meta.locale);
-  const brand = reportBrand(meta.partnerName, meta.brand);
+  const brand = meta.brand;
   const pdf = reportWriter({ locale: meta.locale, title: t.title, subject: data.companyName, brand });
   pdf.title(t.title, data.companyName);
   pdf.paragraph(data.checkedOn ? t.intro(data.companyName, day(data.checkedOn)) : t.notChecked(data.companyName));

@@ -100,7 +100,7 @@ export async function renderNotification(content: CustomerNotificationContent, c
       attachments.push({
         filename: `breach-report-${content.data.period}.pdf`,
         contentType: "application/pdf",
-        content: await monthlyReportPdf(view, { locale, companyName, partnerName, brand: reportBrandOf(brand) }),
+        content: await monthlyReportPdf(view, { locale, companyName, brand: reportBrandOf(brand) }),
       });
       break;
     }

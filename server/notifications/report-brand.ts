@@ -1,9 +1,8 @@
 import type { Brand } from "../brand/brand";
 
 /**
- * Whose name, logo and colour a report carries (docs/customers.md, "Reports"). The renderers
- * take it as an optional `brand`; without one they keep the service's own look with the
- * partner's name, decided here and nowhere else.
+ * Whose name, logo and colour a report carries (docs/customers.md, "Reports"); `reportBrandOf`
+ * derives it from the partner's resolved brand, and nothing else decides it.
  */
 export interface ReportBrand {
   name: string;
@@ -17,10 +16,6 @@ export interface ReportBrand {
 
 /** The ink of today's reports, their default primary colour. */
 export const DEFAULT_REPORT_COLOR = "#1f2933";
-
-export function reportBrand(partnerName: string, brand?: ReportBrand): ReportBrand {
-  return brand ?? { name: partnerName, primaryColor: DEFAULT_REPORT_COLOR };
-}
 
 /** The partner's brand as reports draw it; the service's own look keeps today's report. */
 export function reportBrandOf(brand: Brand): ReportBrand {

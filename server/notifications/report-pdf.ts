@@ -1,21 +1,21 @@
 import type { LocaleCode } from "../i18n/locales";
 import { MUTED, reportWriter } from "./pdf-writer";
-import { reportBrand, type ReportBrand } from "./report-brand";
+import type { ReportBrand } from "./report-brand";
 import type { MonthlyReportView } from "./report-view";
 
 /**
  * The monthly report as an A4 PDF of one or two pages. It draws the same view as the e-mail,
- * under the brand's name and colours (`brand`: none, today's look with the partner's name).
+ * under the brand's name and colours.
  */
 export async function monthlyReportPdf(
   view: MonthlyReportView,
-  meta: { locale: LocaleCode; companyName: string; partnerName: string; brand?: ReportBrand },
+  meta: { locale: LocaleCode; companyName: string; brand: ReportBrand },
 ): Promise<Buffer> {
   const pdf = reportWriter({
     locale: meta.locale,
     title: view.heading,
     subject: meta.companyName,
-    brand: reportBrand(meta.partnerName, meta.brand),
+    brand: meta.brand,
   });
   pdf.title(view.heading, meta.companyName);
   pdf.paragraph(view.intro);

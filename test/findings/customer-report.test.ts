@@ -4,6 +4,7 @@ import { LOCALE_MESSAGE } from "../../server/api/procedures/breach/schemas";
 import { threatScore } from "../../server/customers/threat-score";
 import { executiveReportFacts } from "../../server/findings/customer-reports";
 import { executiveReportPdf } from "../../server/notifications/customer-report-pdf";
+import { DEFAULT_REPORT_COLOR } from "../../server/notifications/report-brand";
 import { hibpBreach, seedExposures } from "../helpers/breach-fixtures";
 import { createTestCustomer } from "../helpers/customers";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
@@ -148,8 +149,8 @@ describe("the executive report", () => {
       { from: "2026-01-01", to: "2026-03-31" },
     );
     const brand = { name: "Contoso Secure", logoPng: solidPng(120, 40, "#00c853"), primaryColor: "#b3261e" };
-    const branded = await executiveReportPdf(facts, { locale: "en-GB", partnerName: "Northwind IT", brand });
-    const plain = await executiveReportPdf(facts, { locale: "en-GB", partnerName: "Northwind IT" });
+    const branded = await executiveReportPdf(facts, { locale: "en-GB", brand });
+    const plain = await executiveReportPdf(facts, { locale: "en-GB", brand: { name: "Northwind IT", primaryColor: DEFAULT_REPORT_COLOR } });
     expect(await pdfToText(branded)).toContain("Contoso Secure");
     expect(await pdfToText(branded)).not.toContain("Northwind IT");
     const [brandedPage] = await pdfToImages(branded);
