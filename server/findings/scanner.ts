@@ -22,6 +22,7 @@ import type { BreachSource } from "../breaches/exposure-index/sources/source";
 import { refreshThreatScore } from "../customers/threat-score";
 import { forEachConcurrently } from "../concurrently";
 import { requestPartnerPsaSync } from "./psa-requests";
+import { capturedWebsites, websitesOfBreach } from "../breaches/exposure-index/captured-websites";
 
 export type ScanOutcome =
   | { customerId: string; scanned: false; skipped: "not-found" | "not-monitored" | "prospect-already-scanned" }
@@ -242,7 +243,7 @@ async function addDiscoveredEmails(tx: Queryable, customerId: string, emails: st
 /**
  * Inserts the instances that are new and adds newly exposed addresses to existing ones (their
  * id and resolved flag stay). Retired catalogue breaches are left out. Returns the new ones as
- * breach summaries (the events' {uuid, name, emails}), ordered by breach name, and every
+ * breach summaries (the events' {uuid, name, emails}, websiteDomains for stealer logs), ordered by breach name, and every
  * (breach, addresses) newly recorded, new instances' and those added to known ones (the alert's).
  */
 async function upsertInstances(
@@ -256,7 +257,7 @@ async function upsertInstances(
   const emailLists = breachIds.map((id) => JSON.stringify([...emailsByBreach.get(id)!].sort()));
   // `earlier` reads the statement's snapshot: the instances' addresses before the upsert.
   const rows = await tx.$queryRaw<
-    Array<{ id: string; name: string; breachId: string; emails: string[]; added: string[]; inserted: boolean }>
+    Array<{ id: string; name: string; breachId: string; emails: string[]; added: string[]; inserted: boolean; isStealerLog: boolean }>
   >`
     WITH found AS (
       SELECT f.breach_id, ARRAY(SELECT jsonb_array_elements_text(f.emails::jsonb)) AS emails
@@ -274,12 +275,23 @@ async function upsertInstances(
         WHERE NOT (EXCLUDED.emails <@ customer_breaches.emails)
       RETURNING id, breach_id, emails, (xmax = 0) AS inserted
     )
-    SELECT u.id::text, b.name, u.breach_id::text AS "breachId", u.emails, u.inserted,
+    SELECT u.id::text, b.name, u.breach_id::text AS "breachId", u.emails, u.inserted, b.is_stealer_log AS "isStealerLog",
            ARRAY(SELECT e FROM unnest(u.emails) AS e WHERE NOT e = ANY(coalesce(x.emails, ARRAY[]::text[])) ORDER BY e) AS added
     FROM upserted u JOIN breaches b ON b.id = u.breach_id LEFT JOIN earlier x ON x.breach_id = u.breach_id
     ORDER BY b.name`;
+  const inserted = rows.filter((row) => row.inserted);
+  // A new stealer-log instance's event names the websites captured for its addresses (recorded only at verified domains).
+  const websites = await capturedWebsites(
+    tx,
+    inserted.filter((row) => row.isStealerLog).map((row) => ({ breachId: row.breachId, emails: row.emails })),
+  );
   return {
-    newInstances: rows.filter((row) => row.inserted).map((row) => ({ uuid: row.id, name: row.name, emails: row.emails })),
+    newInstances: inserted.map((row) => ({
+      uuid: row.id,
+      name: row.name,
+      emails: row.emails,
+      ...(row.isStealerLog && { websiteDomains: websitesOfBreach(websites.get(row.breachId)) }),
+    })),
     recorded: rows.filter((row) => row.added.length > 0).map((row) => ({ breachId: row.breachId, emails: row.added })),
   };
 }
