@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { capturedWebsites, websitesOfBreach } from "../breaches/exposure-index/captured-websites";
 import type { Db, Queryable } from "../db/client";
 import { queueNotification } from "./messages";
 import { claimNotices, EMAIL_ALERT_CHANNEL, takeHeldNotices, type NoticeCandidate } from "./quiet";
@@ -126,8 +127,13 @@ async function alertData(
 async function alertBreaches(tx: Queryable, emailsByBreach: ReadonlyMap<string, string[]>): Promise<AlertBreach[]> {
   const catalogue = await tx.breach.findMany({
     where: { id: { in: [...emailsByBreach.keys()] } },
-    select: { id: true, name: true, title: true, breachDate: true, pwnCount: true, dataClasses: true },
+    select: { id: true, name: true, title: true, breachDate: true, pwnCount: true, dataClasses: true, isStealerLog: true },
   });
+  // Stealer logs are recorded only for addresses at a verified domain (server/findings/disclosure.ts), so all told may be named.
+  const websites = await capturedWebsites(
+    tx,
+    catalogue.filter((facts) => facts.isStealerLog).map((facts) => ({ breachId: facts.id, emails: emailsByBreach.get(facts.id)! })),
+  );
   return catalogue
     .map((facts) => ({
       name: facts.name,
@@ -136,6 +142,7 @@ async function alertBreaches(tx: Queryable, emailsByBreach: ReadonlyMap<string, 
       pwnCount: Number(facts.pwnCount),
       dataClasses: facts.dataClasses,
       emails: [...emailsByBreach.get(facts.id)!].sort(),
+      ...(facts.isStealerLog && { websiteDomains: websitesOfBreach(websites.get(facts.id)) }),
     }))
     .sort((a, b) => b.breachDate.localeCompare(a.breachDate) || a.name.localeCompare(b.name));
 }
