@@ -31,7 +31,11 @@ export async function capturedWebsites(db: Queryable, findings: readonly Stealer
   return byBreach;
 }
 
-/** Every website of one breach's mailboxes, once each, sorted. */
-export function websitesOfBreach(byEmail: ReadonlyMap<string, readonly string[]> | undefined): string[] {
-  return [...new Set([...(byEmail?.values() ?? [])].flat())].sort();
+/** By catalogue breach id, then by address: what capturedWebsites answers. */
+export type CapturedWebsites = ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
+
+/** Every website of one breach's mailboxes (of those in `emails`, when given), once each, sorted. */
+export function websitesOfBreach(byEmail: ReadonlyMap<string, readonly string[]> | undefined, emails?: readonly string[]): string[] {
+  const lists = emails ? emails.map((email) => byEmail?.get(email) ?? []) : [...(byEmail?.values() ?? [])];
+  return [...new Set(lists.flat())].sort();
 }
