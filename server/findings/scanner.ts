@@ -243,9 +243,9 @@ async function addDiscoveredEmails(tx: Queryable, customerId: string, emails: st
 /**
  * Inserts the instances that are new and adds newly exposed addresses to existing ones (their
  * id and resolved flag stay). Retired catalogue breaches are left out. Returns the new ones as
- * breach summaries (the events' {uuid, name, emails}, websiteDomains for stealer logs), ordered by breach name, and every
- * (breach, addresses) newly recorded, new instances' and those added to known ones (the alert's),
- * with the websites captured for those of stealer logs.
+ * breach summaries (the events' {uuid, name, emails}, and websiteDomains for stealer logs),
+ * ordered by breach name; every (breach, addresses) newly recorded, new instances' and those
+ * added to known ones (the alert's); and the websites captured for those of stealer logs.
  */
 async function upsertInstances(
   tx: Queryable,
