@@ -10,6 +10,15 @@
  * matching job it queued is run by the job worker (`runDueJobs`, this kind only) and timed; then
  * the rows written are counted: customers touched, events, instances, alerts, scan jobs.
  *   npx tsx bench/breaches-match.ts [--customers 10000] [--addresses 10] [--rows 1000000] [--hit-share 0.01]
+ *
+ * `--stealer-logs` (issue 44 measure: 10,000,000 stealer-log rows against 100,000 monitored
+ * addresses, matched < 60 s after the import commits): the imports go through the real
+ * `import-stealer-logs` path instead (email,website_domain,captured_at; one stealer-log breach,
+ * committed a chunk at a time, each chunk queuing its matching), every monitored address is at the
+ * customer's domain and that domain is verified (stealer logs are recorded for nothing else), and
+ * the clock runs from the last chunk's commit until every matching job queued has run. Default
+ * rows in this mode: 10,000,000.
+ *   npx tsx bench/breaches-match.ts --stealer-logs [--rows 10000000] ...
  */
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
@@ -21,6 +30,8 @@ import { BUNDLED_CATALOGUE, seededRandom } from "../server/breaches/exposure-ind
 import { MATCH_NEW_EXPOSURES_JOB } from "../server/breaches/exposure-index/match-requests";
 import { SCAN_CUSTOMER_JOB } from "../server/customers/scan-requests";
 import { runImportBreaches } from "../server/cli/import-breaches";
+import { runImportStealerLogs } from "../server/cli/import-stealer-logs";
+import { importCatalogue } from "../server/breaches/catalogue/catalogue";
 import { recountCustomerFigures } from "../server/customers/figures";
 import type { Db } from "../server/db/client";
 import { createDistributor } from "../server/distributors/distributors";
@@ -37,18 +48,23 @@ const { values } = parseArgs({
     customers: { type: "string", default: "10000" },
     addresses: { type: "string", default: "10" },
     prospects: { type: "string", default: "1000" },
-    rows: { type: "string", default: "1000000" },
+    rows: { type: "string" },
     "hit-share": { type: "string", default: "0.01" },
+    "stealer-logs": { type: "boolean", default: false },
   },
 });
+const stealerLogs = values["stealer-logs"];
 const customerCount = Number(values.customers);
 const addressesPerCustomer = Number(values.addresses);
 const prospectCount = Number(values.prospects);
-const rows = Number(values.rows);
+const rows = Number(values.rows ?? (stealerLogs ? "10000000" : "1000000"));
 const hitShare = Number(values["hit-share"]);
 
+// Stealer logs are recorded only at a verified domain: in that mode every address is at the customer's own.
 const addressOf = (customer: number, i: number) =>
-  i % 2 === 0 ? `user${i}@customer${customer}.example` : `person${customer}.${i}@mail${i % 7}.example`;
+  stealerLogs || i % 2 === 0 ? `user${i}@customer${customer}.example` : `person${customer}.${i}@mail${i % 7}.example`;
+const STEALER_LOG_BREACH = "SynthientStealerLogThreatData";
+const WEBSITES = Array.from({ length: 5_000 }, (_, i) => `site${i}.example`);
 const prospectAddressOf = (prospect: number, i: number) => `staff${i}@prospect${prospect}.example`;
 
 async function createCustomers(db: Db, partnerId: string) {
@@ -89,12 +105,24 @@ async function createCustomers(db: Db, partnerId: string) {
   ];
   for (let start = 0; start < assets.length; start += 10_000)
     await db.monitoredAsset.createMany({ data: assets.slice(start, start + 10_000) });
+  if (stealerLogs) {
+    const verified = active.map((customerId, n) => ({
+      customerId,
+      domain: `customer${n}.example`,
+      status: "verified" as const,
+      method: "staff" as const,
+      verifiedAt: new Date(),
+      verifiedBy: "Bench",
+    }));
+    for (let start = 0; start < verified.length; start += 10_000)
+      await db.customerDomain.createMany({ data: verified.slice(start, start + 10_000) });
+  }
   await recountCustomerFigures(db);
   return { active, prospects };
 }
 
 /**
- * An accounts file of `count` rows: `hitShare` of them on monitored addresses of active customers
+ * An accounts file (a stealer-log file with `--stealer-logs`: a random website per row) of `count` rows: `hitShare` of them on monitored addresses of active customers
  * (a random customer and address each), a tenth of that on prospects' addresses, the rest on
  * addresses nobody monitors. Returns the active customers it exposes (by their number).
  */
@@ -103,7 +131,7 @@ async function writeAccounts(file: string, count: number, seed: number, breachNa
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const exposed = new Set<number>();
   const out = createWriteStream(file, { highWaterMark: 1 << 22 });
-  let chunk = "email,breach_name\n";
+  let chunk = stealerLogs ? "email,website_domain,captured_at\n" : "email,breach_name\n";
   // Every hitEvery-th row is on a monitored address, every (10 x hitEvery)-th + 1 on a prospect's.
   const hitEvery = Math.max(1, Math.round(1 / hitShare));
   for (let i = 0; i < count; i++) {
@@ -118,7 +146,9 @@ async function writeAccounts(file: string, count: number, seed: number, breachNa
       const user = Math.floor(random() * 40_000_000);
       email = `user${user}@company${user % 250_000}.example`;
     }
-    chunk += `${email},${pick(breachNames)}\n`;
+    chunk += stealerLogs
+      ? `${email},${pick(WEBSITES)},2025-03-${String(1 + Math.floor(random() * 28)).padStart(2, "0")}\n`
+      : `${email},${pick(breachNames)}\n`;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
       chunk = "";
@@ -139,6 +169,7 @@ async function main() {
     const breachNames = catalogue.filter((breach) => !breach.IsRetired).map((breach) => breach.Name);
     const distributor = await createDistributor(db, { name: "Bench distributor", domainPolicy: "trusted" });
     const partner = await createPartner(db, { distributorId: distributor.id, name: "Bench partner" });
+    if (stealerLogs) await importCatalogue(db, JSON.parse(await readFile(BUNDLED_CATALOGUE, "utf8")));
     const setupStarted = performance.now();
     const customers = await createCustomers(db, partner.id);
     console.log(
@@ -153,7 +184,9 @@ async function main() {
       const exposed = new Set([...exposedNumbers].map((n) => customers.active[n]!));
       const quiet = { isTTY: false, write: () => true };
       const importStarted = performance.now();
-      const imported = await runImportBreaches(db, { catalogueFile: BUNDLED_CATALOGUE, accountsFile: file }, quiet);
+      const added = stealerLogs
+        ? (await runImportStealerLogs(db, { breachName: STEALER_LOG_BREACH, file }, quiet)).addresses
+        : (await runImportBreaches(db, { catalogueFile: BUNDLED_CATALOGUE, accountsFile: file }, quiet)).accounts;
       const committed = performance.now();
       const committedAt = (await db.$queryRaw<Array<{ now: Date }>>`SELECT now()`)[0]!.now;
 
@@ -177,13 +210,14 @@ async function main() {
         await count`SELECT count(*) AS n FROM outbox_events WHERE created_at >= ${committedAt} AND type = 'customer.breach.found'`;
       const customersWithEvents =
         await count`SELECT count(DISTINCT customer_id) AS n FROM outbox_events WHERE created_at >= ${committedAt}`;
-      reportResult("breaches-match", {
+      reportResult(stealerLogs ? "breaches-match-stealer-logs" : "breaches-match", {
         run,
         monitoredAddresses: customerCount * addressesPerCustomer,
         activeCustomers: customerCount,
         prospects: prospectCount,
         rows,
-        added: imported.accounts,
+        // Addresses new to the index (for stealer logs: new to the breach; rows carry websites).
+        added,
         importSeconds: Number(((committed - importStarted) / 1000).toFixed(1)),
         // From the import's commit until the job has written every affected customer's findings.
         commitToEventsQueuedSeconds: Number(matchedSeconds.toFixed(1)),
@@ -203,6 +237,10 @@ async function main() {
         machineBusyPercent: machineCpuShare(cpuBefore, cpuAfter, "busy"),
         machineCpuStealPercent: machineCpuShare(cpuBefore, cpuAfter, "steal"),
         peakRss: mib(memory.peak()),
+        loadAverage: os
+          .loadavg()
+          .map((load) => load.toFixed(1))
+          .join(" "),
       });
     }
   } finally {

@@ -2343,6 +2343,8 @@ export interface components {
             name: string;
             /** @description The customer's monitored e-mail addresses found in the breach */
             emails: string[];
+            /** @description customer.breach.found of a stealer-log breach only: the websites whose passwords malware captured for these addresses, sorted ([stealer logs](http://localhost:3000/docs/breaches#stealer-logs)) */
+            websiteDomains?: string[];
         };
         /** @description A prospect customer's breach event: breach names and every other breach detail withheld */
         RedactedBreachEventData: {

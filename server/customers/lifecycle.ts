@@ -3,6 +3,7 @@ import type { Db, Queryable } from "../db/client";
 import type { CustomerStatus } from "../db/generated/enums";
 import { conflict, unprocessable, type AppError } from "../errors";
 import { customerRef, recordEvent } from "../events/outbox";
+import { capturedWebsites, websitesOfBreach } from "../breaches/exposure-index/captured-websites";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { syncBillingPeriod } from "./billing-periods";
@@ -117,7 +118,7 @@ export async function transitionCustomer(
 
 /**
  * Records one customer.breach.found with every breach instance of the customer (uuid, name, the
- * addresses), nothing when it has none. Routed after the status change committed, so it carries
+ * addresses, a stealer log's captured websites), nothing when it has none. Routed after the status change committed, so it carries
  * the full data (docs/webhooks.md, "Events").
  */
 async function recordAllFindings(
@@ -127,17 +128,26 @@ async function recordAllFindings(
 ): Promise<void> {
   const instances = await tx.customerBreach.findMany({
     where: { customerId: customer.id },
-    select: { id: true, emails: true, breach: { select: { name: true } } },
+    select: { id: true, emails: true, breachId: true, breach: { select: { name: true, isStealerLog: true } } },
     orderBy: { createdAt: "asc" },
   });
   if (instances.length === 0) return;
+  const websites = await capturedWebsites(
+    tx,
+    instances.filter((instance) => instance.breach.isStealerLog),
+  );
   await recordEvent(tx, {
     type: "customer.breach.found",
     partnerId,
     customerId: customer.id,
     data: {
       customer: customerRef(customer),
-      breaches: instances.map((instance) => ({ uuid: instance.id, name: instance.breach.name, emails: instance.emails })),
+      breaches: instances.map((instance) => ({
+        uuid: instance.id,
+        name: instance.breach.name,
+        emails: instance.emails,
+        ...(instance.breach.isStealerLog && { websiteDomains: websitesOfBreach(websites.get(instance.breachId)) }),
+      })),
     },
   });
 }

@@ -16,7 +16,7 @@ export interface MergedEvent extends StoredEvent {
 /**
  * Merges the customer.breach.found events of one customer that are routed together (queued
  * close together) into the first of them: the breaches of all, a breach that appears
- * more than once listed once with the union of its e-mail addresses. Other events pass through
+ * more than once listed once with the union of its e-mail addresses (and captured websites). Other events pass through
  * in order. The merged event keeps the first event's id, so its idempotency token is stable.
  */
 export function mergeEvents(events: StoredEvent[]): MergedEvent[] {
@@ -42,13 +42,16 @@ export function mergeEvents(events: StoredEvent[]): MergedEvent[] {
     first.mergedIds.push(stored.id);
     for (const breach of stored.event.data.breaches) {
       const existing = first.event.data.breaches.find((candidate) => candidate.uuid === breach.uuid);
-      if (existing) existing.emails = [...new Set([...existing.emails, ...breach.emails])];
-      else first.event.data.breaches.push(copyBreach(breach));
+      if (existing) {
+        existing.emails = [...new Set([...existing.emails, ...breach.emails])];
+        if (breach.websiteDomains)
+          existing.websiteDomains = [...new Set([...(existing.websiteDomains ?? []), ...breach.websiteDomains])].sort();
+      } else first.event.data.breaches.push(copyBreach(breach));
     }
   }
   return result;
 }
 
 function copyBreach(breach: BreachSummary): BreachSummary {
-  return { ...breach, emails: [...breach.emails] };
+  return { ...breach, emails: [...breach.emails], ...(breach.websiteDomains && { websiteDomains: [...breach.websiteDomains] }) };
 }

@@ -29,6 +29,11 @@ export interface BreachSummary {
   uuid: string;
   name: string;
   emails: string[];
+  /**
+   * customer.breach.found of a stealer-log breach, full payloads only: the websites captured for
+   * those addresses, sorted (the redacted shape never carries it).
+   */
+  websiteDomains?: string[];
 }
 
 export interface EventData {

@@ -26,6 +26,10 @@ const breachFields = {
   uuid: uuid("The breach instance's id (what breach/status takes as breachId)"),
   name: z.string().meta({ description: "The breach's name in the catalogue" }),
   emails: z.array(z.string()).meta({ description: "The customer's monitored e-mail addresses found in the breach" }),
+  websiteDomains: z.array(z.string()).optional().meta({
+    description:
+      "customer.breach.found of a stealer-log breach only: the websites whose passwords malware captured for these addresses, sorted ([stealer logs](/docs/breaches#stealer-logs))",
+  }),
 };
 
 const domainVerifiedFields = {

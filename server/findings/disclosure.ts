@@ -40,8 +40,21 @@ export function revealsWithheldListedAt(disclosure: Disclosure, domain: string, 
  * Whether a sensitive or stealer-log breach of this address may be revealed: under both policies,
  * only at a verified domain.
  */
-export function revealsSensitiveOf(disclosure: Disclosure, email: string): boolean {
+export function revealsSensitiveOf(disclosure: Pick<Disclosure, "verifiedDomains">, email: string): boolean {
   return disclosure.verifiedDomains.has(domainOfEmail(email));
+}
+
+/**
+ * Of a stealer-log instance's addresses, those whose captured websites the customer's own views
+ * may name now: at a domain verified for the customer (a domain that lost its verification hides
+ * them again, whatever was recorded while it was verified).
+ */
+export async function revealedStealerLogAddresses(tx: Queryable, customerId: string, emails: readonly string[]): Promise<string[]> {
+  if (emails.length === 0) return [];
+  const rows = await tx.$queryRaw<Array<{ domain: string }>>`
+    SELECT domain FROM customer_domains WHERE customer_id = ${customerId}::uuid AND status = 'verified'`;
+  const verified = { verifiedDomains: new Set(rows.map((row) => row.domain)) };
+  return emails.filter((email) => revealsSensitiveOf(verified, email));
 }
 
 /** One customer's addresses as a scan's partition reads them. */

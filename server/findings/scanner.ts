@@ -22,6 +22,7 @@ import type { BreachSource } from "../breaches/exposure-index/sources/source";
 import { refreshThreatScore } from "../customers/threat-score";
 import { forEachConcurrently } from "../concurrently";
 import { requestPartnerPsaSync } from "./psa-requests";
+import { capturedWebsites, websitesOfBreach, type CapturedWebsites } from "../breaches/exposure-index/captured-websites";
 
 export type ScanOutcome =
   | { customerId: string; scanned: false; skipped: "not-found" | "not-monitored" | "prospect-already-scanned" }
@@ -205,7 +206,7 @@ export async function recordFindings(
   const { withheld, emailsByBreach } = partitionExposures(disclosure, addresses, gated, exposures);
   await withholdExposures(tx, customerId, withheld);
 
-  const { newInstances, recorded } = await upsertInstances(tx, customerId, emailsByBreach);
+  const { newInstances, recorded, websites } = await upsertInstances(tx, customerId, emailsByBreach);
   const eventId =
     newInstances.length > 0
       ? await recordEvent(tx, {
@@ -217,7 +218,7 @@ export async function recordFindings(
       : undefined;
   // New instances and addresses new to an instance are the partner's PSA's to ticket (server/psa/).
   if (recorded.length > 0) await requestPartnerPsaSync(tx, customer.partnerId);
-  await queueBreachAlert(tx, { customerId, eventId, findings: recorded });
+  await queueBreachAlert(tx, { customerId, eventId, findings: recorded, websites });
 
   if (scan) {
     await tx.$executeRaw`
@@ -242,21 +243,22 @@ async function addDiscoveredEmails(tx: Queryable, customerId: string, emails: st
 /**
  * Inserts the instances that are new and adds newly exposed addresses to existing ones (their
  * id and resolved flag stay). Retired catalogue breaches are left out. Returns the new ones as
- * breach summaries (the events' {uuid, name, emails}), ordered by breach name, and every
- * (breach, addresses) newly recorded, new instances' and those added to known ones (the alert's).
+ * breach summaries (the events' {uuid, name, emails}, and websiteDomains for stealer logs),
+ * ordered by breach name; every (breach, addresses) newly recorded, new instances' and those
+ * added to known ones (the alert's); and the websites captured for those of stealer logs.
  */
 async function upsertInstances(
   tx: Queryable,
   customerId: string,
   emailsByBreach: Map<string, Set<string>>,
-): Promise<{ newInstances: BreachSummary[]; recorded: AlertFinding[] }> {
-  if (emailsByBreach.size === 0) return { newInstances: [], recorded: [] };
+): Promise<{ newInstances: BreachSummary[]; recorded: AlertFinding[]; websites: CapturedWebsites }> {
+  if (emailsByBreach.size === 0) return { newInstances: [], recorded: [], websites: new Map() };
   const breachIds = [...emailsByBreach.keys()];
   // unnest cannot carry an array per row, so the addresses travel as JSON arrays.
   const emailLists = breachIds.map((id) => JSON.stringify([...emailsByBreach.get(id)!].sort()));
   // `earlier` reads the statement's snapshot: the instances' addresses before the upsert.
   const rows = await tx.$queryRaw<
-    Array<{ id: string; name: string; breachId: string; emails: string[]; added: string[]; inserted: boolean }>
+    Array<{ id: string; name: string; breachId: string; emails: string[]; added: string[]; inserted: boolean; isStealerLog: boolean }>
   >`
     WITH found AS (
       SELECT f.breach_id, ARRAY(SELECT jsonb_array_elements_text(f.emails::jsonb)) AS emails
@@ -274,12 +276,26 @@ async function upsertInstances(
         WHERE NOT (EXCLUDED.emails <@ customer_breaches.emails)
       RETURNING id, breach_id, emails, (xmax = 0) AS inserted
     )
-    SELECT u.id::text, b.name, u.breach_id::text AS "breachId", u.emails, u.inserted,
+    SELECT u.id::text, b.name, u.breach_id::text AS "breachId", u.emails, u.inserted, b.is_stealer_log AS "isStealerLog",
            ARRAY(SELECT e FROM unnest(u.emails) AS e WHERE NOT e = ANY(coalesce(x.emails, ARRAY[]::text[])) ORDER BY e) AS added
     FROM upserted u JOIN breaches b ON b.id = u.breach_id LEFT JOIN earlier x ON x.breach_id = u.breach_id
     ORDER BY b.name`;
+  // The websites captured for the addresses newly recorded in stealer logs (only ever at verified
+  // domains): a new instance's event names them, and so does the alert, from this one lookup.
+  const websites = await capturedWebsites(
+    tx,
+    rows.filter((row) => row.isStealerLog && row.added.length > 0).map((row) => ({ breachId: row.breachId, emails: row.added })),
+  );
   return {
-    newInstances: rows.filter((row) => row.inserted).map((row) => ({ uuid: row.id, name: row.name, emails: row.emails })),
+    websites,
+    newInstances: rows
+      .filter((row) => row.inserted)
+      .map((row) => ({
+        uuid: row.id,
+        name: row.name,
+        emails: row.emails,
+        ...(row.isStealerLog && { websiteDomains: websitesOfBreach(websites.get(row.breachId)) }),
+      })),
     recorded: rows.filter((row) => row.added.length > 0).map((row) => ({ breachId: row.breachId, emails: row.added })),
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { capturedWebsites, websitesOfBreach, type CapturedWebsites } from "../breaches/exposure-index/captured-websites";
 import type { Db, Queryable } from "../db/client";
 import { queueNotification } from "./messages";
 import { claimNotices, EMAIL_ALERT_CHANNEL, takeHeldNotices, type NoticeCandidate } from "./quiet";
@@ -34,11 +35,12 @@ export interface AlertFinding {
  * (claimNotices): one told before, muted, or an inactive user's is left out, so a rescan,
  * re-import, re-sync or reactivation never alerts twice; with the customer's alertDigest the
  * claims wait for the summary (queueAlertDigest). The cause is the scan's customer.breach.found
- * event when it has one (`eventId`), else a new id.
+ * event when it has one (`eventId`), else a new id. `websites`: what the scan looked up of the
+ * stealer logs it recorded (capturedWebsites), so the alert need not look again.
  */
 export async function queueBreachAlert(
   tx: Queryable,
-  alert: { customerId: string; eventId?: string; findings: readonly AlertFinding[] },
+  alert: { customerId: string; eventId?: string; findings: readonly AlertFinding[]; websites?: CapturedWebsites },
 ): Promise<void> {
   if (alert.findings.length === 0) return;
   const customer = await alertCustomer(tx, alert.customerId);
@@ -56,7 +58,7 @@ export async function queueBreachAlert(
     cause: alert.eventId ?? `findings:${randomUUID()}`,
     localeCode: customer.localeCode,
     recipients,
-    content: { kind: "breach_alert", data: await alertData(tx, customer, audience, told) },
+    content: { kind: "breach_alert", data: await alertData(tx, customer, audience, told, alert.websites) },
   });
 }
 
@@ -108,6 +110,7 @@ async function alertData(
   customer: { companyName: string },
   audience: "full" | "redacted",
   notices: readonly NoticeCandidate[],
+  websites?: CapturedWebsites,
 ): Promise<BreachAlertData> {
   const emailsByBreach = new Map<string, string[]>();
   for (const { breachId, email } of notices) emailsByBreach.set(breachId, [...(emailsByBreach.get(breachId) ?? []), email]);
@@ -119,15 +122,26 @@ async function alertData(
       emails: [...new Set(notices.map((notice) => notice.email))].sort(),
     };
   }
-  return { companyName: customer.companyName, redacted: false, breaches: await alertBreaches(tx, emailsByBreach) };
+  return { companyName: customer.companyName, redacted: false, breaches: await alertBreaches(tx, emailsByBreach, websites) };
 }
 
 /** The breaches with the catalogue facts their texts are made from, newest breach first. */
-async function alertBreaches(tx: Queryable, emailsByBreach: ReadonlyMap<string, string[]>): Promise<AlertBreach[]> {
+async function alertBreaches(
+  tx: Queryable,
+  emailsByBreach: ReadonlyMap<string, string[]>,
+  known?: CapturedWebsites,
+): Promise<AlertBreach[]> {
   const catalogue = await tx.breach.findMany({
     where: { id: { in: [...emailsByBreach.keys()] } },
-    select: { id: true, name: true, title: true, breachDate: true, pwnCount: true, dataClasses: true },
+    select: { id: true, name: true, title: true, breachDate: true, pwnCount: true, dataClasses: true, isStealerLog: true },
   });
+  // Stealer logs are recorded only for addresses at a verified domain (server/findings/disclosure.ts), so all told may be named.
+  const websites =
+    known ??
+    (await capturedWebsites(
+      tx,
+      catalogue.filter((facts) => facts.isStealerLog).map((facts) => ({ breachId: facts.id, emails: emailsByBreach.get(facts.id)! })),
+    ));
   return catalogue
     .map((facts) => ({
       name: facts.name,
@@ -136,6 +150,7 @@ async function alertBreaches(tx: Queryable, emailsByBreach: ReadonlyMap<string, 
       pwnCount: Number(facts.pwnCount),
       dataClasses: facts.dataClasses,
       emails: [...emailsByBreach.get(facts.id)!].sort(),
+      ...(facts.isStealerLog && { websiteDomains: websitesOfBreach(websites.get(facts.id), emailsByBreach.get(facts.id)) }),
     }))
     .sort((a, b) => b.breachDate.localeCompare(a.breachDate) || a.name.localeCompare(b.name));
 }

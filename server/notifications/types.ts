@@ -36,6 +36,11 @@ export interface AlertBreach {
   pwnCount: number;
   dataClasses: string[];
   emails: string[];
+  /**
+   * A stealer-log breach: the websites whose passwords malware captured for these addresses,
+   * sorted (the alert gives the stealer-log steps instead of the data classes'). Absent otherwise.
+   */
+  websiteDomains?: string[];
 }
 
 /**

@@ -1,4 +1,7 @@
 import { setBreachResolved } from "../findings/instances";
+import { revealedStealerLogAddresses } from "../findings/disclosure";
+import { capturedWebsites } from "../breaches/exposure-index/captured-websites";
+import { stealerLogSteps } from "../breaches/catalogue/texts";
 import { breachFields, byBreachDateDesc, customerBreachEntry, redactedBreachEntry } from "../breaches/catalogue/records";
 import { MAX_THREAT_SCORE } from "../customers/threat-score";
 import type { Db } from "../db/client";
@@ -12,7 +15,8 @@ import { isUuid } from "../uuid";
  * What the portal shows a signed-in customer, always of that customer alone. A prospect gets
  * the redacted view (docs/portal.md; per breach: the instance id, the exposed addresses and the
  * resolved flag; nothing about the breach itself, not even the order of the breach dates);
- * everyone else the full records in their locale, from the same builders as the partner API.
+ * everyone else the full records in their locale, from the same builders as the partner API
+ * (a stealer log's detail with its own steps and the websites captured at verified domains).
  */
 
 export const PORTAL_BREACH_NOT_FOUND = "Breach not found";
@@ -182,15 +186,22 @@ export async function portalBreaches(
   return { redacted: false, breaches: entries, ...paging };
 }
 
+/** A stealer-log breach's websites captured for one address (docs/portal.md). */
+export interface CapturedSites {
+  email: string;
+  websiteDomains: string[];
+}
+
 export type PortalBreachDetail =
-  { redacted: false; breach: FullBreachEntry & { description: string } } | { redacted: true; breach: RedactedBreachEntry };
+  | { redacted: false; breach: FullBreachEntry & { description: string; capturedSites?: CapturedSites[] } }
+  | { redacted: true; breach: RedactedBreachEntry };
 
 export async function portalBreach(db: Db, customerId: string, breachInstanceId: string, locale: LocaleCode): Promise<PortalBreachDetail> {
   const customer = await customerOf(db, customerId);
   if (!isUuid(breachInstanceId)) throw notFound(PORTAL_BREACH_NOT_FOUND);
   const instance = await db.customerBreach.findFirst({
     where: { id: breachInstanceId, customerId },
-    select: { id: true, emails: true, resolved: true, createdAt: true, breach: { select: breachFields } },
+    select: { id: true, emails: true, resolved: true, createdAt: true, breach: { select: { ...breachFields, isStealerLog: true } } },
   });
   if (!instance) throw notFound(PORTAL_BREACH_NOT_FOUND);
   if (customer.status === "prospect") {
@@ -199,10 +210,26 @@ export async function portalBreach(db: Db, customerId: string, breachInstanceId:
     });
     return { redacted: true, breach: { ...redactedBreachEntry(instance), number: earlier + 1 } };
   }
+  const entry = { ...customerBreachEntry(instance, instance.breach, locale), description: instance.breach.descriptionText };
+  if (!instance.breach.isStealerLog) return { redacted: false, breach: entry };
   return {
     redacted: false,
-    breach: { ...customerBreachEntry(instance, instance.breach, locale), description: instance.breach.descriptionText },
+    breach: { ...entry, nextSteps: stealerLogSteps(locale), capturedSites: await capturedSitesOf(db, customerId, instance) },
   };
+}
+
+/** The websites captured for a stealer-log instance's addresses, by address, of those at a domain verified now. */
+async function capturedSitesOf(
+  db: Db,
+  customerId: string,
+  instance: { emails: string[]; breach: { id: string } },
+): Promise<CapturedSites[]> {
+  const revealed = await revealedStealerLogAddresses(db, customerId, instance.emails);
+  const websites = (await capturedWebsites(db, [{ breachId: instance.breach.id, emails: revealed }])).get(instance.breach.id);
+  return revealed
+    .filter((email) => websites?.has(email))
+    .sort()
+    .map((email) => ({ email, websiteDomains: websites!.get(email)! }));
 }
 
 /**

@@ -91,7 +91,10 @@ describe("the OpenAPI document's webhooks section against real deliveries", () =
     await recordTestEvent(testDb.db, active, "customer.asset.removed", {
       assets: [{ uuid: crypto.randomUUID(), type: "email", value: "b@acme.example" }],
     });
-    await recordTestEvent(testDb.db, active, "customer.breach.found", { breaches: [found, breach("OtherBreach", ["a@acme.example"])] });
+    await recordTestEvent(testDb.db, active, "customer.breach.found", {
+      // A stealer-log breach carries the captured websites.
+      breaches: [found, { ...breach("OtherBreach", ["a@acme.example"]), websiteDomains: ["bank.example", "mail.example"] }],
+    });
     await recordTestEvent(testDb.db, active, "customer.breach.resolved", { breaches: [found] });
     await recordTestEvent(testDb.db, active, "customer.breach.unresolved", { breaches: [found] });
     await recordTestEvent(testDb.db, active, "customer.domain.verified", {
@@ -118,6 +121,8 @@ describe("the OpenAPI document's webhooks section against real deliveries", () =
       seen.add(body.type);
       if ("partnerId" in body.data) seen.add(`${body.type} (redacted)`);
     }
+    // ...and a body with them is among those the document describes.
+    expect(signing.requests.some((request) => request.body.includes('"websiteDomains":["bank.example","mail.example"]'))).toBe(true);
     for (const request of legacy.requests) {
       const body = JSON.parse(request.body) as { event: string };
       const parsed = bodyValidator(body.event).safeParse(body);

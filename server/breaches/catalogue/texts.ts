@@ -188,6 +188,54 @@ export function nextStepsFor(dataClasses: readonly string[], locale: LocaleCode)
   return [...keys].map((key) => localize(STEPS[key], locale));
 }
 
+/**
+ * A stealer log's own steps, in this order (docs/breaches.md, "Stealer logs"): the device first,
+ * since malware still on it captures the new passwords too; then the captured websites' passwords,
+ * their sessions (stealers take session cookies, which sign in without a password) and MFA.
+ */
+const STEALER_LOG_STEPS: readonly Localized[] = [
+  {
+    "en-GB": "First clean or replace the infected device: while the malware is on it, it captures every new password too.",
+    "sv-SE": "Rensa eller byt först ut den infekterade enheten: så länge skadeprogrammet finns kvar fångar det även alla nya lösenord.",
+    "nb-NO": "Rens eller bytt først ut den infiserte enheten: så lenge skadevaren er der, fanger den også opp alle nye passord.",
+    "da-DK": "Rens eller udskift først den inficerede enhed: så længe skadeprogrammet er på den, opfanger det også alle nye adgangskoder.",
+    "fi-FI":
+      "Puhdista tai vaihda ensin saastunut laite: niin kauan kuin haittaohjelma on laitteessa, se kaappaa myös kaikki uudet salasanat.",
+    "nl-NL":
+      "Maak eerst het besmette apparaat schoon of vervang het: zolang de malware erop staat, onderschept die ook elk nieuw wachtwoord.",
+  },
+  {
+    "en-GB": "Then change the passwords of the websites listed, and of every other account that used the same password.",
+    "sv-SE": "Byt sedan lösenorden för de listade webbplatserna och för alla andra konton som använde samma lösenord.",
+    "nb-NO": "Bytt deretter passordene for nettstedene i listen og for alle andre kontoer som brukte det samme passordet.",
+    "da-DK": "Skift derefter adgangskoderne til de viste websteder og til alle andre konti, der brugte den samme adgangskode.",
+    "fi-FI": "Vaihda sitten luettelon sivustojen salasanat sekä kaikkien muiden tilien salasanat, joissa käytettiin samaa salasanaa.",
+    "nl-NL": "Wijzig daarna de wachtwoorden van de genoemde websites en van elk ander account waarin hetzelfde wachtwoord werd gebruikt.",
+  },
+  {
+    "en-GB": "End every signed-in session on those websites (sign out everywhere): stolen session cookies work without the password.",
+    "sv-SE": "Avsluta alla inloggade sessioner på de webbplatserna (logga ut överallt): stulna sessionscookies fungerar utan lösenordet.",
+    "nb-NO": "Avslutt alle påloggede økter på de nettstedene (logg ut overalt): stjålne øktinformasjonskapsler virker uten passordet.",
+    "da-DK": "Afslut alle aktive sessioner på de websteder (log ud overalt): stjålne sessionscookies virker uden adgangskoden.",
+    "fi-FI":
+      "Päätä kaikki sivustojen kirjautuneet istunnot (kirjaudu ulos kaikkialta): varastetut istuntoevästeet toimivat ilman salasanaa.",
+    "nl-NL": "Beëindig alle actieve sessies op die websites (overal afmelden): gestolen sessiecookies werken zonder het wachtwoord.",
+  },
+  {
+    "en-GB": "Turn on multi-factor authentication for those websites and for the e-mail account.",
+    "sv-SE": "Aktivera tvåfaktorsautentisering för de webbplatserna och för e-postkontot.",
+    "nb-NO": "Slå på tofaktorautentisering for de nettstedene og for e-postkontoen.",
+    "da-DK": "Slå totrinsbekræftelse til for de websteder og for e-mailkontoen.",
+    "fi-FI": "Ota monivaiheinen tunnistautuminen käyttöön näillä sivustoilla ja sähköpostitilillä.",
+    "nl-NL": "Schakel meervoudige authenticatie in voor die websites en voor het e-mailaccount.",
+  },
+];
+
+/** What to do about a stealer-log finding (instead of the steps of its data classes). */
+export function stealerLogSteps(locale: LocaleCode): string[] {
+  return STEALER_LOG_STEPS.map((step) => localize(step, locale));
+}
+
 const SUMMARY: Record<LocaleCode, (parts: { title: string; date: string; count: string; data: string }) => string> = {
   "en-GB": (p) =>
     `In ${p.date}, ${p.title} suffered a data breach affecting ${p.count} accounts.` + (p.data && ` The exposed data included ${p.data}.`),

@@ -81,6 +81,9 @@ export const daDK: Translation = {
       saved: "Gemt.",
       saveFailed: "Ændringen kunne ikke gemmes. Prøv igen.",
       allBreaches: "Alle brud",
+      capturedSites: "Skadeprogrammer på en enhed opfangede adgangskoderne til disse websteder",
+      stealerLogIntro:
+        "Skadeprogrammer, der stjæler loginoplysninger, har kørt på en enhed, der bruges med disse adresser, og taget de adgangskoder, der blev indtastet på webstederne nedenfor. Tag dig af enheden først og derefter adgangskoderne.",
       notFound: "Bruddet findes ikke eller tilhører ikke jer.",
     },
     upgrade: {
@@ -211,6 +214,8 @@ export const daDK: Translation = {
       nextSteps: "Det bør du gøre",
       alsoFound: "Også fundet",
       moreAddresses: (count) => `og ${count} adresser mere`,
+      capturedSites: "Skadeprogrammer på en enhed opfangede adgangskoderne til disse websteder",
+      moreSites: (count) => `og ${count} websteder mere`,
       redactedIntro: (count, company) =>
         one(
           count,

@@ -89,6 +89,10 @@ export const enGB = {
       saved: "Saved.",
       saveFailed: "The change could not be saved. Please try again.",
       allBreaches: "All breaches",
+      /** A stealer-log breach (docs/breaches.md, "Stealer logs"): the websites captured, by address. */
+      capturedSites: "Malware on a device captured the passwords for these sites",
+      stealerLogIntro:
+        "Info-stealing malware ran on a device used with these addresses and took the passwords typed into the websites below. Deal with the device first, then the passwords.",
       notFound: "This breach does not exist or is not yours.",
     },
     upgrade: {
@@ -222,6 +226,9 @@ export const enGB = {
       /** The heading of the breaches listed by title only (beyond the detailed ones). */
       alsoFound: "Also found",
       moreAddresses: (count: number) => `and ${count} more addresses`,
+      /** A stealer-log breach's card: the websites captured for its addresses. */
+      capturedSites: "Malware on a device captured the passwords for these sites",
+      moreSites: (count: number) => `and ${count} more sites`,
       redactedIntro: (count: number, company: string) =>
         one(
           count,

@@ -87,6 +87,9 @@ export const fiFI: Translation = {
       saved: "Tallennettu.",
       saveFailed: "Muutosta ei voitu tallentaa. Yritä uudelleen.",
       allBreaches: "Kaikki murrot",
+      capturedSites: "Laitteella ollut haittaohjelma kaappasi näiden sivustojen salasanat",
+      stealerLogIntro:
+        "Kirjautumistietoja varastava haittaohjelma on ollut käynnissä laitteella, jota käytetään näiden osoitteiden kanssa, ja vienyt alla oleville sivustoille kirjoitetut salasanat. Hoida ensin laite, sitten salasanat.",
       notFound: "Murtoa ei ole olemassa tai se ei kuulu teille.",
     },
     upgrade: {
@@ -218,6 +221,8 @@ export const fiFI: Translation = {
       nextSteps: "Mitä tehdä",
       alsoFound: "Lisäksi löytyi",
       moreAddresses: (count) => `ja ${count} muuta osoitetta`,
+      capturedSites: "Laitteella ollut haittaohjelma kaappasi näiden sivustojen salasanat",
+      moreSites: (count) => `ja ${count} muuta sivustoa`,
       redactedIntro: (count, company) =>
         one(
           count,

@@ -87,6 +87,9 @@ export const nbNO: Translation = {
       saved: "Lagret.",
       saveFailed: "Endringen kunne ikke lagres. Prøv igjen.",
       allBreaches: "Alle innbrudd",
+      capturedSites: "Skadevare på en enhet fanget opp passordene til disse nettstedene",
+      stealerLogIntro:
+        "Skadevare som stjeler innloggingsopplysninger, har kjørt på en enhet som brukes med disse adressene, og tatt passordene som ble skrevet inn på nettstedene nedenfor. Ta deg av enheten først, deretter passordene.",
       notFound: "Innbruddet finnes ikke eller tilhører ikke dere.",
     },
     upgrade: {
@@ -214,6 +217,8 @@ export const nbNO: Translation = {
       nextSteps: "Dette bør du gjøre",
       alsoFound: "Også funnet",
       moreAddresses: (count) => `og ${count} adresser til`,
+      capturedSites: "Skadevare på en enhet fanget opp passordene til disse nettstedene",
+      moreSites: (count) => `og ${count} nettsteder til`,
       redactedIntro: (count, company) =>
         one(
           count,

@@ -87,6 +87,9 @@ export const nlNL: Translation = {
       saved: "Opgeslagen.",
       saveFailed: "De wijziging kon niet worden opgeslagen. Probeer het opnieuw.",
       allBreaches: "Alle lekken",
+      capturedSites: "Malware op een apparaat heeft de wachtwoorden voor deze websites onderschept",
+      stealerLogIntro:
+        "Malware die inloggegevens steelt, heeft gedraaid op een apparaat dat met deze adressen wordt gebruikt en de wachtwoorden meegenomen die op de onderstaande websites zijn ingevoerd. Pak eerst het apparaat aan, daarna de wachtwoorden.",
       notFound: "Dit lek bestaat niet of is niet van u.",
     },
     upgrade: {
@@ -217,6 +220,8 @@ export const nlNL: Translation = {
       nextSteps: "Wat u moet doen",
       alsoFound: "Ook gevonden",
       moreAddresses: (count) => `en nog ${count} adressen`,
+      capturedSites: "Malware op een apparaat heeft de wachtwoorden voor deze websites onderschept",
+      moreSites: (count) => `en nog ${count} websites`,
       redactedIntro: (count, company) =>
         one(
           count,

@@ -87,6 +87,9 @@ export const svSE: Translation = {
       saved: "Sparat.",
       saveFailed: "Ändringen kunde inte sparas. Försök igen.",
       allBreaches: "Alla intrång",
+      capturedSites: "Skadeprogram på en enhet fångade lösenorden till de här webbplatserna",
+      stealerLogIntro:
+        "Ett skadeprogram som stjäl inloggningsuppgifter har körts på en enhet som används med de här adresserna och tagit lösenorden som skrevs in på webbplatserna nedan. Ta hand om enheten först, sedan lösenorden.",
       notFound: "Intrånget finns inte eller tillhör inte er.",
     },
     upgrade: {
@@ -214,6 +217,8 @@ export const svSE: Translation = {
       nextSteps: "Vad du bör göra",
       alsoFound: "Även hittade",
       moreAddresses: (count) => `och ${count} adresser till`,
+      capturedSites: "Skadeprogram på en enhet fångade lösenorden till de här webbplatserna",
+      moreSites: (count) => `och ${count} webbplatser till`,
       redactedIntro: (count, company) =>
         one(
           count,

@@ -3,7 +3,7 @@ import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import { visibleDataClasses } from "../../breaches/catalogue/categories";
 import type { LocaleCode } from "../../i18n/locales";
-import { generatedSummary, nextStepsFor } from "../../breaches/catalogue/texts";
+import { generatedSummary, nextStepsFor, stealerLogSteps } from "../../breaches/catalogue/texts";
 import type { NotificationTexts } from "../../i18n/translations";
 import type { AlertBreach, BreachAlertData } from "../types";
 import { EmailLayout, List, styles, type FooterProps } from "./layout";
@@ -16,6 +16,7 @@ import { EmailLayout, List, styles, type FooterProps } from "./layout";
  */
 export const DETAILED_BREACHES = 10;
 export const LISTED_ADDRESSES = 20;
+export const LISTED_WEBSITES = 20;
 
 function cut(items: readonly string[], limit: number, more: (count: number) => string): string[] {
   return items.length > limit ? [...items.slice(0, limit), more(items.length - limit)] : [...items];
@@ -23,8 +24,8 @@ function cut(items: readonly string[], limit: number, more: (count: number) => s
 
 /**
  * Breach alert. Active customers read each new breach with its summary, exposed data, exposed
- * addresses and next steps (the texts of server/breaches/catalogue/); prospects only the count and the
- * exposed addresses.
+ * addresses and next steps (the texts of server/breaches/catalogue/), a stealer log also with the
+ * websites captured and its own steps; prospects only the count and the exposed addresses.
  */
 export function BreachAlertEmail(props: {
   locale: LocaleCode;
@@ -91,10 +92,18 @@ function BreachCard({ breach, locale, texts }: { breach: AlertBreach; locale: Lo
         <strong>{t.exposedAddresses}:</strong>
       </Text>
       <List items={cut(breach.emails, LISTED_ADDRESSES, t.moreAddresses)} />
+      {breach.websiteDomains && breach.websiteDomains.length > 0 && (
+        <>
+          <Text style={{ ...styles.text, marginBottom: 0 }}>
+            <strong>{t.capturedSites}:</strong>
+          </Text>
+          <List items={cut(breach.websiteDomains, LISTED_WEBSITES, t.moreSites)} />
+        </>
+      )}
       <Text style={{ ...styles.text, marginBottom: 0 }}>
         <strong>{t.nextSteps}:</strong>
       </Text>
-      <List items={nextStepsFor(breach.dataClasses, locale)} />
+      <List items={breach.websiteDomains ? stealerLogSteps(locale) : nextStepsFor(breach.dataClasses, locale)} />
     </Section>
   );
 }

@@ -27,7 +27,14 @@ export const breachListOutput = z.discriminatedUnion("redacted", [
 
 export const breachDetailOutput = z.discriminatedUnion("redacted", [
   z.object({ redacted: z.literal(true), breach: redactedBreach }),
-  z.object({ redacted: z.literal(false), breach: fullBreach.extend({ description: z.string() }) }),
+  z.object({
+    redacted: z.literal(false),
+    breach: fullBreach.extend({
+      description: z.string(),
+      /** A stealer-log breach: the websites captured, by address (only addresses at verified domains). */
+      capturedSites: z.array(z.object({ email: z.string(), websiteDomains: z.array(z.string()) })).optional(),
+    }),
+  }),
 ]);
 
 export const overviewOutput = z.object({

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Fragment } from "react";
 import { notFound } from "next/navigation";
 import { formatDate } from "../../../_components/format-date";
 import { MuteButton } from "../../../_components/mute-button";
@@ -66,6 +67,26 @@ export default async function BreachPage({ params }: { params: Promise<{ breachI
         <UpgradeCard t={t.upgrade} />
       ) : (
         <>
+          {detail.breach.capturedSites && detail.breach.capturedSites.length > 0 && (
+            <section className={styles.card} aria-labelledby="captured-sites">
+              <h2 id="captured-sites">{t.breach.capturedSites}</h2>
+              <p>{t.breach.stealerLogIntro}</p>
+              <dl className={styles.facts}>
+                {detail.breach.capturedSites.map((captured) => (
+                  <Fragment key={captured.email}>
+                    <dt>{captured.email}</dt>
+                    <dd>
+                      <ul className={styles.tags}>
+                        {captured.websiteDomains.map((website) => (
+                          <li key={website}>{website}</li>
+                        ))}
+                      </ul>
+                    </dd>
+                  </Fragment>
+                ))}
+              </dl>
+            </section>
+          )}
           <section className={styles.card} aria-labelledby="what-happened">
             <h2 id="what-happened">{t.breach.whatHappened}</h2>
             <p>{detail.breach.generatedDescription}</p>
