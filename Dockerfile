@@ -1,10 +1,11 @@
 # The production image (docs/operations.md, "Container"). Its build steps are the package scripts
-# CI runs on the host (.ci/run, "production install"): npm ci, npm run build, npm run prune:production.
+# CI runs on the host (.ci/run, "runtime payload"): npm ci, npm run build, npm run runtime-payload,
+# and its runtime stage is the directory the last one assembles, which CI starts the server from.
 # No platform is fixed: it builds for the builder's (linux/amd64 or linux/arm64; the build stage's
-# npm ci installs the project's Node 24 for it). Renovate pins the base image to a digest and keeps
-# it current (renovate.json).
+# npm ci installs the project's Node 24 and the native packages for it). The base image is named by
+# its tag and pinned by digest; Renovate proposes each new digest of the tag (renovate.json).
 
-FROM node:24-slim AS build
+FROM node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 # The dependencies first, so a change of the sources reuses this layer; npm ci's postinstall
@@ -17,10 +18,11 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 # PRUNE_ALSO=inngest also leaves Inngest out, for a deployment that never uses Inngest mode.
 ARG PRUNE_ALSO=""
-# The build cache (.next/cache) is for the next build, not for serving.
-RUN npm run build && npm run prune:production -- $PRUNE_ALSO && rm -rf .next/cache
+# /runtime: the built app, the guides and the packages the server loads (traced), without the build
+# cache, the source maps, the dev dependencies or what only building needs (scripts/runtime-payload.ts).
+RUN npm run build && npm run runtime-payload -- /runtime ${PRUNE_ALSO:+--without "$PRUNE_ALSO"}
 
-FROM node:24-slim
+FROM node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 ARG VERSION=0.1.0
 ARG REVISION=""
 LABEL org.opencontainers.image.title="exposure-monitor" \
@@ -32,15 +34,9 @@ LABEL org.opencontainers.image.title="exposure-monitor" \
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 DATA_DIR=/data
 RUN mkdir /data && chown node:node /data
-COPY --from=build /app/package.json /app/next.config.js ./
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/.next ./.next
-COPY --from=build /app/dist ./dist
-COPY --from=build /app/scripts/prestart.mjs ./scripts/
-COPY --from=build /app/prisma ./prisma
-COPY --from=build /app/data ./data
-# The guides the instance serves at /docs/<name>, with their images.
-COPY --from=build /app/docs ./docs
+# package.json, next.config.js, .next, dist, prisma, data, docs (the guides served at /docs/<name>),
+# scripts/prestart.mjs and the traced node_modules.
+COPY --from=build /runtime ./
 # The embedded database (without DATABASE_URL) and the .eml files (without SMTP_URL) live in /data.
 VOLUME /data
 USER node
