@@ -229,6 +229,56 @@ describe("ConnectWise PSA failure drills: exactly one ticket", () => {
     expect(psa.ticketsWithKey(found.key)).toHaveLength(1);
   });
 
+  it("a note whose answer was lost: the retry finds it by its reference and never adds it twice", async () => {
+    const found = await mappedBreach();
+    await sync();
+    const later = `carol@${found.tag}.example`;
+    await db.customerBreach.update({ where: { id: found.instanceId }, data: { emails: { push: later } } });
+    psa.server.fail("POST /service/tickets/{parentId}/notes", { lose: true });
+    await sync();
+    const row = await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } });
+    expect(row).toMatchObject({ pendingNoteMailboxes: [later], noteAttempts: 1, mailboxesSent: found.emails });
+    // Meanwhile another mailbox turns up: it gets a note of its own, after the lost one is settled.
+    const latest = `dave@${found.tag}.example`;
+    await db.customerBreach.update({ where: { id: found.instanceId }, data: { emails: { push: latest } } });
+    await retryNow();
+    await sync();
+    const [ticket] = psa.ticketsWithKey(found.key);
+    expect(ticket!.notes).toEqual([expect.stringContaining(later), expect.stringContaining(latest)]);
+    expect(ticket!.notes[0]).toContain(`Reference: ${row.pendingNoteKey}`);
+    expect(ticket!.notes[1]).not.toContain(later);
+    expect(psa.server.count("GET /service/tickets/{parentId}/notes")).toBeGreaterThanOrEqual(1);
+    expect(await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } })).toMatchObject({
+      pendingNoteKey: null,
+      mailboxesSent: [...found.emails, later, latest].sort(),
+    });
+  });
+
+  it("a note lost before it reached the PSA is sent on the retry, once", async () => {
+    const found = await mappedBreach();
+    await sync();
+    await db.customerBreach.update({ where: { id: found.instanceId }, data: { emails: { push: `erin@${found.tag}.example` } } });
+    psa.server.fail("POST /service/tickets/{parentId}/notes", { status: 503, body: {} });
+    await sync();
+    await retryNow();
+    await sync();
+    expect(psa.ticketsWithKey(found.key)[0]!.notes).toEqual([expect.stringContaining(`erin@${found.tag}.example`)]);
+  });
+
+  it("the closing note's answer lost: the retry finds the note and only sets the closed status", async () => {
+    const found = await mappedBreach();
+    await sync();
+    await setBreachResolved(db, org.partner.id, { breachInstanceId: found.instanceId, resolved: true });
+    psa.server.fail("POST /service/tickets/{parentId}/notes", { lose: true });
+    await sync();
+    expect(psa.ticketsWithKey(found.key)[0]!.closed).toBe(false);
+    await retryNow();
+    await sync();
+    const [ticket] = psa.ticketsWithKey(found.key);
+    expect(ticket!.closed).toBe(true);
+    expect(ticket!.notes).toEqual([expect.stringContaining("marked resolved")]);
+  });
+
   it("two runs at once (two replicas): one ticket", async () => {
     const found = await mappedBreach();
     const connectionId = await connectionIdOf(db, org.partner.id);
