@@ -2042,6 +2042,11 @@ export interface components {
             eventTypes: string[];
             /** @enum {string} */
             minSeverity: "info" | "low" | "medium" | "high" | "critical";
+            /**
+             * @description off: each finding at once; daily or weekly: one summary per customer
+             * @enum {string}
+             */
+            digest: "off" | "daily" | "weekly";
             enabled: boolean;
             maxAttempts: number;
             lastSuccessAt: string | null;
@@ -6400,6 +6405,11 @@ export interface operations {
                      * @enum {string}
                      */
                     minSeverity?: "info" | "low" | "medium" | "high" | "critical";
+                    /**
+                     * @description Slack and Teams: off (default) sends each finding as it is found; daily or weekly sends the new exposures in one summary per customer (07:00 UTC; weekly on Mondays). Syslog channels take only off.
+                     * @enum {string}
+                     */
+                    digest?: "off" | "daily" | "weekly";
                     /** @description Default true */
                     enabled?: boolean;
                 };
@@ -6628,6 +6638,11 @@ export interface operations {
                     eventTypes?: ("customer.created" | "customer.deleted" | "customer.asset.added" | "customer.asset.removed" | "customer.breach.found" | "customer.breach.resolved" | "customer.breach.unresolved" | "customer.domain.verified")[];
                     /** @enum {string} */
                     minSeverity?: "info" | "low" | "medium" | "high" | "critical";
+                    /**
+                     * @description Slack and Teams: off (default) sends each finding as it is found; daily or weekly sends the new exposures in one summary per customer (07:00 UTC; weekly on Mondays). Syslog channels take only off.
+                     * @enum {string}
+                     */
+                    digest?: "off" | "daily" | "weekly";
                     enabled?: boolean;
                 };
             };
