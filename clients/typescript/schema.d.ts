@@ -1959,6 +1959,8 @@ export interface components {
                 [key: string]: unknown;
             };
             ticketPerMailbox: boolean;
+            /** @enum {string} */
+            digest: "off" | "daily" | "weekly";
             /**
              * @description failing: the PSA refused the credentials (see lastError); nothing is sent
              * @enum {string}
@@ -4694,6 +4696,11 @@ export interface operations {
                     provider: "connectwise" | "autotask" | "halopsa";
                     /** @description One ticket per mailbox and breach instead of one per customer and breach (default false) */
                     ticketPerMailbox?: boolean;
+                    /**
+                     * @description off (default): tickets and notes as findings are recorded; daily or weekly: new tickets and notes once per slot (from 07:00 UTC; weekly on Mondays), still one ticket per customer and breach
+                     * @enum {string}
+                     */
+                    digest?: "off" | "daily" | "weekly";
                     /** @description ConnectWise: the site's base URL (https://na.myconnectwise.net) */
                     site?: string;
                     /** @description ConnectWise: the company id you sign in with */

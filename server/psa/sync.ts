@@ -93,11 +93,16 @@ async function wantedMailboxes(db: Db, ticket: Ticket): Promise<string[]> {
 }
 
 /** Sends what each due ticket needs. Returns "auth" when the PSA refused the credentials (the run stops there). */
-export async function deliverDueTickets(db: Db, connection: PsaConnection, adapter: PsaAdapter): Promise<"done" | "more" | "auth"> {
+export async function deliverDueTickets(
+  db: Db,
+  connection: PsaConnection,
+  adapter: PsaAdapter,
+  { notes = true }: { notes?: boolean } = {},
+): Promise<"done" | "more" | "auth"> {
   const tickets = await dueTickets(db, connection.id);
   for (const ticket of tickets) {
     try {
-      await deliverTicket(db, adapter, ticket);
+      await deliverTicket(db, adapter, ticket, notes);
     } catch (error) {
       if (!(error instanceof PsaError)) throw error;
       if (error.kind === "auth") {
@@ -125,7 +130,8 @@ async function recordFailure(db: Db, ticket: Ticket, error: PsaError): Promise<v
   log.info("psa request failed; tried again later", { ticketId: ticket.id, failures, delayMs: delay, error: error.message });
 }
 
-async function deliverTicket(db: Db, adapter: PsaAdapter, ticket: Ticket): Promise<void> {
+/** `notes` false (a digest between its slots): mailboxes found since wait; a note already started is still settled. */
+async function deliverTicket(db: Db, adapter: PsaAdapter, ticket: Ticket, notes: boolean): Promise<void> {
   const wanted = await wantedMailboxes(db, ticket);
   let externalId = ticket.externalId;
   let sent = ticket.mailboxesSent;
@@ -153,7 +159,7 @@ async function deliverTicket(db: Db, adapter: PsaAdapter, ticket: Ticket): Promi
   let pending = ticket.pendingNoteKey && ticket.pendingNoteMailboxes.length > 0 ? ticket.pendingNoteMailboxes : undefined;
   let noted = false;
   for (;;) {
-    const listing = pending ?? wanted.filter((mailbox) => !sent.includes(mailbox));
+    const listing = pending ?? (notes ? wanted.filter((mailbox) => !sent.includes(mailbox)) : []);
     if (listing.length === 0) break;
     const key = pending ? ticket.pendingNoteKey! : noteKeyOf(ticket.ticketKey, listing);
     if (!(await noteRecordedAndFound(db, adapter, ticket.id, externalId, key, listing))) {

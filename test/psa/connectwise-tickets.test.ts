@@ -148,6 +148,49 @@ describe("ConnectWise PSA tickets", () => {
   });
 });
 
+describe("ConnectWise PSA digest", () => {
+  it("writes new tickets and notes once per slot: still one ticket per customer and breach, each mailbox once", async () => {
+    await savePsaConnection(db, org.partner.id, {
+      provider: "connectwise",
+      site: psa.baseUrl,
+      ...credentials,
+      boardId: psa.boardId,
+      digest: "daily",
+    });
+    expect((await getPsaConnection(db, org.partner.id)).digest).toBe("daily");
+    const found = await mappedBreach();
+    await sync();
+    await sync();
+    expect(psa.tickets.size).toBe(0);
+    const slotPassed = () => db.psaConnection.updateMany({ where: { partnerId: org.partner.id }, data: { lastDigestSlot: "2000-01-01" } });
+
+    await slotPassed();
+    await sync();
+    await sync();
+    const [ticket, ...others] = psa.ticketsWithKey(found.key);
+    expect(others).toEqual([]);
+    for (const email of found.emails) expect(ticket!.description).toContain(email);
+
+    const later = [`gil@${found.tag}.example`, `hal@${found.tag}.example`];
+    for (const email of later) {
+      await db.customerBreach.update({ where: { id: found.instanceId }, data: { emails: { push: email } } });
+      await sync();
+    }
+    expect(ticket!.notes).toEqual([]);
+    await slotPassed();
+    await sync();
+    await sync();
+    expect(ticket!.notes).toEqual([expect.stringContaining(later[0]!)]);
+    expect(ticket!.notes[0]).toContain(later[1]!);
+
+    // resolving still closes at once: a digest delays news, not the close
+    await setBreachResolved(db, org.partner.id, { breachInstanceId: found.instanceId, resolved: true });
+    await sync();
+    expect(ticket!.closed).toBe(true);
+    expect(psa.ticketsWithKey(found.key)).toHaveLength(1);
+  });
+});
+
 describe("ConnectWise PSA failure drills: exactly one ticket", () => {
   it("429 with Retry-After: waits at least as long as asked, then opens the ticket", async () => {
     const found = await mappedBreach();
