@@ -1959,6 +1959,8 @@ export interface components {
                 [key: string]: unknown;
             };
             ticketPerMailbox: boolean;
+            /** @enum {string} */
+            digest: "off" | "daily" | "weekly";
             /**
              * @description failing: the PSA refused the credentials (see lastError); nothing is sent
              * @enum {string}
@@ -2042,6 +2044,11 @@ export interface components {
             eventTypes: string[];
             /** @enum {string} */
             minSeverity: "info" | "low" | "medium" | "high" | "critical";
+            /**
+             * @description off: each finding at once; daily or weekly: one summary per customer
+             * @enum {string}
+             */
+            digest: "off" | "daily" | "weekly";
             enabled: boolean;
             maxAttempts: number;
             lastSuccessAt: string | null;
@@ -4691,6 +4698,11 @@ export interface operations {
                     provider: "connectwise" | "autotask" | "halopsa";
                     /** @description One ticket per mailbox and breach instead of one per customer and breach (default false) */
                     ticketPerMailbox?: boolean;
+                    /**
+                     * @description off (default): tickets and notes as findings are recorded; daily or weekly: new tickets and notes once per slot (from 07:00 UTC; weekly on Mondays), still one ticket per customer and breach
+                     * @enum {string}
+                     */
+                    digest?: "off" | "daily" | "weekly";
                     /** @description ConnectWise: the site's base URL (https://na.myconnectwise.net) */
                     site?: string;
                     /** @description ConnectWise: the company id you sign in with */
@@ -6402,6 +6414,11 @@ export interface operations {
                      * @enum {string}
                      */
                     minSeverity?: "info" | "low" | "medium" | "high" | "critical";
+                    /**
+                     * @description Slack and Teams: off (default) sends each finding as it is found; daily or weekly sends the new exposures in one summary per customer (07:00 UTC; weekly on Mondays). Syslog channels take only off.
+                     * @enum {string}
+                     */
+                    digest?: "off" | "daily" | "weekly";
                     /** @description Default true */
                     enabled?: boolean;
                 };
@@ -6630,6 +6647,11 @@ export interface operations {
                     eventTypes?: ("customer.created" | "customer.deleted" | "customer.asset.added" | "customer.asset.removed" | "customer.breach.found" | "customer.breach.resolved" | "customer.breach.unresolved" | "customer.domain.verified")[];
                     /** @enum {string} */
                     minSeverity?: "info" | "low" | "medium" | "high" | "critical";
+                    /**
+                     * @description Slack and Teams: off (default) sends each finding as it is found; daily or weekly sends the new exposures in one summary per customer (07:00 UTC; weekly on Mondays). Syslog channels take only off.
+                     * @enum {string}
+                     */
+                    digest?: "off" | "daily" | "weekly";
                     enabled?: boolean;
                 };
             };

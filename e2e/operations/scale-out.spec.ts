@@ -40,6 +40,7 @@ const SCHEDULED_JOB_KINDS: Record<string, string> = {
   "directory-sync": "directory.sync-due",
   "psa-sync": "psa.sync-all",
   "alert-digest": "notifications.alert-digests",
+  "channel-digest": "webhooks.channel-digests",
 };
 
 /** The schedules whose current slot is open now (their hours in UTC, as defined with each schedule). */
@@ -49,7 +50,7 @@ function schedulesDueNow(now = new Date()): string[] {
   if (hour >= 1) due.push("catalogue-sync");
   if (hour >= 2) due.push("daily-scan");
   if (hour >= 3) due.push("housekeeping", "webhook-retention", "portal-cleanup");
-  if (hour >= 7) due.push("alert-digest");
+  if (hour >= 7) due.push("alert-digest", "channel-digest");
   if (now.getUTCDate() > 1 || hour >= 6) due.push("monthly-report");
   return due.sort();
 }

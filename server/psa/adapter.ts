@@ -21,8 +21,10 @@ export interface PsaAdapter {
   /** The ticket opened with this key for this company, if there is one. */
   findTicketByKey(key: string, companyId: string): Promise<{ id: string } | undefined>;
   addNote(ticketId: string, text: string): Promise<void>;
-  /** Adds the note and sets the connection's closed status. */
-  closeTicket(ticketId: string, note: string): Promise<void>;
+  /** Whether one of the ticket's notes carries this key (its latest notes are read). */
+  hasNoteWithKey(ticketId: string, key: string): Promise<boolean>;
+  /** Adds the note (unless null: it was added already) and sets the connection's closed status. */
+  closeTicket(ticketId: string, note: string | null): Promise<void>;
   /** Of these tickets, the ones closed in the PSA. */
   listClosed(ticketIds: readonly string[]): Promise<string[]>;
   /** A read call that needs every permission the service uses; throws what failed and why. */

@@ -78,8 +78,12 @@ export function autotaskAdapter(settings: AutotaskSettings, secrets: AutotaskSec
     async addNote(ticketId, text) {
       await note(ticketId, "Exposure monitoring update", text);
     },
+    async hasNoteWithKey(ticketId, key) {
+      const notes = itemsOf(await call("GET", `/Tickets/${Number(ticketId)}/Notes`)) as Array<{ description?: string }>;
+      return notes.some((item) => item.description?.includes(key));
+    },
     async closeTicket(ticketId, text) {
-      await note(ticketId, "Exposure resolved", text);
+      if (text !== null) await note(ticketId, "Exposure resolved", text);
       await call("PATCH", "/Tickets", { id: Number(ticketId), status: closedStatus });
     },
     async listClosed(ticketIds) {

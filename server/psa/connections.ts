@@ -6,7 +6,9 @@ import { AppError, badRequest, notFound } from "../errors";
 import { requestPartnerPsaSync } from "../findings/psa-requests";
 import { wakeJobWorkers } from "../jobs/wake";
 import { checkWebhookUrl } from "../webhooks/url-safety";
+import type { NoticeDigest } from "../notifications/quiet";
 import { PsaError, type PsaAdapter } from "./adapter";
+import { currentDigestSlot } from "./digest";
 import { autotaskAdapter, discoverAutotaskZone, type AutotaskSettings } from "./autotask";
 import { connectWiseAdapter, type ConnectWiseSettings } from "./connectwise";
 import { haloAdapter, type HaloSettings } from "./halopsa";
@@ -17,6 +19,7 @@ export const PSA_NOT_CONNECTED = "No PSA connected";
 export interface PsaConnectionInput {
   provider: PsaProvider;
   ticketPerMailbox?: boolean;
+  digest?: NoticeDigest;
   site?: string;
   companyId?: string;
   publicKey?: string;
@@ -42,6 +45,7 @@ export interface PsaView {
   baseUrl: string;
   settings: Record<string, unknown>;
   ticketPerMailbox: boolean;
+  digest: NoticeDigest;
   state: "ok" | "failing";
   failingSince: string | null;
   lastError: string | null;
@@ -127,6 +131,9 @@ export async function savePsaConnection(db: Db, partnerId: string, input: PsaCon
     settings: fields.settings as Prisma.InputJsonValue,
     credentialsCiphertext: encryptSecret(JSON.stringify(fields.secrets)),
     ticketPerMailbox: input.ticketPerMailbox ?? false,
+    digest: input.digest ?? "off",
+    // A digest starts with the next slot: what is open now is ticketed then.
+    lastDigestSlot: input.digest && input.digest !== "off" ? currentDigestSlot(input.digest) : null,
     state: "ok" as const,
     failingSince: null,
     lastError: null,
@@ -153,6 +160,7 @@ export async function getPsaConnection(db: Queryable, partnerId: string): Promis
     baseUrl: connection.baseUrl,
     settings: connection.settings as Record<string, unknown>,
     ticketPerMailbox: connection.ticketPerMailbox,
+    digest: connection.digest,
     state: connection.state,
     failingSince: connection.failingSince?.toISOString() ?? null,
     lastError: connection.lastError,

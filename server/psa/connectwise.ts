@@ -25,6 +25,8 @@ export interface ConnectWiseSecrets {
 const VENDOR = "ConnectWise";
 const ACCEPT = "application/vnd.connectwise.com+json; version=2025.8";
 const SUMMARY_MAX = 100;
+/** The latest notes read when looking for a note's key (the service's own notes are among the latest). */
+const NOTES_READ = 100;
 
 /** The REST root of a site: `https://na.myconnectwise.net` -> `.../v4_6_release/apis/3.0`. */
 export function connectWiseApiRoot(site: string): string {
@@ -81,9 +83,14 @@ export function connectWiseAdapter(settings: ConnectWiseSettings, secrets: Conne
     async addNote(ticketId, text) {
       await call("POST", `/service/tickets/${Number(ticketId)}/notes`, { text, detailDescriptionFlag: true });
     },
+    async hasNoteWithKey(ticketId, key) {
+      const query = new URLSearchParams({ orderBy: "id desc", fields: "id,text", pageSize: String(NOTES_READ) });
+      const notes = (await call("GET", `/service/tickets/${Number(ticketId)}/notes?${query}`)) as Array<{ text?: string }>;
+      return Array.isArray(notes) && notes.some((note) => note.text?.includes(key));
+    },
     async closeTicket(ticketId, note) {
       const statusId = await closedStatusId();
-      await call("POST", `/service/tickets/${Number(ticketId)}/notes`, { text: note, resolutionFlag: true });
+      if (note !== null) await call("POST", `/service/tickets/${Number(ticketId)}/notes`, { text: note, resolutionFlag: true });
       await call("PATCH", `/service/tickets/${Number(ticketId)}`, [{ op: "replace", path: "status", value: { id: statusId } }]);
     },
     async listClosed(ticketIds) {

@@ -75,8 +75,17 @@ export function haloAdapter(settings: HaloSettings, secrets: HaloSecrets): PsaAd
     async addNote(ticketId, text) {
       await call("POST", "/Actions", [{ ticket_id: Number(ticketId), outcome: "Private Note", note: text, hiddenfromuser: true }]);
     },
+    async hasNoteWithKey(ticketId, key) {
+      const query = new URLSearchParams({ ticket_id: String(Number(ticketId)), count: "100" });
+      const actions = ((await call("GET", `/Actions?${query}`)) as { actions?: unknown } | undefined)?.actions;
+      return (
+        Array.isArray(actions) && actions.some((action: { note?: unknown }) => typeof action.note === "string" && action.note.includes(key))
+      );
+    },
     async closeTicket(ticketId, note) {
       const status = settings.closedStatusId ?? HALO_CLOSED_STATUS;
+      // The close is one action carrying the note: a note found there means the status was set with it.
+      if (note === null) return;
       await call("POST", "/Actions", [{ ticket_id: Number(ticketId), outcome: "Closed", note, new_status: status, hiddenfromuser: true }]);
     },
     async listClosed(ticketIds) {

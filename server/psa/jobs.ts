@@ -8,6 +8,7 @@ import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { PsaError } from "./adapter";
 import { adapterFor, markPsaFailing } from "./connections";
+import { currentDigestSlot, digestSlotDue } from "./digest";
 import { pollClosedTickets } from "./poll";
 import { deliverDueTickets, recordTickets } from "./sync";
 
@@ -31,10 +32,15 @@ export async function runPsaSync(db: Db, connectionId: string): Promise<void> {
   try {
     const connection = await db.psaConnection.findUnique({ where: { id: connectionId } });
     if (!connection || connection.state === "failing") return;
-    await recordTickets(db, connection);
+    // With a digest, new tickets and notes wait for the slot; retries and closes go as usual.
+    const slotDue = digestSlotDue(connection);
+    if (slotDue) await recordTickets(db, connection);
     const adapter = adapterFor(connection);
-    const delivered = await deliverDueTickets(db, connection, adapter);
+    const delivered = await deliverDueTickets(db, connection, adapter, { notes: slotDue });
     if (delivered === "auth") return;
+    if (slotDue && delivered === "done" && connection.digest !== "off") {
+      await db.psaConnection.update({ where: { id: connectionId }, data: { lastDigestSlot: currentDigestSlot(connection.digest) } });
+    }
     const pollEvery = config.psaPollMinutes() * 60_000;
     if (!connection.lastPolledAt || connection.lastPolledAt.getTime() + pollEvery <= Date.now()) {
       try {

@@ -5,7 +5,7 @@ import { nextAttemptDelayMs, scheduledRetryDelayMs } from "../webhooks/retry-sch
 import { PsaError, type PsaAdapter } from "./adapter";
 import { markPsaFailing } from "./connections";
 import { mailboxesToTicket } from "./ticketable";
-import { newMailboxesNote, RESOLVED_NOTE, ticketDraft, ticketKeyOf, type TicketFacts } from "./ticket-text";
+import { newMailboxesNote, noteKeyOf, resolvedNote, ticketDraft, ticketKeyOf, type TicketFacts } from "./ticket-text";
 
 /**
  * One run of a PSA connection's sync (docs/integrations.md, "Exactly once"): record the tickets
@@ -93,11 +93,16 @@ async function wantedMailboxes(db: Db, ticket: Ticket): Promise<string[]> {
 }
 
 /** Sends what each due ticket needs. Returns "auth" when the PSA refused the credentials (the run stops there). */
-export async function deliverDueTickets(db: Db, connection: PsaConnection, adapter: PsaAdapter): Promise<"done" | "more" | "auth"> {
+export async function deliverDueTickets(
+  db: Db,
+  connection: PsaConnection,
+  adapter: PsaAdapter,
+  { notes = true }: { notes?: boolean } = {},
+): Promise<"done" | "more" | "auth"> {
   const tickets = await dueTickets(db, connection.id);
   for (const ticket of tickets) {
     try {
-      await deliverTicket(db, adapter, ticket);
+      await deliverTicket(db, adapter, ticket, notes);
     } catch (error) {
       if (!(error instanceof PsaError)) throw error;
       if (error.kind === "auth") {
@@ -125,7 +130,8 @@ async function recordFailure(db: Db, ticket: Ticket, error: PsaError): Promise<v
   log.info("psa request failed; tried again later", { ticketId: ticket.id, failures, delayMs: delay, error: error.message });
 }
 
-async function deliverTicket(db: Db, adapter: PsaAdapter, ticket: Ticket): Promise<void> {
+/** `notes` false (a digest between its slots): mailboxes found since wait; a note already started is still settled. */
+async function deliverTicket(db: Db, adapter: PsaAdapter, ticket: Ticket, notes: boolean): Promise<void> {
   const wanted = await wantedMailboxes(db, ticket);
   let externalId = ticket.externalId;
   let sent = ticket.mailboxesSent;
@@ -140,24 +146,58 @@ async function deliverTicket(db: Db, adapter: PsaAdapter, ticket: Ticket): Promi
     ({ externalId, sent } = created);
   }
   if (ticket.instance.resolved) {
-    await adapter.closeTicket(externalId, RESOLVED_NOTE);
+    const key = noteKeyOf(ticket.ticketKey, []);
+    const noted = await noteRecordedAndFound(db, adapter, ticket.id, externalId, key, []);
+    await adapter.closeTicket(externalId, noted ? null : resolvedNote(key));
     await db.psaTicket.update({
       where: { id: ticket.id },
-      data: { closedAt: new Date(), closedBy: "service", failures: 0, nextAttemptAt: null, lastError: null },
+      data: { closedAt: new Date(), closedBy: "service", ...NO_PENDING_NOTE, failures: 0, nextAttemptAt: null, lastError: null },
     });
     return;
   }
-  const added = wanted.filter((mailbox) => !sent.includes(mailbox));
-  if (added.length > 0) {
-    await adapter.addNote(externalId, newMailboxesNote(ticket.instance.breach.title, added));
-    sent = [...sent, ...added].sort();
+  // A note recorded before and not known to have arrived goes first (the same mailboxes, the same key).
+  let pending = ticket.pendingNoteKey && ticket.pendingNoteMailboxes.length > 0 ? ticket.pendingNoteMailboxes : undefined;
+  let noted = false;
+  for (;;) {
+    const listing = pending ?? (notes ? wanted.filter((mailbox) => !sent.includes(mailbox)) : []);
+    if (listing.length === 0) break;
+    const key = pending ? ticket.pendingNoteKey! : noteKeyOf(ticket.ticketKey, listing);
+    if (!(await noteRecordedAndFound(db, adapter, ticket.id, externalId, key, listing))) {
+      await adapter.addNote(externalId, newMailboxesNote(ticket.instance.breach.title, listing, key));
+    }
+    sent = [...new Set([...sent, ...listing])].sort();
+    await db.psaTicket.update({ where: { id: ticket.id }, data: { mailboxesSent: sent, ...NO_PENDING_NOTE } });
+    noted = true;
+    pending = undefined;
   }
-  if (added.length > 0 || ticket.failures > 0) {
-    await db.psaTicket.update({
-      where: { id: ticket.id },
-      data: { mailboxesSent: sent, failures: 0, nextAttemptAt: null, lastError: null },
-    });
+  if (noted || ticket.failures > 0) {
+    await db.psaTicket.update({ where: { id: ticket.id }, data: { failures: 0, nextAttemptAt: null, lastError: null } });
   }
+}
+
+const NO_PENDING_NOTE = { pendingNoteKey: null, pendingNoteMailboxes: [], noteAttempts: 0 };
+
+/**
+ * The exactly-once note, as the create: the note's key and what it lists are committed, and its
+ * attempt counted, before it is sent; an attempt after the first (the answer was lost, the
+ * process died) first searches the ticket's notes for the key. True when the note is there
+ * already, so it must not be sent again.
+ */
+async function noteRecordedAndFound(
+  db: Db,
+  adapter: PsaAdapter,
+  ticketId: string,
+  externalId: string,
+  key: string,
+  mailboxes: readonly string[],
+): Promise<boolean> {
+  const [row] = await db.$queryRaw<Array<{ attempts: number }>>`
+    UPDATE psa_tickets SET pending_note_mailboxes = ${[...mailboxes]}::text[],
+           note_attempts = CASE WHEN pending_note_key = ${key} THEN note_attempts + 1 ELSE 1 END,
+           pending_note_key = ${key}, updated_at = now()
+    WHERE id = ${ticketId}::uuid
+    RETURNING note_attempts AS attempts`;
+  return row!.attempts > 1 && (await adapter.hasNoteWithKey(externalId, key));
 }
 
 /**

@@ -46,8 +46,25 @@ export function ticketDraft(facts: TicketFacts, key: string, companyId: string, 
   };
 }
 
-export function newMailboxesNote(breachTitle: string, mailboxes: readonly string[]): string {
-  return [`Found since in ${breachTitle}; take the same steps for:`, ...mailboxes.map((mailbox) => `- ${mailbox}`)].join("\n");
+/**
+ * The key written into a note: the ticket's key and a hash of what the note lists, so a note
+ * whose answer was lost is found again among the ticket's notes (and never sent twice).
+ */
+export function noteKeyOf(ticketKey: string, mailboxes: readonly string[]): string {
+  const what = mailboxes.length === 0 ? "closed" : [...mailboxes].sort().join("\n");
+  return `${ticketKey}-${createHash("sha256").update(what).digest("hex").slice(0, 8).toUpperCase()}`;
+}
+
+export function newMailboxesNote(breachTitle: string, mailboxes: readonly string[], key: string): string {
+  return [
+    `Found since in ${breachTitle}; take the same steps for:`,
+    ...mailboxes.map((mailbox) => `- ${mailbox}`),
+    `\nReference: ${key}`,
+  ].join("\n");
 }
 
 export const RESOLVED_NOTE = "Every affected mailbox was marked resolved in exposure monitoring; the ticket is closed.";
+
+export function resolvedNote(key: string): string {
+  return `${RESOLVED_NOTE}\n\nReference: ${key}`;
+}

@@ -15,6 +15,7 @@ import {
 } from "../notifications/jobs";
 import { portalCleanupJob, portalCleanupSchedule } from "../portal/cleanup";
 import { psaScheduledSyncJob, psaSyncAllJob, psaSyncJob, psaSyncSchedule } from "../psa/jobs";
+import { channelDigestJob, channelDigestSchedule, channelDigestsJob } from "../webhooks/channels/digests";
 import { endpointHealthJob } from "../webhooks/health-notices";
 import { webhookRetentionJob, webhookRetentionSchedule } from "../webhooks/retention";
 
@@ -44,6 +45,9 @@ export const jobCatalogue = createJobCatalogue({
     // webhooks: the log's retention, the owner's notice of an endpoint's health change
     webhookRetentionJob,
     endpointHealthJob,
+    // and the chat channels' daily or weekly digests
+    channelDigestsJob,
+    channelDigestJob,
     portalCleanupJob,
     // notifications: sending one message, the monthly reports' fan-out and one customer's report
     sendNotificationJob,
@@ -61,6 +65,7 @@ export const jobCatalogue = createJobCatalogue({
     portalCleanupSchedule,
     monthlyReportSchedule,
     alertDigestSchedule,
+    channelDigestSchedule,
     dnsRecheckSchedule,
     directorySyncSchedule,
     psaSyncSchedule,

@@ -35,7 +35,12 @@ export interface ContractAnswer {
   body?: unknown;
   headers?: Record<string, string>;
 }
-export type Fault = ContractAnswer | { delayMs: number } | { lose: true };
+/**
+ * `hold`: the request is kept open and never answered, and `onHeld` called, so a test can kill
+ * the client at that point: "before" the handler runs (the PSA made nothing), or "after" it (the
+ * PSA made the ticket; the answer never leaves).
+ */
+export type Fault = ContractAnswer | { delayMs: number } | { lose: true } | { hold: "before" | "after"; onHeld: () => void };
 export type Handler = (request: ContractRequest) => ContractAnswer;
 
 /** The description, OpenAPI 3.0's `nullable: true` written as JSON Schema's `type: [t, "null"]` for the validator. */
@@ -84,7 +89,7 @@ function strict(schema: unknown, document: OpenApiDocument): unknown {
 
 export class ContractServer {
   readonly violations: string[] = [];
-  readonly calls: Array<{ operation: string; status: number | "lost" }> = [];
+  readonly calls: Array<{ operation: string; status: number | "lost" | "held" }> = [];
   private readonly faults = new Map<string, Fault[]>();
   private server?: LoopbackServer;
   private readonly routes: Array<{ method: string; template: string; pattern: RegExp; names: string[]; operation: Operation }>;
@@ -193,6 +198,13 @@ export class ContractServer {
     } else if (rawBody) this.violations.push(`${operation}: a body where the description has none`);
 
     const fault = this.faults.get(operation)?.shift();
+    const hold = async (held: { onHeld: () => void }) => {
+      this.calls.push({ operation, status: "held" });
+      const closed = new Promise((resolve) => req.socket.once("close", resolve));
+      held.onHeld();
+      await closed;
+    };
+    if (fault && "hold" in fault && fault.hold === "before") return hold(fault);
     if (fault && "delayMs" in fault) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     if (fault && "status" in fault) {
       this.calls.push({ operation, status: fault.status });
@@ -202,6 +214,7 @@ export class ContractServer {
       status: 501,
       body: { message: `no handler for ${operation}` },
     };
+    if (fault && "hold" in fault) return hold(fault);
     if (fault && "lose" in fault) {
       this.calls.push({ operation, status: "lost" });
       req.socket.destroy();

@@ -111,6 +111,11 @@ export class FakeConnectWise extends FakePsa {
         });
         return { status: 201, body: view(ticket) };
       }),
+      "GET /service/tickets/{parentId}/notes": authed(({ params }) => {
+        const ticket = this.tickets.get(Number(params.parentId));
+        if (!ticket) return { status: 404, body: { code: "NotFound", message: "Ticket not found" } };
+        return { status: 200, body: ticket.notes.map((text, index) => ({ id: index + 1, ticketId: ticket.id, text })).reverse() };
+      }),
       "POST /service/tickets/{parentId}/notes": authed(({ params, body }) => {
         const ticket = this.tickets.get(Number(params.parentId));
         if (!ticket) return { status: 404, body: { code: "NotFound", message: "Ticket not found" } };
@@ -208,11 +213,16 @@ export class FakeHalo extends FakePsa {
           });
           return { status: 200, body: view(ticket) };
         }),
+        "GET /Actions": authed(({ query }) => {
+          const ticket = this.tickets.get(Number(query.get("ticket_id")));
+          const actions = (ticket?.notes ?? []).map((note, index) => ({ id: index + 1, ticket_id: ticket!.id, note }));
+          return { status: 200, body: { record_count: actions.length, actions } };
+        }),
         "POST /Actions": authed(({ body }) => {
           const [action] = body as Array<{ ticket_id: number; note: string; new_status?: number }>;
           const ticket = this.tickets.get(action!.ticket_id);
           if (!ticket) return { status: 404, body: { message: "Ticket not found" } };
-          ticket.notes.push(action!.note);
+          if (action!.note) ticket.notes.push(action!.note);
           if (action!.new_status === FakeHalo.CLOSED_STATUS) ticket.closed = true;
           return { status: 200, body: { id: ticket.notes.length, ticket_id: ticket.id, note: action!.note } };
         }),
@@ -313,6 +323,19 @@ export class FakeAutotask extends FakePsa {
       }),
       "POST /V1.0/Tickets/query": authed(({ body }) => page(query((body as { filter: Filter[] }).filter).map((t) => ({ id: t.id })))),
       "POST /V1.0/Companies/query": authed(() => page([])),
+      "GET /V1.0/Tickets/{parentId}/Notes": authed(({ params }) => {
+        const ticket = this.tickets.get(Number(params.parentId));
+        if (!ticket) return { status: 404, body: { errors: ["Ticket not found"] } };
+        const notes = ticket.notes.map((description, index) => ({
+          id: index + 1,
+          ticketID: ticket.id,
+          title: "Note",
+          description,
+          noteType: 1,
+          publish: 1,
+        }));
+        return page(notes);
+      }),
       "POST /V1.0/Tickets/{parentId}/Notes": authed(({ params, body }) => {
         const ticket = this.tickets.get(Number(params.parentId));
         if (!ticket) return { status: 404, body: { errors: ["Ticket not found"] } };

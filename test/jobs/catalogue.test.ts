@@ -53,6 +53,8 @@ describe("the job catalogue", () => {
       "psa.sync",
       "psa.sync-all",
       "psa.sync-at",
+      "webhooks.channel-digest",
+      "webhooks.channel-digests",
       "webhooks.endpoint-health",
       "webhooks.retention",
     ]);
@@ -64,6 +66,7 @@ describe("the job catalogue", () => {
       { name: "portal-cleanup", every: "day", hourUtc: 3, jobKind: "portal.cleanup" },
       { name: "monthly-report", every: "month", hourUtc: 6, jobKind: "notifications.monthly-reports" },
       { name: "alert-digest", every: "day", hourUtc: 7, jobKind: "notifications.alert-digests" },
+      { name: "channel-digest", every: "day", hourUtc: 7, jobKind: "webhooks.channel-digests" },
       { name: "domain-dns-recheck", every: "hour", hourUtc: undefined, jobKind: "domains.recheck-dns" },
       { name: "directory-sync", every: "hour", hourUtc: undefined, jobKind: "directory.sync-due" },
       { name: "psa-sync", every: "hour", hourUtc: undefined, jobKind: "psa.sync-all" },

@@ -148,6 +148,49 @@ describe("ConnectWise PSA tickets", () => {
   });
 });
 
+describe("ConnectWise PSA digest", () => {
+  it("writes new tickets and notes once per slot: still one ticket per customer and breach, each mailbox once", async () => {
+    await savePsaConnection(db, org.partner.id, {
+      provider: "connectwise",
+      site: psa.baseUrl,
+      ...credentials,
+      boardId: psa.boardId,
+      digest: "daily",
+    });
+    expect((await getPsaConnection(db, org.partner.id)).digest).toBe("daily");
+    const found = await mappedBreach();
+    await sync();
+    await sync();
+    expect(psa.tickets.size).toBe(0);
+    const slotPassed = () => db.psaConnection.updateMany({ where: { partnerId: org.partner.id }, data: { lastDigestSlot: "2000-01-01" } });
+
+    await slotPassed();
+    await sync();
+    await sync();
+    const [ticket, ...others] = psa.ticketsWithKey(found.key);
+    expect(others).toEqual([]);
+    for (const email of found.emails) expect(ticket!.description).toContain(email);
+
+    const later = [`gil@${found.tag}.example`, `hal@${found.tag}.example`];
+    for (const email of later) {
+      await db.customerBreach.update({ where: { id: found.instanceId }, data: { emails: { push: email } } });
+      await sync();
+    }
+    expect(ticket!.notes).toEqual([]);
+    await slotPassed();
+    await sync();
+    await sync();
+    expect(ticket!.notes).toEqual([expect.stringContaining(later[0]!)]);
+    expect(ticket!.notes[0]).toContain(later[1]!);
+
+    // resolving still closes at once: a digest delays news, not the close
+    await setBreachResolved(db, org.partner.id, { breachInstanceId: found.instanceId, resolved: true });
+    await sync();
+    expect(ticket!.closed).toBe(true);
+    expect(psa.ticketsWithKey(found.key)).toHaveLength(1);
+  });
+});
+
 describe("ConnectWise PSA failure drills: exactly one ticket", () => {
   it("429 with Retry-After: waits at least as long as asked, then opens the ticket", async () => {
     const found = await mappedBreach();
@@ -227,6 +270,56 @@ describe("ConnectWise PSA failure drills: exactly one ticket", () => {
     await db.psaTicket.updateMany({ data: { claimedUntil: new Date(Date.now() - 1000) } });
     await sync();
     expect(psa.ticketsWithKey(found.key)).toHaveLength(1);
+  });
+
+  it("a note whose answer was lost: the retry finds it by its reference and never adds it twice", async () => {
+    const found = await mappedBreach();
+    await sync();
+    const later = `carol@${found.tag}.example`;
+    await db.customerBreach.update({ where: { id: found.instanceId }, data: { emails: { push: later } } });
+    psa.server.fail("POST /service/tickets/{parentId}/notes", { lose: true });
+    await sync();
+    const row = await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } });
+    expect(row).toMatchObject({ pendingNoteMailboxes: [later], noteAttempts: 1, mailboxesSent: found.emails });
+    // Meanwhile another mailbox turns up: it gets a note of its own, after the lost one is settled.
+    const latest = `dave@${found.tag}.example`;
+    await db.customerBreach.update({ where: { id: found.instanceId }, data: { emails: { push: latest } } });
+    await retryNow();
+    await sync();
+    const [ticket] = psa.ticketsWithKey(found.key);
+    expect(ticket!.notes).toEqual([expect.stringContaining(later), expect.stringContaining(latest)]);
+    expect(ticket!.notes[0]).toContain(`Reference: ${row.pendingNoteKey}`);
+    expect(ticket!.notes[1]).not.toContain(later);
+    expect(psa.server.count("GET /service/tickets/{parentId}/notes")).toBeGreaterThanOrEqual(1);
+    expect(await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } })).toMatchObject({
+      pendingNoteKey: null,
+      mailboxesSent: [...found.emails, later, latest].sort(),
+    });
+  });
+
+  it("a note lost before it reached the PSA is sent on the retry, once", async () => {
+    const found = await mappedBreach();
+    await sync();
+    await db.customerBreach.update({ where: { id: found.instanceId }, data: { emails: { push: `erin@${found.tag}.example` } } });
+    psa.server.fail("POST /service/tickets/{parentId}/notes", { status: 503, body: {} });
+    await sync();
+    await retryNow();
+    await sync();
+    expect(psa.ticketsWithKey(found.key)[0]!.notes).toEqual([expect.stringContaining(`erin@${found.tag}.example`)]);
+  });
+
+  it("the closing note's answer lost: the retry finds the note and only sets the closed status", async () => {
+    const found = await mappedBreach();
+    await sync();
+    await setBreachResolved(db, org.partner.id, { breachInstanceId: found.instanceId, resolved: true });
+    psa.server.fail("POST /service/tickets/{parentId}/notes", { lose: true });
+    await sync();
+    expect(psa.ticketsWithKey(found.key)[0]!.closed).toBe(false);
+    await retryNow();
+    await sync();
+    const [ticket] = psa.ticketsWithKey(found.key);
+    expect(ticket!.closed).toBe(true);
+    expect(ticket!.notes).toEqual([expect.stringContaining("marked resolved")]);
   });
 
   it("two runs at once (two replicas): one ticket", async () => {

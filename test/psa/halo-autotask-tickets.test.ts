@@ -47,6 +47,7 @@ const vendors = [
     connect: (partnerId: string) =>
       savePsaConnection(db, partnerId, { provider: "halopsa", url: halo.baseUrl, ...halo.credentials, ticketTypeId: halo.ticketTypeId }),
     createOperation: "POST /Tickets",
+    noteOperation: "POST /Actions",
     breakCredentials: () => (halo.credentials = { ...halo.credentials, clientSecret: "revoked" }),
     restoreCredentials: (saved: typeof halo.credentials) => (halo.credentials = saved),
     saved: () => ({ ...halo.credentials }),
@@ -57,6 +58,7 @@ const vendors = [
     // No zoneUrl: the zone is found from the username.
     connect: (partnerId: string) => savePsaConnection(db, partnerId, { provider: "autotask", ...autotask.credentials, queueId: 8 }),
     createOperation: "POST /V1.0/Tickets",
+    noteOperation: "POST /V1.0/Tickets/{parentId}/Notes",
     breakCredentials: () => (autotask.credentials = { ...autotask.credentials, secret: "revoked" }),
     restoreCredentials: (saved: typeof autotask.credentials) => (autotask.credentials = saved),
     saved: () => ({ ...autotask.credentials }),
@@ -108,6 +110,24 @@ describe.each(vendors)("$name tickets", (vendor) => {
     await sync();
     expect(ticket()).toHaveLength(1);
     expect((await db.psaTicket.findFirstOrThrow({ where: { ticketKey: ticket()[0]!.key } })).externalId).toBe(String(ticket()[0]!.id));
+  });
+
+  it("a note or close whose answer was lost is found by its reference on the retry: each once", async () => {
+    const { org, found, sync, ticket } = await setUp();
+    await sync();
+    await db.customerBreach.update({ where: { id: found.instanceId }, data: { emails: { push: `fay@${found.tag}.example` } } });
+    vendor.fake.server.fail(vendor.noteOperation, { lose: true });
+    await sync();
+    await db.psaTicket.updateMany({ data: { nextAttemptAt: new Date(Date.now() - 1000) } });
+    await sync();
+    expect(ticket()[0]!.notes).toEqual([expect.stringContaining(`fay@${found.tag}.example`)]);
+    await setBreachResolved(db, org.partner.id, { breachInstanceId: found.instanceId, resolved: true });
+    vendor.fake.server.fail(vendor.noteOperation, { lose: true });
+    await sync();
+    await db.psaTicket.updateMany({ data: { nextAttemptAt: new Date(Date.now() - 1000) } });
+    await sync();
+    expect(ticket()[0]!.closed).toBe(true);
+    expect(ticket()[0]!.notes).toEqual([expect.stringContaining(`fay@${found.tag}.example`), expect.stringContaining("marked resolved")]);
   });
 
   it("marks the connection failing when the PSA refuses the credentials", async () => {

@@ -41,6 +41,13 @@ const PAYLOADS: Record<string, { good: unknown[]; bad: unknown[] }> = {
       { customerId: CUSTOMER, digest: "daily", slot: "2026-12" },
     ],
   },
+  "webhooks.channel-digest": {
+    good: [{ channelId: CUSTOMER, digest: "daily", slot: "2026-12-07" }],
+    bad: [
+      { channelId: CUSTOMER, digest: "off", slot: "2026-12-07" },
+      { channelId: "nope", digest: "weekly", slot: "2026-12-07" },
+    ],
+  },
   "webhooks.endpoint-health": {
     good: [{ endpointId: CUSTOMER, change: "failing", at: "2026-11-25T10:00:00.000Z" }],
     bad: [

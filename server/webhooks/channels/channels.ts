@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import { badRequest } from "../../errors";
 import { EVENT_TYPES } from "../../events/outbox";
 import { DEFAULT_MAX_ATTEMPTS, deleteEndpoint, getEndpoint, type EndpointRecord } from "../endpoints";
+import type { NoticeDigest } from "../../notifications/quiet";
 import type { WebhookOwner } from "../owner";
 import type { ChannelSeverity } from "./severity";
 import {
@@ -28,6 +29,8 @@ export interface ChannelInput {
   caCertificate?: string;
   eventTypes: string[];
   minSeverity?: ChannelSeverity;
+  /** Chat channels: new exposures in one daily or weekly summary per customer instead of each (syslog: off only). */
+  digest?: NoticeDigest;
   enabled?: boolean;
 }
 
@@ -41,6 +44,7 @@ export interface ChannelRecord extends Omit<EndpointRecord, "protocol" | "signat
   port: number | null;
   tls: boolean;
   minSeverity: ChannelSeverity;
+  digest: NoticeDigest;
 }
 
 const partnerOwner = (partnerId: string): WebhookOwner => ({ partnerId });
@@ -69,6 +73,15 @@ async function checkedTarget(type: ChannelType, input: ChannelChanges): Promise<
   return { type, url: await checkChatUrl(input.url) };
 }
 
+export const SYSLOG_DIGEST_REFUSED = 'A syslog channel takes each event as it happens; digest must be "off"';
+
+/** A SIEM correlates single events: syslog channels are never summarised. */
+function checkedDigest(type: ChannelType, digest: NoticeDigest | undefined): NoticeDigest | undefined {
+  if (type === "syslog" && digest !== undefined && digest !== "off")
+    throw badRequest(`Validation failed: digest: ${SYSLOG_DIGEST_REFUSED}`);
+  return digest;
+}
+
 function eventTypesOf(eventTypes: string[]): string[] {
   const unknown = eventTypes.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown.length > 0) throw badRequest(`Validation failed: eventTypes: Unknown event type; expected one of ${EVENT_TYPES.join(", ")}`);
@@ -77,6 +90,7 @@ function eventTypesOf(eventTypes: string[]): string[] {
 
 export async function createChannel(db: Db, partnerId: string, input: ChannelInput): Promise<ChannelRecord> {
   const target = await checkedTarget(input.type, input);
+  const digest = checkedDigest(input.type, input.digest) ?? "off";
   const eventTypes = eventTypesOf(input.eventTypes);
   const id = await db.$transaction(async (tx) => {
     const endpoint = await tx.webhookEndpoint.create({
@@ -98,6 +112,7 @@ export async function createChannel(db: Db, partnerId: string, input: ChannelInp
         partnerId,
         type: input.type,
         minSeverity: input.minSeverity ?? "info",
+        digest,
         ...(target.type === "syslog" ? { host: target.host, port: target.port, tls: target.tls } : {}),
       },
     });
@@ -108,7 +123,14 @@ export async function createChannel(db: Db, partnerId: string, input: ChannelInp
 
 function toRecord(
   endpoint: EndpointRecord,
-  channel: { type: ChannelType; minSeverity: ChannelSeverity; host: string | null; port: number | null; tls: boolean },
+  channel: {
+    type: ChannelType;
+    minSeverity: ChannelSeverity;
+    digest: NoticeDigest;
+    host: string | null;
+    port: number | null;
+    tls: boolean;
+  },
 ): ChannelRecord {
   const { protocol: _protocol, signatureScheme: _scheme, url, ...rest } = endpoint;
   return { ...rest, ...channel, url: channel.type === "syslog" ? null : url };
@@ -118,7 +140,7 @@ export async function getChannel(db: Db, partnerId: string, id: string): Promise
   const endpoint = await getEndpoint(db, partnerOwner(partnerId), "channel", id);
   const channel = await db.integrationChannel.findUniqueOrThrow({
     where: { id },
-    select: { type: true, minSeverity: true, host: true, port: true, tls: true },
+    select: { type: true, minSeverity: true, digest: true, host: true, port: true, tls: true },
   });
   return toRecord(endpoint, channel);
 }
@@ -127,7 +149,7 @@ export async function listChannels(db: Db, partnerId: string): Promise<ChannelRe
   const channels = await db.integrationChannel.findMany({
     where: { partnerId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { id: true, type: true, minSeverity: true, host: true, port: true, tls: true },
+    select: { id: true, type: true, minSeverity: true, digest: true, host: true, port: true, tls: true },
   });
   return Promise.all(
     channels.map(async ({ id, ...channel }) => toRecord(await getEndpoint(db, partnerOwner(partnerId), "channel", id), channel)),
@@ -137,6 +159,7 @@ export async function listChannels(db: Db, partnerId: string): Promise<ChannelRe
 /** Changes the given fields; a new url, host, port, tls or caCertificate is checked as on create. */
 export async function updateChannel(db: Db, partnerId: string, id: string, changes: ChannelChanges): Promise<ChannelRecord> {
   const current = await getChannel(db, partnerId, id);
+  const digest = checkedDigest(current.type, changes.digest);
   const targetChanged = (["url", "host", "port", "tls", "caCertificate"] as const).some((field) => changes[field] !== undefined);
   let target: ChannelTarget | undefined;
   if (targetChanged) {
@@ -166,6 +189,7 @@ export async function updateChannel(db: Db, partnerId: string, id: string, chang
       where: { id },
       data: {
         ...(changes.minSeverity ? { minSeverity: changes.minSeverity } : {}),
+        ...(digest ? { digest } : {}),
         ...(target?.type === "syslog" ? { host: target.host, port: target.port, tls: target.tls } : {}),
       },
     });

@@ -13,6 +13,8 @@ export interface NotificationCandidate {
   /** The catalogue breach (stable across a breach instance deleted and found again). */
   breachId: string;
   eventType: string;
+  /** Held for the channel's digest (takeHeldChannelNotices) instead of sent now. */
+  held?: boolean;
 }
 
 export const candidateKey = (c: NotificationCandidate) => [c.channelId, c.customerId, c.email, c.breachId, c.eventType].join("\u0000");
@@ -27,8 +29,9 @@ export async function filterChannelNotifications(tx: BulkTransaction, candidates
   const unique = [...new Map(candidates.map((candidate) => [candidateKey(candidate), candidate])).values()];
   if (unique.length === 0) return new Set();
   const recorded = await tx.query<NotificationCandidate>(
-    `INSERT INTO channel_notifications (channel_id, customer_id, email, breach_id, event_type)
-     SELECT c.* FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[]) AS c(channel_id, customer_id, email, breach_id, event_type)
+    `INSERT INTO channel_notifications (channel_id, customer_id, email, breach_id, event_type, held)
+     SELECT c.* FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::boolean[])
+       AS c(channel_id, customer_id, email, breach_id, event_type, held)
      WHERE NOT EXISTS (SELECT 1 FROM monitored_assets a
                        WHERE a.customer_id = c.customer_id AND a.kind = 'email' AND a.value = c.email AND NOT a.active)
        AND NOT EXISTS (SELECT 1 FROM notification_mutes m
@@ -42,6 +45,7 @@ export async function filterChannelNotifications(tx: BulkTransaction, candidates
       unique.map((c) => c.email),
       unique.map((c) => c.breachId),
       unique.map((c) => c.eventType),
+      unique.map((c) => c.held ?? false),
     ],
   );
   return new Set(recorded.map(candidateKey));

@@ -34,7 +34,11 @@ interface ChannelRow {
   id: string;
   type: ChannelType;
   minSeverity: ChannelSeverity;
+  digest: "off" | "daily" | "weekly";
 }
+
+/** What a digest channel holds for its summary instead of sending: new exposures (channels/digests.ts). */
+export const DIGEST_EVENT_TYPE = "customer.breach.found";
 
 interface InstanceRow extends BreachFacts {
   id: string;
@@ -64,7 +68,7 @@ export async function channelDeliveries(
   const channels = new Map(
     (
       await tx.query<ChannelRow>(
-        `SELECT id::text, type::text, min_severity::text AS "minSeverity" FROM integration_channels WHERE id = ANY($1::uuid[])`,
+        `SELECT id::text, type::text, min_severity::text AS "minSeverity", digest::text FROM integration_channels WHERE id = ANY($1::uuid[])`,
         [[...new Set(wanted.map(({ endpoint }) => endpoint.id))]],
       )
     ).map((row) => [row.id, row]),
@@ -89,6 +93,7 @@ export async function channelDeliveries(
       .map(({ finding, candidates }) => ({ ...finding, emails: candidates.filter((c) => kept.has(candidateKey(c))).map((c) => c.email) }))
       .filter((finding) => finding.emails.length > 0);
     const breachEvent = isBreachEvent(event.event.type);
+    if (held(channel, event.event.type)) continue;
     if (breachEvent ? told.length === 0 : !atLeast("info", channel.minSeverity)) continue;
     const message = channelMessage(event.event, {
       eventId: event.id,
@@ -108,6 +113,8 @@ export async function channelDeliveries(
   }
   return deliveries;
 }
+
+const held = (channel: ChannelRow, eventType: string) => channel.digest !== "off" && eventType === DIGEST_EVENT_TYPE;
 
 /** The breach instances the batch's breach events name, with their catalogue breach's facts. */
 async function breachInstances(tx: BulkTransaction, events: readonly MergedEvent[]): Promise<Map<string, InstanceRow>> {
@@ -147,6 +154,7 @@ function findingsFor(event: MergedEvent, channel: ChannelRow, instances: Map<str
         email,
         breachId: instance.breachId,
         eventType: event.event.type,
+        held: held(channel, event.event.type),
       })),
     });
   }

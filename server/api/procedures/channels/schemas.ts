@@ -8,6 +8,15 @@ const isoDateTime = () => z.string().meta({ format: "date-time", example: "2026-
 
 export const channelTypeSchema = z.enum(CHANNEL_TYPES, { error: `type must be one of ${CHANNEL_TYPES.join(", ")}` });
 export const minSeveritySchema = z.enum(CHANNEL_SEVERITIES, { error: `minSeverity must be one of ${CHANNEL_SEVERITIES.join(", ")}` });
+export const DIGEST_INVALID = 'digest must be "off", "daily" or "weekly"';
+const digestInput = z
+  .enum(["off", "daily", "weekly"], { error: DIGEST_INVALID })
+  .optional()
+  .meta({
+    description:
+      "Slack and Teams: off (default) sends each finding as it is found; daily or weekly sends the new exposures in one summary per customer " +
+      "(07:00 UTC; weekly on Mondays). Syslog channels take only off.",
+  });
 const eventTypesInput = z
   .array(eventTypeSchema, { error: "eventTypes is required" })
   .min(1, { error: "At least one event type is required" });
@@ -36,6 +45,7 @@ export const channelCreateInput = z.object({
   ...targetFields,
   eventTypes: eventTypesInput,
   minSeverity: minSeveritySchema.optional().meta({ description: "The lowest severity the channel takes (default info)" }),
+  digest: digestInput,
   enabled: z.boolean().optional().meta({ description: "Default true" }),
 });
 
@@ -45,10 +55,11 @@ export const channelUpdateInput = z
     ...targetFields,
     eventTypes: eventTypesInput.optional(),
     minSeverity: minSeveritySchema.optional(),
+    digest: digestInput,
     enabled: z.boolean().optional(),
   })
   .refine(({ id: _id, ...changes }) => Object.values(changes).some((value) => value !== undefined), {
-    error: "At least one of url, host, port, tls, caCertificate, eventTypes, minSeverity or enabled is required",
+    error: "At least one of url, host, port, tls, caCertificate, eventTypes, minSeverity, digest or enabled is required",
   });
 
 export const channelSchema = z
@@ -61,6 +72,9 @@ export const channelSchema = z
     tls: z.boolean(),
     eventTypes: z.array(z.string()),
     minSeverity: minSeveritySchema,
+    digest: z
+      .enum(["off", "daily", "weekly"])
+      .meta({ description: "off: each finding at once; daily or weekly: one summary per customer" }),
     enabled: z.boolean(),
     maxAttempts: z.number().int(),
     lastSuccessAt: isoDateTime().nullable(),
@@ -86,6 +100,7 @@ export function channelResponse(channel: ChannelRecord): z.infer<typeof channelS
     tls: channel.tls,
     eventTypes: channel.eventTypes,
     minSeverity: channel.minSeverity,
+    digest: channel.digest,
     enabled: channel.enabled,
     maxAttempts: channel.maxAttempts,
     lastSuccessAt: iso(channel.lastSuccessAt),

@@ -34,6 +34,14 @@ export const psaInput = {
     .boolean({ error: "ticketPerMailbox must be true or false" })
     .optional()
     .meta({ description: "One ticket per mailbox and breach instead of one per customer and breach (default false)" }),
+  digest: z
+    .enum(["off", "daily", "weekly"], { error: 'digest must be "off", "daily" or "weekly"' })
+    .optional()
+    .meta({
+      description:
+        "off (default): tickets and notes as findings are recorded; daily or weekly: new tickets and notes once per slot " +
+        "(from 07:00 UTC; weekly on Mondays), still one ticket per customer and breach",
+    }),
   site: text("ConnectWise: the site's base URL (https://na.myconnectwise.net)"),
   companyId: text("ConnectWise: the company id you sign in with"),
   publicKey: secret("ConnectWise: the API member's public key"),
@@ -65,6 +73,7 @@ export const psaView = z
     baseUrl: z.string().meta({ description: "The site, zone or instance URL" }),
     settings: z.record(z.string(), z.unknown()).meta({ description: "The settings that are not secret" }),
     ticketPerMailbox: z.boolean(),
+    digest: z.enum(["off", "daily", "weekly"]),
     state: z.enum(["ok", "failing"]).meta({ description: "failing: the PSA refused the credentials (see lastError); nothing is sent" }),
     failingSince: z.string().nullable().meta({ format: "date-time" }),
     lastError: z.string().nullable().meta({ description: "What the PSA last answered when a request failed" }),
