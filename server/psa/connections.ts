@@ -74,7 +74,8 @@ const SECRET_FIELDS: Record<PsaProvider, ReadonlyArray<keyof PsaConnectionInput>
   halopsa: ["clientSecret"],
 };
 
-export const PSA_SECRET_FOR_NEW_ADDRESS = "Required when the address changes (the stored secret is only sent to the address it was given for)";
+export const PSA_SECRET_FOR_NEW_ADDRESS =
+  "Required when the address changes (the stored secret is only sent to the address it was given for)";
 
 /** The stored connection whose secrets an edit may keep. */
 interface StoredSecrets {
@@ -93,7 +94,8 @@ async function connectionFields(input: PsaConnectionInput, stored?: StoredSecret
   if (stored) {
     const secrets = fields.secrets as Record<string, string | undefined>;
     for (const field of Object.keys(secrets).filter((name) => !secrets[name])) {
-      if (fields.baseUrl !== stored.baseUrl || !stored.secrets[field]) throw badRequest(`Validation failed: ${field}: ${PSA_SECRET_FOR_NEW_ADDRESS}`);
+      if (fields.baseUrl !== stored.baseUrl || !stored.secrets[field])
+        throw badRequest(`Validation failed: ${field}: ${PSA_SECRET_FOR_NEW_ADDRESS}`);
       secrets[field] = stored.secrets[field];
     }
   }
@@ -214,8 +216,7 @@ export function editablePsaFields(view: Pick<PsaView, "provider" | "baseUrl" | "
   const number = (value: unknown) => (typeof value === "number" ? value : undefined);
   const text = (value: unknown) => (typeof value === "string" ? value : undefined);
   const priorities = (view.provider === "autotask" ? settings.priorities : settings.priorityIds) as
-    | { high?: number; normal?: number }
-    | undefined;
+    { high?: number; normal?: number } | undefined;
   const common = {
     provider: view.provider,
     ticketPerMailbox: view.ticketPerMailbox,
