@@ -235,10 +235,12 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
             rows={customer.events.newest}
             rowKey={(event) => event.id}
             columns={[
-              { header: "Event", rowHeader: true, cell: (event) => event.type },
+              // Both may break anywhere: a fresh customer's row has no link, so the box must not need scrolling on a phone.
+              { header: "Event", rowHeader: true, className: "wrap", cell: (event) => event.type },
               { header: "Created", cell: (event) => <DateTime iso={event.createdAt} /> },
               {
                 header: "Deliveries",
+                className: "wrap",
                 cell: (event) =>
                   event.deliveries.length === 0
                     ? "none (no endpoint takes it, or not routed yet)"
