@@ -110,6 +110,8 @@ test("staff connect, test, edit and disconnect a partner's PSA, map a customer a
     await settings.getByRole("button", { name: "Save the connection" }).click();
     await expect(section.getByRole("status")).toContainText("connection saved");
     await expect(section).toContainText("one per mailbox and breach");
+    await expect(settings.getByLabel("One ticket per mailbox and breach")).toBeChecked();
+    await expect(settings.getByLabel("Priority ID for high findings")).toHaveValue("4");
     await section.getByRole("button", { name: "Test the connection" }).click();
     await expect(section.getByRole("status")).toHaveText("Test passed: the PSA accepted the credentials.");
     expect(await page.content()).not.toContain(credentials.privateKey);

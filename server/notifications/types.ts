@@ -4,7 +4,11 @@ export type { NotificationKind };
 /** The e-mails to a partner's customers (localized, with an unsubscribe link). */
 export const CUSTOMER_NOTIFICATION_KINDS = ["welcome", "breach_alert", "monthly_report"] as const satisfies readonly NotificationKind[];
 /** Operational e-mails to an organization (a partner or a distributor) about its webhook endpoints and its PSA connection. */
-export const ORGANIZATION_NOTIFICATION_KINDS = ["webhook_failing", "webhook_disabled", "psa_failing"] as const satisfies readonly NotificationKind[];
+export const ORGANIZATION_NOTIFICATION_KINDS = [
+  "webhook_failing",
+  "webhook_disabled",
+  "psa_failing",
+] as const satisfies readonly NotificationKind[];
 export const NOTIFICATION_KINDS = [
   ...CUSTOMER_NOTIFICATION_KINDS,
   ...ORGANIZATION_NOTIFICATION_KINDS,

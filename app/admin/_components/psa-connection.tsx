@@ -147,7 +147,8 @@ export function PsaConnection({ partnerId, psa, canEdit }: { partnerId: string; 
   const { run, pending, error } = useAction();
   const [provider, setProvider] = useState<Provider>(psa?.provider ?? "connectwise");
   const [notice, setNotice] = useState<{ ok: boolean; text: string }>();
-  // A saved form is drawn afresh (with the stored values, its secret fields empty again).
+  // A saved form is drawn afresh, and again when the stored values arrive: uncontrolled fields
+  // take their defaults only when drawn, and the secret fields are emptied.
   const [saves, setSaves] = useState(0);
   const editing = psa !== null && psa.provider === provider;
   const current: Partial<PsaFields> = editing ? psa.fields : {};
@@ -228,7 +229,7 @@ export function PsaConnection({ partnerId, psa, canEdit }: { partnerId: string; 
             onSubmit={save}
             noValidate
             aria-label={psa ? "PSA connection settings" : "Connect a PSA"}
-            key={`${provider}-${saves}`}
+            key={`${provider}-${saves}-${JSON.stringify(psa?.fields ?? null)}`}
           >
             <h3>{psa ? "Change the connection" : "Connect a PSA"}</h3>
             <div className="field">
