@@ -9,6 +9,7 @@ import type { FooterProps, MailBrand } from "./templates/layout";
 import { brandBaseUrl, DEFAULT_BRAND, type Brand } from "../brand/brand";
 import { MonthlyReportEmail } from "./templates/monthly-report";
 import { SignInLinkEmail } from "./templates/sign-in-link";
+import { PsaFailingEmail } from "./templates/psa-failing";
 import { WebhookHealthEmail } from "./templates/webhook-health";
 import { WelcomeEmail } from "./templates/welcome";
 import { notificationSubject } from "./subjects";
@@ -110,7 +111,7 @@ export async function renderNotification(content: CustomerNotificationContent, c
 }
 
 /**
- * An organization's operational message (a webhook endpoint's health) as sent: no unsubscribe
+ * An organization's operational message (a webhook endpoint's health, a failing PSA connection) as sent: no unsubscribe
  * link (the footer says why and what stops them), and the requests it gives point at APP_URL.
  */
 export async function renderOrganizationNotification(
@@ -118,8 +119,25 @@ export async function renderOrganizationNotification(
   locale: LocaleCode,
 ): Promise<RenderedNotification> {
   const texts = organizationTexts(locale);
-  const footer: FooterProps = { why: texts.common.why(content.data.organizationName), howToStop: texts.common.howToStop };
-  const email = <WebhookHealthEmail locale={locale} texts={texts} content={content} appUrl={config.appUrl()} footer={footer} />;
+  const email =
+    content.kind === "psa_failing" ? (
+      <PsaFailingEmail
+        locale={locale}
+        texts={texts.psaFailing}
+        data={content.data}
+        appUrl={config.appUrl()}
+        time={texts.common.time}
+        footer={{ why: texts.psaFailing.why(content.data.organizationName), howToStop: texts.psaFailing.howToStop }}
+      />
+    ) : (
+      <WebhookHealthEmail
+        locale={locale}
+        texts={texts}
+        content={content}
+        appUrl={config.appUrl()}
+        footer={{ why: texts.common.why(content.data.organizationName), howToStop: texts.common.howToStop }}
+      />
+    );
   const [html, text] = await Promise.all([render(email), render(email, { plainText: true })]);
   return { subject: notificationSubject(content, locale), html, text, attachments: [] };
 }

@@ -21,5 +21,7 @@ export function notificationSubject(content: NotificationContent, locale: Locale
       return organizationTexts(locale).failing.subject(content.data.endpoint.url);
     case "webhook_disabled":
       return organizationTexts(locale).disabled.subject(content.data.endpoint.url);
+    case "psa_failing":
+      return organizationTexts(locale).psaFailing.subject(content.data.provider);
   }
 }

@@ -3,8 +3,12 @@ import type { NotificationKind } from "../db/generated/enums";
 export type { NotificationKind };
 /** The e-mails to a partner's customers (localized, with an unsubscribe link). */
 export const CUSTOMER_NOTIFICATION_KINDS = ["welcome", "breach_alert", "monthly_report"] as const satisfies readonly NotificationKind[];
-/** Operational e-mails to an organization (a partner or a distributor) about its webhook endpoints. */
-export const ORGANIZATION_NOTIFICATION_KINDS = ["webhook_failing", "webhook_disabled"] as const satisfies readonly NotificationKind[];
+/** Operational e-mails to an organization (a partner or a distributor) about its webhook endpoints and its PSA connection. */
+export const ORGANIZATION_NOTIFICATION_KINDS = [
+  "webhook_failing",
+  "webhook_disabled",
+  "psa_failing",
+] as const satisfies readonly NotificationKind[];
 export const NOTIFICATION_KINDS = [
   ...CUSTOMER_NOTIFICATION_KINDS,
   ...ORGANIZATION_NOTIFICATION_KINDS,
@@ -127,16 +131,31 @@ export interface WebhookDisabledData {
   recoverSince: string;
 }
 
+/** A partner's PSA refused the connection's credentials (docs/integrations.md, "PSA: exactly once"). */
+export interface PsaFailingData {
+  /** The partner's name. */
+  organizationName: string;
+  provider: "connectwise" | "autotask" | "halopsa";
+  /** The site, zone or instance URL. */
+  baseUrl: string;
+  /** ISO time: when the PSA first refused the credentials in this episode. */
+  failingSince: string;
+  /** What the PSA answered. */
+  lastError: string;
+}
+
 export interface NotificationDataByKind {
   welcome: WelcomeData;
   breach_alert: BreachAlertData;
   monthly_report: MonthlyReportData;
   webhook_failing: WebhookFailingData;
   webhook_disabled: WebhookDisabledData;
+  psa_failing: PsaFailingData;
 }
 
 /** A message of one kind with its facts (what queueing writes and rendering reads). */
 type ContentOf<K extends NotificationKind> = { [Kind in K]: { kind: Kind; data: NotificationDataByKind[Kind] } }[K];
 export type CustomerNotificationContent = ContentOf<CustomerNotificationKind>;
 export type OrganizationNotificationContent = ContentOf<OrganizationNotificationKind>;
+export type WebhookHealthContent = ContentOf<"webhook_failing" | "webhook_disabled">;
 export type NotificationContent = ContentOf<NotificationKind>;

@@ -11,6 +11,7 @@ import { PsaError, type PsaAdapter } from "./adapter";
 import { currentDigestSlot } from "./digest";
 import { autotaskAdapter, discoverAutotaskZone, type AutotaskSettings } from "./autotask";
 import { connectWiseAdapter, type ConnectWiseSettings } from "./connectwise";
+import { queuePsaFailingNotice } from "./failing-notice";
 import { haloAdapter, type HaloSettings } from "./halopsa";
 
 export const PSA_NOT_CONNECTED = "No PSA connected";
@@ -70,11 +71,42 @@ async function checkedUrl(field: string, raw: string): Promise<string> {
   }
 }
 
-async function connectionFields(input: PsaConnectionInput) {
+/** The fields of each provider that are secrets (write-only). */
+const SECRET_FIELDS: Record<PsaProvider, ReadonlyArray<keyof PsaConnectionInput>> = {
+  connectwise: ["publicKey", "privateKey"],
+  autotask: ["secret"],
+  halopsa: ["clientSecret"],
+};
+
+export const PSA_SECRET_FOR_NEW_ADDRESS =
+  "Required when the address changes (the stored secret is only sent to the address it was given for)";
+
+/** The stored connection whose secrets an edit may keep. */
+interface StoredSecrets {
+  baseUrl: string;
+  secrets: Record<string, string>;
+}
+
+async function connectionFields(input: PsaConnectionInput, stored?: StoredSecrets) {
+  const secretFields = SECRET_FIELDS[input.provider];
   for (const field of REQUIRED[input.provider]) {
     const value = input[field];
+    if (stored && secretFields.includes(field)) continue;
     if (value === undefined || value === "") throw badRequest(`Validation failed: ${field}: Required for the ${input.provider} provider`);
   }
+  const fields = await fieldsOf(input);
+  if (stored) {
+    const secrets = fields.secrets as Record<string, string | undefined>;
+    for (const field of Object.keys(secrets).filter((name) => !secrets[name])) {
+      if (fields.baseUrl !== stored.baseUrl || !stored.secrets[field])
+        throw badRequest(`Validation failed: ${field}: ${PSA_SECRET_FOR_NEW_ADDRESS}`);
+      secrets[field] = stored.secrets[field];
+    }
+  }
+  return fields;
+}
+
+async function fieldsOf(input: PsaConnectionInput) {
   const extras = {
     ...(input.closedStatusId && { closedStatusId: input.closedStatusId }),
     ...(input.priorityIds && { priorityIds: input.priorityIds }),
@@ -119,12 +151,28 @@ async function discoveredZone(username: string): Promise<string> {
 }
 
 /**
+ * The stored connection's secrets, for an edit that leaves secret fields blank (the admin UI): kept
+ * only for the same provider and the same address, so a changed address never receives them.
+ */
+async function storedSecretsOf(db: Queryable, partnerId: string, provider: PsaProvider): Promise<StoredSecrets | undefined> {
+  const existing = await db.psaConnection.findUnique({ where: { partnerId } });
+  if (!existing || existing.provider !== provider) return undefined;
+  return { baseUrl: existing.baseUrl, secrets: JSON.parse(decryptSecret(existing.credentialsCiphertext)) as Record<string, string> };
+}
+
+/**
  * Connects the partner's PSA, or replaces the connection (the state starts over as ok; the
  * tickets already opened stay recorded when the provider is the same). Secrets are stored
- * encrypted. Queues a sync, which tickets the mapped customers' open findings.
+ * encrypted. Queues a sync, which tickets the mapped customers' open findings. With
+ * `keepStoredSecrets` a secret left out keeps the stored one (same provider and address only).
  */
-export async function savePsaConnection(db: Db, partnerId: string, input: PsaConnectionInput): Promise<PsaView> {
-  const fields = await connectionFields(input);
+export async function savePsaConnection(
+  db: Db,
+  partnerId: string,
+  input: PsaConnectionInput,
+  { keepStoredSecrets = false }: { keepStoredSecrets?: boolean } = {},
+): Promise<PsaView> {
+  const fields = await connectionFields(input, keepStoredSecrets ? await storedSecretsOf(db, partnerId, input.provider) : undefined);
   const data = {
     provider: input.provider,
     baseUrl: fields.baseUrl,
@@ -168,6 +216,49 @@ export async function getPsaConnection(db: Queryable, partnerId: string): Promis
     mappedCustomers,
     openTickets,
   };
+}
+
+/** A connection's fields as the form that edits it shows them: every one but the secrets. */
+export function editablePsaFields(view: Pick<PsaView, "provider" | "baseUrl" | "settings" | "ticketPerMailbox">) {
+  const settings = view.settings;
+  const number = (value: unknown) => (typeof value === "number" ? value : undefined);
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  const priorities = (view.provider === "autotask" ? settings.priorities : settings.priorityIds) as
+    { high?: number; normal?: number } | undefined;
+  const common = {
+    provider: view.provider,
+    ticketPerMailbox: view.ticketPerMailbox,
+    closedStatusId: number(view.provider === "autotask" ? settings.closedStatus : settings.closedStatusId),
+    priorityIds: priorities ? { high: number(priorities.high), normal: number(priorities.normal) } : undefined,
+  };
+  if (view.provider === "connectwise")
+    return {
+      ...common,
+      site: view.baseUrl,
+      companyId: text(settings.companyId),
+      clientId: text(settings.clientId),
+      boardId: number(settings.boardId),
+    };
+  if (view.provider === "halopsa")
+    return {
+      ...common,
+      url: view.baseUrl,
+      clientId: text(settings.clientId),
+      ticketTypeId: number(settings.ticketTypeId),
+      tenant: text(settings.tenant),
+    };
+  return {
+    ...common,
+    zoneUrl: view.baseUrl,
+    username: text(settings.username),
+    integrationCode: text(settings.integrationCode),
+    queueId: number(settings.queueId),
+  };
+}
+
+/** The customer's PSA company, if it is mapped. */
+export async function customerPsaCompany(db: Queryable, customerId: string): Promise<string | null> {
+  return (await db.psaCustomerCompany.findUnique({ where: { customerId }, select: { companyId: true } }))?.companyId ?? null;
 }
 
 /** DELETE /integrations/psa: nothing more is sent; the record of tickets opened goes with it. */
@@ -214,14 +305,26 @@ export async function testPsaConnection(db: Db, partnerId: string): Promise<{ ok
   return { ok: true, error: null };
 }
 
-/** The PSA refused the credentials: nothing is sent until they are replaced or a test succeeds. */
-export async function markPsaFailing(db: Queryable, connectionId: string, reason: string): Promise<boolean> {
-  const changed = await db.psaConnection.updateMany({
-    where: { id: connectionId, state: "ok" },
-    data: { state: "failing", failingSince: new Date(), lastError: reason },
+/**
+ * The PSA refused the credentials: nothing is sent until they are replaced or a test succeeds.
+ * The change from ok to failing starts a failing episode and tells the partner's contact, once
+ * (a retry, a poll or a second replica finds the connection failing already and only records
+ * the latest answer). Returns whether this call started the episode.
+ */
+export async function markPsaFailing(db: Db, connectionId: string, reason: string): Promise<boolean> {
+  const notices = await db.$transaction(async (tx) => {
+    const changed = await tx.psaConnection.updateMany({
+      where: { id: connectionId, state: "ok" },
+      data: { state: "failing", failingSince: new Date(), lastError: reason },
+    });
+    if (changed.count === 0) {
+      await tx.psaConnection.updateMany({ where: { id: connectionId }, data: { lastError: reason } });
+      return undefined;
+    }
+    return queuePsaFailingNotice(tx, await tx.psaConnection.findUniqueOrThrow({ where: { id: connectionId } }));
   });
-  if (changed.count === 0) await db.psaConnection.updateMany({ where: { id: connectionId }, data: { lastError: reason } });
-  return changed.count > 0;
+  if (notices && notices.length > 0) await wakeJobWorkers();
+  return notices !== undefined;
 }
 
 /**

@@ -596,6 +596,28 @@ const UI_CALLS: Record<string, Omit<UiCall, "path">> = {
     }),
   },
   "admin.customers.signInLink": { input: async () => ({ customerId: await customer() }) },
+  "admin.customers.mute": { input: async () => ({ customerId: await customer(), email: "someone@acme.example" }) },
+  "admin.customers.unmute": {
+    input: async () => {
+      const customerId = await customer();
+      const mute = await muteNotices(testDb.db, customerId, { email: "someone@acme.example", mutedBy: "staff" });
+      return { customerId, muteId: mute.id };
+    },
+  },
+  "admin.psa.save": { input: async () => ({ partnerId: org.partner.id, ...psaBody() }) },
+  "admin.psa.test": {
+    input: async () => {
+      await savePsaConnection(testDb.db, org.partner.id, psaBody());
+      return { partnerId: org.partner.id };
+    },
+  },
+  "admin.psa.remove": {
+    input: async () => {
+      await savePsaConnection(testDb.db, org.partner.id, psaBody());
+      return { partnerId: org.partner.id };
+    },
+  },
+  "admin.psa.mapCustomer": { input: async () => ({ customerId: await customer(), companyId: "250" }) },
   "admin.billingCodes.create": { input: async () => ({ code: `UI-${randomUUID().slice(0, 6)}`, price: 3 }) },
   "admin.billingCodes.update": { input: async () => ({ id: await billingCode(), price: 7 }) },
   "admin.billingCodes.setRetired": { input: async () => ({ id: await billingCode(), retired: true }) },

@@ -10,6 +10,8 @@ const one = pluralOf("en-GB");
  * distributor (docs/webhooks.md, "Health and warnings"); organizations have no locale, so these
  * exist in en-GB only.
  */
+const PSA_PROVIDERS = { connectwise: "ConnectWise PSA", autotask: "Autotask", halopsa: "HaloPSA" };
+
 export const enGB = {
   portal: {
     portalName: "Exposure portal",
@@ -405,6 +407,28 @@ export const enGB = {
       recover: "Then queue the deliveries that failed again, with a fresh round of attempts:",
       whileDisabled:
         "Events that happen while the endpoint is disabled are kept as failed deliveries: recover them once it is enabled again.",
+    },
+    psaFailing: {
+      providers: PSA_PROVIDERS,
+      subject: (provider: keyof typeof PSA_PROVIDERS) => `Your PSA refused our credentials: ${PSA_PROVIDERS[provider]}`,
+      preview: "No PSA tickets are opened or updated until the credentials work again",
+      heading: "Your PSA connection is failing",
+      intro: (organization: string, provider: string, since: string) =>
+        `Since ${since}, ${provider} has refused the credentials exposure monitoring uses for ${organization}. No tickets are opened, updated or closed until this is fixed.`,
+      provider: "PSA",
+      address: "Address",
+      failingSince: "Failing since",
+      lastError: "What the PSA answered",
+      whatToDo: "What to do",
+      fix: "Check the credentials in the PSA: the API member's keys (ConnectWise), the API user and its secret (Autotask) or the application's client secret (HaloPSA), that they are still active and that their role still has the permissions the integrations guide lists.",
+      replace: "Then save the new credentials, with every field of the connection, as when you connected it:",
+      test: "If the PSA accepts the same credentials again (a role was fixed, say), test the connection; once it succeeds, what waited is sent:",
+      waiting: "Findings of the meantime are not lost: their tickets are opened once the connection works again.",
+      adminPage: "Your distributor's staff can also enter the credentials and run the test in the admin UI.",
+      why: (organization: string) =>
+        `You receive this as the contact of ${organization}. It is sent once each time the PSA starts refusing the credentials.`,
+      howToStop:
+        "These operational messages have no unsubscribe link: while the connection stays failing no further message is sent about it. Disconnecting the PSA stops them altogether.",
     },
   },
 };

@@ -4,7 +4,7 @@ import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import type { LocaleCode } from "../../i18n/locales";
 import type { OrganizationTexts } from "../../i18n/translations";
-import type { OrganizationNotificationContent, WebhookHealthEndpoint } from "../types";
+import type { WebhookHealthContent, WebhookHealthEndpoint } from "../types";
 import { EmailLayout, styles, type FooterProps } from "./layout";
 
 /** One fact of the endpoint's card: a label and its value, one line each in the plain-text part. */
@@ -39,7 +39,7 @@ function EndpointCard({ endpoint, texts }: { endpoint: WebhookHealthEndpoint; te
 export function WebhookHealthEmail(props: {
   locale: LocaleCode;
   texts: OrganizationTexts;
-  content: OrganizationNotificationContent;
+  content: WebhookHealthContent;
   /** APP_URL: the requests the message gives go to this service. */
   appUrl: string;
   footer: FooterProps;

@@ -6,6 +6,7 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   monthly_report: "Monthly report",
   webhook_failing: "Webhook failing",
   webhook_disabled: "Webhook disabled",
+  psa_failing: "PSA failing",
 };
 
 /** Whom a message concerns, as the preview lists it: a partner's customer, a partner, or the distributor itself. */

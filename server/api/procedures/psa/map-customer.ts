@@ -6,6 +6,13 @@ import { partnerOrDistributorProcedure } from "../../trpc";
 import { customerIdPath } from "../customer/fields";
 import { COMPANY_ID_INVALID, PSA_TAGS } from "./fields";
 
+/** The PSA's id of the customer's company (the admin UI's form takes the same). */
+export const companyIdInput = z
+  .union([z.string(), z.number()], { error: COMPANY_ID_INVALID })
+  .transform((value) => String(value).trim())
+  .refine((value) => value.length >= 1 && value.length <= 100, { error: COMPANY_ID_INVALID })
+  .meta({ description: "The PSA's id of the customer's company", example: "250" });
+
 export const mapCustomer = partnerOrDistributorProcedure
   .meta({
     audit: { action: "psa.map_customer", target: { type: "customer", key: "customerId" } },
@@ -25,11 +32,7 @@ export const mapCustomer = partnerOrDistributorProcedure
   .input(
     z.object({
       customerId: customerIdPath,
-      companyId: z
-        .union([z.string(), z.number()], { error: COMPANY_ID_INVALID })
-        .transform((value) => String(value).trim())
-        .refine((value) => value.length >= 1 && value.length <= 100, { error: COMPANY_ID_INVALID })
-        .meta({ description: "The PSA's id of the customer's company", example: "250" }),
+      companyId: companyIdInput,
     }),
   )
   .output(z.object({ success: successTrue, customerId: z.string(), companyId: z.string() }))

@@ -8,11 +8,16 @@ import { config } from "../../../config";
 import { badRequest } from "../../../errors";
 import { customerDomainListing } from "../../../domains/domains";
 import { directoryView } from "../../../directory/connections";
-import { listMutes } from "../../../customers/mutes";
+import { deleteMute, listMutes, muteNotices } from "../../../customers/mutes";
+import { customerPsaCompany } from "../../../psa/connections";
+import { emailField } from "../../schemas";
 import { router, staffProcedure } from "../../trpc";
 import { iso, pageInput } from "./inputs";
 
 export const CUSTOMER_SEARCH_PAGE_SIZE = 25;
+/** The breaches the mute form lists (a customer with more is a rare one; the API takes any). */
+const MUTE_BREACH_OPTIONS = 500;
+const UNTIL_INVALID = "Until must be a date and time";
 
 const customerInput = z.object({ customerId: z.string().max(100) });
 
@@ -40,6 +45,22 @@ export const customersRouter = router({
         directory: connection ? await directoryView(ctx.db, connection.id) : null,
         /** The mutes in force (docs/notifications.md, "Quiet by design"). */
         mutes: await listMutes(ctx.db, view.id),
+        /** What the mute form offers: every breach instance of the customer, by title. */
+        muteBreaches: (
+          await ctx.db.customerBreach.findMany({
+            where: { customerId: view.id },
+            select: { id: true, breach: { select: { title: true } } },
+            orderBy: [{ breach: { title: "asc" } }, { id: "asc" }],
+            take: MUTE_BREACH_OPTIONS,
+          })
+        ).map((instance) => ({ id: instance.id, title: instance.breach.title })),
+        /** The partner's PSA (its provider) and the customer's PSA company (docs/integrations.md). */
+        psa: {
+          provider:
+            (await ctx.db.psaConnection.findUnique({ where: { partnerId: view.partner.id }, select: { provider: true } }))?.provider ??
+            null,
+          companyId: await customerPsaCompany(ctx.db, view.id),
+        },
         assets: view.assets.map((asset) =>
           asset.kind === "domain" ? { ...asset, verification: domainStatus.get(asset.value) ?? null } : asset,
         ),
@@ -76,6 +97,42 @@ export const customersRouter = router({
         if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw badRequest("Dates are YYYY-MM-DD");
       const report = await customerReport(ctx.db, partner.id, input.customerId, { kind: input.kind, ...days });
       return { filename: report.filename, base64: report.pdf.toString("base64") };
+    }),
+
+  /**
+   * Mutes a mailbox, a breach, or one mailbox in one breach of the customer (the partner API's
+   * `POST .../mutes`, recorded as set by staff); muting what is muted already sets its end.
+   */
+  mute: staffProcedure
+    .requires("agent")
+    .meta({ audit: { action: "customer.mute", target: { type: "customer", key: "customerId" } } })
+    .input(
+      customerInput.extend({
+        email: emailField("Email").optional(),
+        breachId: z.string().max(100).optional(),
+        until: z.iso.datetime({ offset: true, error: UNTIL_INVALID }).optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const { partner } = await staffOwnedCustomer(ctx.db, ctx.staff.distributorId, input.customerId);
+      return muteNotices(ctx.db, input.customerId, {
+        email: input.email,
+        breachId: input.breachId,
+        until: input.until ? new Date(input.until) : undefined,
+        mutedBy: "staff",
+        partnerId: partner.id,
+      });
+    }),
+
+  /** Ends a mute of the customer at once (the partner API's `DELETE .../mutes/{muteId}`). */
+  unmute: staffProcedure
+    .requires("agent")
+    .meta({ audit: { action: "customer.unmute", target: { type: "customer", key: "customerId" } } })
+    .input(customerInput.extend({ muteId: z.string().max(100) }))
+    .mutation(async ({ ctx, input }) => {
+      const { partner } = await staffOwnedCustomer(ctx.db, ctx.staff.distributorId, input.customerId);
+      await deleteMute(ctx.db, input.customerId, input.muteId, partner.id);
+      return { unmuted: true };
     }),
 
   /** A one-time portal sign-in link to hand over for support; audited (who, when, which customer). */

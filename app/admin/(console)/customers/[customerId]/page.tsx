@@ -3,18 +3,28 @@ import Link from "next/link";
 import { Badge } from "../../../_components/badge";
 import { DataTable } from "../../../_components/data-table";
 import { DateTime } from "../../../_components/date-time";
+import { CustomerMutes } from "../../../_components/customer-mutes";
+import { CustomerPsaCompany } from "../../../_components/psa-connection";
 import { SupportSignInLink } from "../../../_components/support-sign-in";
+import { roleAllows } from "@/server/auth/staff-roles";
 import { formatCount } from "../../../_lib/format";
 import { adminApi, foundOr404 } from "../../../_lib/server";
 
 export const metadata: Metadata = { title: "Customer" };
 
-const AUDIT_ACTIONS: Record<string, string> = { "customer.support-sign-in-link": "Created a portal sign-in link" };
+const AUDIT_ACTIONS: Record<string, string> = {
+  "customer.support-sign-in-link": "Created a portal sign-in link",
+  "customer.mute": "Muted notices",
+  "customer.unmute": "Ended a mute",
+  "psa.map_customer": "Mapped to a PSA company",
+};
 
 /** One customer of one of the distributor's partners: what is monitored and found, what was sent, and support sign-in (docs/admin-ui.md). */
 export default async function CustomerPage({ params }: { params: Promise<{ customerId: string }> }) {
   const { customerId } = await params;
-  const customer = await foundOr404((await adminApi()).admin.customers.get({ customerId }));
+  const api = await adminApi();
+  const customer = await foundOr404(api.admin.customers.get({ customerId }));
+  const { staff } = await api.admin.me();
   const domains = customer.assets.filter((asset) => asset.kind === "domain");
   const emails = customer.assets.filter((asset) => asset.kind === "email");
   return (
@@ -131,6 +141,15 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
             <p className="muted">Not connected: the partner lists this customer&apos;s addresses by hand.</p>
           )}
         </section>
+        <section className="card" aria-labelledby="customer-psa">
+          <h2 id="customer-psa">PSA company</h2>
+          <CustomerPsaCompany
+            customerId={customer.id}
+            provider={customer.psa.provider}
+            companyId={customer.psa.companyId}
+            canEdit={roleAllows("admin", staff.role)}
+          />
+        </section>
         <section className="card" aria-labelledby="customer-support">
           <h2 id="customer-support">Support sign-in</h2>
           {customer.canSignIn ? (
@@ -195,34 +214,15 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
         <h2 id="mutes">Muted notices</h2>
         <p className="muted">
           Mailboxes and breaches no alert, ticket or chat message is sent about, set by the partner (the API), staff or the customer (the
-          portal).
+          portal). Webhooks keep their events.
         </p>
-        {customer.mutes.length > 0 ? (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Mailbox</th>
-                  <th scope="col">Breach</th>
-                  <th scope="col">Until</th>
-                  <th scope="col">By</th>
-                </tr>
-              </thead>
-              <tbody>
-                {customer.mutes.map((mute) => (
-                  <tr key={mute.id}>
-                    <td className="wrap">{mute.email ?? "every mailbox"}</td>
-                    <td>{mute.breachName ?? "every breach"}</td>
-                    <td className="nowrap">{mute.until ? <DateTime iso={mute.until} /> : "for good"}</td>
-                    <td>{mute.mutedBy}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p className="muted">Nothing is muted.</p>
-        )}
+        <CustomerMutes
+          customerId={customer.id}
+          mutes={customer.mutes}
+          breaches={customer.muteBreaches}
+          mailboxes={emails.map((asset) => asset.value)}
+          canEdit={roleAllows("agent", staff.role)}
+        />
       </section>
       <section aria-labelledby="events">
         <h2 id="events">Events sent</h2>
@@ -235,10 +235,12 @@ export default async function CustomerPage({ params }: { params: Promise<{ custo
             rows={customer.events.newest}
             rowKey={(event) => event.id}
             columns={[
-              { header: "Event", rowHeader: true, cell: (event) => event.type },
+              // Both may break anywhere: a fresh customer's row has no link, so the box must not need scrolling on a phone.
+              { header: "Event", rowHeader: true, className: "wrap", cell: (event) => event.type },
               { header: "Created", cell: (event) => <DateTime iso={event.createdAt} /> },
               {
                 header: "Deliveries",
+                className: "wrap",
                 cell: (event) =>
                   event.deliveries.length === 0
                     ? "none (no endpoint takes it, or not routed yet)"

@@ -4,10 +4,11 @@ import { ApiKeys } from "../../../_components/api-keys";
 import { BrandForm } from "../../../_components/brand-form";
 import { CopyButton } from "../../../_components/copy-button";
 import { PartnerChannels } from "../../../_components/partner-channels";
-import { PsaConnectionState } from "../../../_components/psa-connection";
+import { PsaConnection } from "../../../_components/psa-connection";
 import { PartnerForm } from "../../../_components/partner-form";
 import { adminApi, foundOr404, textParam, type SearchParams } from "../../../_lib/server";
 import { EVENT_TYPES } from "@/server/events/outbox";
+import { roleAllows } from "@/server/auth/staff-roles";
 
 export const metadata: Metadata = { title: "Partner" };
 
@@ -21,7 +22,8 @@ export default async function PartnerPage({
   const { partnerId } = await params;
   const api = await adminApi();
   const partner = await foundOr404(api.admin.partners.get({ partnerId }));
-  const [keys, channels, psa, billingCodes, brand] = await Promise.all([
+  const [{ staff }, keys, channels, psa, billingCodes, brand] = await Promise.all([
+    api.admin.me(),
     api.admin.partners.apiKeys({ partnerId }),
     api.admin.channels.list({ partnerId }),
     api.admin.psa.get({ partnerId }),
@@ -58,7 +60,7 @@ export default async function PartnerPage({
 
       <section aria-labelledby="psa">
         <h2 id="psa">PSA</h2>
-        <PsaConnectionState psa={psa} />
+        <PsaConnection partnerId={partner.uuid} psa={psa} canEdit={roleAllows("admin", staff.role)} />
       </section>
 
       <section aria-labelledby="details">
