@@ -36,6 +36,7 @@ const EXPECTED: Record<string, StaffRule> = {
   "admin.customers.search": "viewer",
   "admin.channels.list": "viewer",
   "admin.psa.get": "viewer",
+  "admin.breachData.access": "viewer",
   "admin.channels.create": "admin",
   "admin.channels.sendTest": "admin",
   "admin.channels.delete": "admin",
