@@ -92,7 +92,7 @@ const exposureCount = () => testDb.db.breachExposure.count();
 const leftoverUploads = async () => (await readdir(path.join(dataDir, "uploads")).catch(() => [])).length;
 
 async function runMatching(): Promise<void> {
-  for (let count = -1; count !== 0; ) count = await runDueJobs(testDb.db, jobCatalogue, { kinds: [MATCH_NEW_EXPOSURES_JOB] });
+  for (let count = -1; count !== 0;) count = await runDueJobs(testDb.db, jobCatalogue, { kinds: [MATCH_NEW_EXPOSURES_JOB] });
 }
 
 describe("an owner of an allowed distributor uploads a catalogue and its accounts", () => {
@@ -130,7 +130,10 @@ describe("an owner of an allowed distributor uploads a catalogue and its account
     const instances = await testDb.db.customerBreach.findMany({ where: { customerId: customer.id }, include: { breach: true } });
     expect(instances.map((row) => [row.breach.name, row.emails])).toEqual([["FirstHourBreach", ["ceo@firsthour.example"]]]);
 
-    const rows = await testDb.db.auditEntry.findMany({ where: { action: "breaches.import", createdAt: { gte: since } }, orderBy: { createdAt: "asc" } });
+    const rows = await testDb.db.auditEntry.findMany({
+      where: { action: "breaches.import", createdAt: { gte: since } },
+      orderBy: { createdAt: "asc" },
+    });
     expect(rows.map((row) => [row.actorKind, row.actorLabel, row.distributorId, row.targetId])).toEqual([
       ["staff", owner.kind === "staff" ? owner.email : "", org.distributor.id, "catalogue"],
       ["staff", owner.kind === "staff" ? owner.email : "", org.distributor.id, "accounts"],
@@ -200,14 +203,20 @@ describe("who may upload", () => {
 describe("bad files get a clear error and change nothing", () => {
   it("a catalogue that is not JSON, or not an array; accounts without the header; an unknown kind; a stealer-log upload without its breach", async () => {
     const before = { exposures: await exposureCount(), breaches: await testDb.db.breach.count() };
-    expect(await post("catalogue", "{not json")).toMatchObject({ status: 400, body: { success: false, error: expect.stringMatching(/^The catalogue is not valid JSON: /) } });
+    expect(await post("catalogue", "{not json")).toMatchObject({
+      status: 400,
+      body: { success: false, error: expect.stringMatching(/^The catalogue is not valid JSON: /) },
+    });
     expect(await post("catalogue", '{"Name":"x"}')).toEqual({
       status: 400,
       body: { success: false, error: "The catalogue must be a JSON array of breaches (Have I Been Pwned's v3 format)" },
     });
     expect(await post("accounts", "address,breach\nceo@firsthour.example,FirstHourBreach\n")).toEqual({
       status: 400,
-      body: { success: false, error: 'The accounts file cannot be imported: line 1: the accounts file must start with the header "email,breach_name"' },
+      body: {
+        success: false,
+        error: 'The accounts file cannot be imported: line 1: the accounts file must start with the header "email,breach_name"',
+      },
     });
     expect(await post("accounts", "")).toEqual({ status: 400, body: { success: false, error: "The accounts file is empty" } });
     expect(await post("passwords", "x")).toMatchObject({ status: 404, body: { success: false } });
@@ -219,7 +228,8 @@ describe("bad files get a clear error and change nothing", () => {
       status: 400,
       body: {
         success: false,
-        error: 'The stealer-log file cannot be imported: breach "FirstHourBreach" is not a stealer-log breach (IsStealerLog is false in the catalogue)',
+        error:
+          'The stealer-log file cannot be imported: breach "FirstHourBreach" is not a stealer-log breach (IsStealerLog is false in the catalogue)',
       },
     });
     expect({ exposures: await exposureCount(), breaches: await testDb.db.breach.count() }).toEqual(before);

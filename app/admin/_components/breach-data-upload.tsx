@@ -88,7 +88,13 @@ export function BreachDataUploads({ limits, stealerLogBreaches }: { limits: Limi
         <form className="form" onSubmit={submitBreaches} aria-label="Import breaches" noValidate>
           <div className="field">
             <label htmlFor="field-catalogue">Catalogue (JSON)</label>
-            <input id="field-catalogue" name="catalogue" type="file" accept=".json,application/json" aria-describedby="field-catalogue-hint" />
+            <input
+              id="field-catalogue"
+              name="catalogue"
+              type="file"
+              accept=".json,application/json"
+              aria-describedby="field-catalogue-hint"
+            />
             <p className="field-hint" id="field-catalogue-hint">
               An array of breaches in Have I Been Pwned&apos;s v3 format; known names are updated. At most {size(limits.catalogue)}.
             </p>
@@ -97,7 +103,8 @@ export function BreachDataUploads({ limits, stealerLogBreaches }: { limits: Limi
             <label htmlFor="field-accounts">Accounts (CSV)</label>
             <input id="field-accounts" name="accounts" type="file" accept=".csv,text/csv" aria-describedby="field-accounts-hint" />
             <p className="field-hint" id="field-accounts-hint">
-              Header <code>email,breach_name</code>, one exposed address per line, breach names from the catalogue. At most {size(limits.accounts)}.
+              Header <code>email,breach_name</code>, one exposed address per line, breach names from the catalogue. At most{" "}
+              {size(limits.accounts)}.
             </p>
           </div>
           <div className="form-actions">
@@ -133,8 +140,8 @@ export function BreachDataUploads({ limits, stealerLogBreaches }: { limits: Limi
                 aria-describedby="field-stealer-logs-hint"
               />
               <p className="field-hint" id="field-stealer-logs-hint">
-                Header <code>email,website_domain[,captured_at]</code>. Sending the same file again after an interruption resumes it. At most{" "}
-                {size(limits["stealer-logs"])}.
+                Header <code>email,website_domain[,captured_at]</code>. Sending the same file again after an interruption resumes it. At
+                most {size(limits["stealer-logs"])}.
               </p>
             </div>
             <div className="form-actions">
@@ -192,7 +199,8 @@ function ImportReport({ report }: { report: Report }) {
           <ul>
             {report.rejected.map((entry) => (
               <li key={entry.line ?? entry.record}>
-                {entry.line !== undefined ? `Line ${entry.line}` : `Record ${entry.record}${entry.name ? ` (${entry.name})` : ""}`}: {entry.reason}
+                {entry.line !== undefined ? `Line ${entry.line}` : `Record ${entry.record}${entry.name ? ` (${entry.name})` : ""}`}:{" "}
+                {entry.reason}
               </li>
             ))}
           </ul>

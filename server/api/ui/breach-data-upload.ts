@@ -36,8 +36,7 @@ const AUDIT_ACTIONS: Record<BreachDataKind, string> = {
 
 type Uploader = { actor: AuditActor; distributorId: string | null };
 
-const json = (status: number, body: unknown) =>
-  Response.json(body, { status, headers: { "cache-control": "no-store" } });
+const json = (status: number, body: unknown) => Response.json(body, { status, headers: { "cache-control": "no-store" } });
 const refusal = (error: AppError) => json(error.status, { success: false, error: error.message });
 
 /**
@@ -87,11 +86,7 @@ export function createBreachDataUploadHandler(options: {
   };
 }
 
-async function authenticate(
-  db: Db,
-  request: Request,
-  getSession: (request: Request) => Promise<UiSession | undefined>,
-): Promise<Uploader> {
+async function authenticate(db: Db, request: Request, getSession: (request: Request) => Promise<UiSession | undefined>): Promise<Uploader> {
   const authorization = request.headers.get("authorization");
   if (authorization !== null) {
     const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
@@ -121,4 +116,3 @@ function summaryOf(report: BreachDataReport): Record<string, unknown> {
   const { rejected: _rejected, ...counts } = report;
   return counts;
 }
-

@@ -41,10 +41,8 @@ export async function breachDataAccess(db: Db, staff: { distributorId: string; r
 
 export const breachDataRouter = router({
   /** Any role may see the page; the answer says whether this staff member may upload. */
-  access: staffProcedure
-    .requires("viewer")
-    .query(async ({ ctx }) => ({
-      ...(await breachDataAccess(ctx.db, { distributorId: ctx.staff.distributorId, role: ctx.staff.role as StaffRole })),
-      staff: { id: ctx.staff.id, email: ctx.staff.email, distributorId: ctx.staff.distributorId },
-    })),
+  access: staffProcedure.requires("viewer").query(async ({ ctx }) => ({
+    ...(await breachDataAccess(ctx.db, { distributorId: ctx.staff.distributorId, role: ctx.staff.role as StaffRole })),
+    staff: { id: ctx.staff.id, email: ctx.staff.email, distributorId: ctx.staff.distributorId },
+  })),
 });
