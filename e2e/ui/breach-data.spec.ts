@@ -53,9 +53,9 @@ for (const viewport of VIEWPORTS) {
       await expectWithinViewport(page);
 
       const form = page.getByRole("form", { name: "Import breaches" });
-      await form.getByLabel("Accounts (CSV)").setInputFiles(csv("email,breach_name\nwrong header\n"));
+      await form.getByLabel("Accounts (CSV)").setInputFiles(csv("address,breach\nceo@example.com,Adobe\n"));
       await form.getByRole("button", { name: "Import" }).click();
-      await expect(page.getByRole("alert")).toContainText(
+      await expect(page.getByRole("alert").filter({ hasText: "accounts.csv" })).toContainText(
         'accounts.csv: The accounts file cannot be imported: line 1: the accounts file must start with the header "email,breach_name"',
       );
 

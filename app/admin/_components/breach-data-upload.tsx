@@ -170,7 +170,7 @@ function ImportReport({ report }: { report: Report }) {
   return (
     <section className="card" aria-label={`${title} imported`}>
       <h2>{title} imported</h2>
-      <dl>
+      <dl className="facts">
         {report.kind === "catalogue" ? (
           <>
             <dt>Breaches created or updated</dt>
