@@ -28,6 +28,8 @@ export async function uploadToService(
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    // A server that refuses the file may answer before reading it all: the answer wins over the broken pipe.
+    let answered = false;
     const req = send(
       url,
       {
@@ -39,15 +41,16 @@ export async function uploadToService(
         },
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
         res.on("error", reject);
       },
     );
-    req.on("error", (error) =>
-      reject(new Error(`the running server at ${access.url} cannot be reached (${error.message}); is it still running?`)),
-    );
+    req.on("error", (error) => {
+      if (!answered) reject(new Error(`the running server at ${access.url} cannot be reached (${error.message}); is it still running?`));
+    });
     createReadStream(file).on("error", reject).pipe(req);
   });
   let body: { success?: boolean; error?: string; report?: BreachDataReport } | undefined;
