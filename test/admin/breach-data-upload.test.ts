@@ -9,6 +9,7 @@ import { NOT_A_BREACH_IMPORTER } from "../../server/api/ui/admin/breach-data";
 import { createBreachDataUploadHandler, SERVICE_TOKEN_REFUSED, SIGN_IN_FIRST } from "../../server/api/ui/breach-data-upload";
 import type { UiSession } from "../../server/api/ui/session";
 import { roleRefusalMessage } from "../../server/auth/staff-roles";
+import { parseAdminCommand } from "../../server/cli/admin";
 import { BREACH_UPLOAD_LIMITS } from "../../server/breaches/exposure-index/uploads";
 import { MATCH_NEW_EXPOSURES_JOB } from "../../server/breaches/exposure-index/match-requests";
 import { runDueJobs } from "../../server/jobs/worker";
@@ -19,7 +20,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db";
 import { sendFetchResponse } from "../helpers/fetch-bridge";
 import { createTestOrg, type TestOrg } from "../helpers/fixtures";
 import { listenOnLoopback, type LoopbackServer } from "../helpers/http";
-import { createStaffSession } from "../helpers/ui";
+import { createStaffSession, uiCallerAs } from "../helpers/ui";
 
 /**
  * The admin UI's breach-data upload (docs/admin-ui.md, "Breach data") over real HTTP on
@@ -178,6 +179,25 @@ describe("who may upload", () => {
     const otherOwner = await createStaffSession(testDb.db, other.distributor.id, "owner");
     expect(await post("accounts", csv, as(otherOwner))).toEqual({ status: 403, body: { success: false, error: NOT_A_BREACH_IMPORTER } });
     expect(await exposureCount()).toBe(before);
+  });
+
+  it("the operator's set-breach-importer grants and takes back the upload (--off), and the page's access says so", async () => {
+    const other = await createTestOrg(testDb.db);
+    const otherOwner = await createStaffSession(testDb.db, other.distributor.id, "owner");
+    const cli = (argv: string[]) => {
+      const { command, values } = parseAdminCommand(["set-breach-importer", ...argv]);
+      return command.run(testDb.db, values);
+    };
+    expect(await cli(["--distributor", other.distributor.id])).toEqual({ id: other.distributor.id, importsBreachData: true });
+    expect(await uiCallerAs(testDb.db, otherOwner).admin.breachData.access()).toMatchObject({ mayImport: true });
+    const csv = "email,breach_name\ngranted@firsthour.example,FirstHourBreach\n";
+    expect(await post("accounts", csv, as(otherOwner))).toMatchObject({ status: 200, body: { report: { added: 1 } } });
+    expect(await cli(["--distributor", other.distributor.id, "--off"])).toEqual({ id: other.distributor.id, importsBreachData: false });
+    expect(await uiCallerAs(testDb.db, otherOwner).admin.breachData.access()).toMatchObject({
+      mayImport: false,
+      refusal: NOT_A_BREACH_IMPORTER,
+    });
+    expect(await post("accounts", csv, as(otherOwner))).toEqual({ status: 403, body: { success: false, error: NOT_A_BREACH_IMPORTER } });
   });
 
   it("refuses a state change from another site", async () => {
