@@ -5,6 +5,8 @@
 import "./lib/load-env";
 import { adminUsage, parseAdminCommand, UsageError } from "../server/cli/admin";
 import { openDatabase } from "../server/db/client";
+import { EmbeddedDatabaseInUseError } from "../server/db/embedded-lock";
+import { readServiceAccess } from "../server/service-access";
 import { prepareDatabase } from "../server/startup/database";
 import { AppError } from "../server/errors";
 
@@ -14,7 +16,16 @@ async function main(argv: string[]): Promise<number> {
     return argv.length === 0 ? 2 : 0;
   }
   const { command, values } = parseAdminCommand(argv);
-  const database = await openDatabase();
+  let database;
+  try {
+    database = await openDatabase();
+  } catch (error) {
+    if (!(error instanceof EmbeddedDatabaseInUseError) || !command.throughService) throw error;
+    const access = readServiceAccess(error.dataDir);
+    if (!access) throw error;
+    process.stdout.write(JSON.stringify(await command.throughService(access, values)) + "\n");
+    return 0;
+  }
   try {
     await prepareDatabase(database);
     const result = await command.run(database.prisma, values);

@@ -31,6 +31,7 @@ import { isPlainRestPath, publishedRestDispatcher } from "../server/http/rest-fa
 import { serveRestRequest } from "../server/http/rest-node";
 import { headerResolverFromBuild } from "../server/http/route-headers";
 import { log } from "../server/log";
+import { writeServiceAccess } from "../server/service-access";
 import { runShutdownPhase } from "../server/shutdown";
 import { holdTickObjectShape } from "./lib/tick-object-shape";
 
@@ -149,8 +150,19 @@ if (!shuttingDown) {
     process.exit(1);
   });
   const host = config.host();
-  server.listen(port, host, () => console.log(`Ready on http://${host ? (host.includes(":") ? `[${host}]` : host) : "localhost"}:${port}`));
+  server.listen(port, host, () => {
+    console.log(`Ready on http://${host ? (host.includes(":") ? `[${host}]` : host) : "localhost"}:${port}`);
+    // The embedded database admits this process only: the admin CLI's imports come through here.
+    if (!config.databaseUrl()) process.once("exit", writeServiceAccess(localServiceUrl(host, port)));
+  });
   stopHttp = (limitMs) => closeHttpServer(server, limitMs);
+}
+
+/** Where a process on this machine reaches the server: its bound address, loopback for a wildcard one. */
+function localServiceUrl(host: string | undefined, listenPort: number): string {
+  if (!host || host === "0.0.0.0") return `http://127.0.0.1:${listenPort}`;
+  if (host === "::") return `http://[::1]:${listenPort}`;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${listenPort}`;
 }
 
 /**

@@ -17,6 +17,7 @@ export const ADMIN_NAV: AdminNavEntry[] = [
   { href: "/admin/billing-codes", label: "Billing codes" },
   { href: "/admin/webhooks", label: "Webhooks" },
   { href: "/admin/domains", label: "Domains" },
+  { href: "/admin/breach-data", label: "Breach data" },
   { href: "/admin/billing", label: "Billing" },
   { href: "/admin/mail", label: "Mail previews" },
   { href: "/admin/staff", label: "Staff" },

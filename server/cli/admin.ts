@@ -15,6 +15,8 @@ import { scanAllActiveCustomers } from "../findings/scanner";
 import { DOMAIN_POLICIES, setDomainPolicy, type DomainPolicy } from "../domains/policy";
 import { runImportBreaches } from "./import-breaches";
 import { runImportStealerLogs } from "./import-stealer-logs";
+import type { ServiceAccess } from "../service-access";
+import { importBreachesThroughService, importStealerLogsThroughService } from "./through-service";
 
 /** A mistake in the command line itself (exit code 2). */
 export class UsageError extends Error {}
@@ -48,6 +50,11 @@ export interface AdminCommand {
   audit: CliAudit;
   /** Runs the command and appends its audit row. */
   run(db: Db, values: Values): Promise<unknown>;
+  /**
+   * For a command that can: runs it through the running server that holds the embedded database
+   * (the server audits it), instead of failing because the database is in use.
+   */
+  throughService?(access: ServiceAccess, values: Values): Promise<unknown>;
 }
 
 /** A command whose run is audited (the row after the command succeeded). */
@@ -334,14 +341,10 @@ export const adminCommands: Record<string, AdminCommand> = {
       after: (values, result) => ({ catalogue: values.catalogue, accounts: values.accounts ?? null, ...result }),
     },
     async run(db, values) {
-      return runImportBreaches(
-        db,
-        {
-          catalogueFile: requireString(values, "catalogue"),
-          accountsFile: typeof values.accounts === "string" ? values.accounts : undefined,
-        },
-        process.stderr,
-      );
+      return runImportBreaches(db, importBreachesFiles(values), process.stderr);
+    },
+    async throughService(access, values) {
+      return importBreachesThroughService(access, importBreachesFiles(values), process.stderr);
     },
   }),
   "import-stealer-logs": command({
@@ -356,6 +359,35 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
     async run(db, values) {
       return runImportStealerLogs(db, { breachName: requireString(values, "breach"), file: requireString(values, "file") }, process.stderr);
+    },
+    async throughService(access, values) {
+      return importStealerLogsThroughService(
+        access,
+        { breachName: requireString(values, "breach"), file: requireString(values, "file") },
+        process.stderr,
+      );
+    },
+  }),
+  "set-breach-importer": command({
+    usage: "set-breach-importer --distributor <uuid> [--off]",
+    summary:
+      'Allows (or with --off no longer allows) the owners of a distributor to upload breach data in the admin UI, which every distributor\'s customers share (docs/admin-ui.md): {"id", "importsBreachData"}',
+    options: { distributor: { type: "string" }, off: { type: "boolean" } },
+    audit: {
+      action: "distributor.breach-importer",
+      distributor: (values) => text(values.distributor),
+      target: (values) => ({ type: "distributor", id: text(values.distributor) }),
+    },
+    async run(db, values) {
+      const distributorId = requireUuid(values, "distributor", "a distributor");
+      if (!(await db.distributor.findUnique({ where: { id: distributorId }, select: { id: true } }))) {
+        throw new UsageError(`no distributor with id ${distributorId}`);
+      }
+      return db.distributor.update({
+        where: { id: distributorId },
+        data: { importsBreachData: values.off !== true },
+        select: { id: true, importsBreachData: true },
+      });
     },
   }),
   "sync-catalogue": command({
@@ -380,13 +412,21 @@ export const adminCommands: Record<string, AdminCommand> = {
   }),
 };
 
+function importBreachesFiles(values: Values): { catalogueFile: string; accountsFile?: string } {
+  return {
+    catalogueFile: requireString(values, "catalogue"),
+    accountsFile: typeof values.accounts === "string" ? values.accounts : undefined,
+  };
+}
+
 export function adminUsage(): string {
   const lines = Object.values(adminCommands).map((command) => `  ${command.usage}\n      ${command.summary}`);
   return [
     "Usage: npm run --silent admin -- <command> [options]",
     "",
     "Prints one JSON object on stdout; errors go to stderr with a non-zero exit code.",
-    "Uses DATABASE_URL when set, else the embedded database in DATA_DIR (default .data).",
+    "Uses DATABASE_URL when set, else the embedded database in DATA_DIR (default .data). While a running server",
+    "holds the embedded database, import-breaches and import-stealer-logs send the files to that server.",
     "",
     "Commands:",
     ...lines,

@@ -21,8 +21,16 @@ export const REST_BODY_LIMIT = 1_000_000;
 export const INNGEST_PATH = "/api/inngest";
 export const INNGEST_BODY_LIMIT = 32 * 1024 * 1024;
 
+/**
+ * Breach-data uploads (docs/admin-ui.md, "Breach data"): streamed to disk by their handler, which
+ * holds each kind to its own limit (at most this one), so a chunked body is not read here first.
+ */
+export const BREACH_DATA_UPLOAD_PREFIX = "/api/breach-data/";
+export const BREACH_DATA_UPLOAD_LIMIT = 2 * 1024 * 1024 * 1024;
+
 /** First match wins; the last entry is every other path (pages, server actions, route handlers). */
 export const BODY_LIMITS: readonly { prefix: string; limit: number }[] = [
+  { prefix: BREACH_DATA_UPLOAD_PREFIX, limit: BREACH_DATA_UPLOAD_LIMIT },
   { prefix: "/api/v1/", limit: REST_BODY_LIMIT },
   { prefix: "/api/integrations/", limit: REST_BODY_LIMIT },
   { prefix: "/api/trpc/", limit: 1_000_000 },
@@ -211,7 +219,7 @@ export async function guardRequest(
   if (declared !== undefined) {
     return Number(declared) > limit ? refuseWith(tooLarge(limit)) : { req, securityHeaders };
   }
-  if (req.headers["transfer-encoding"] === undefined) return { req, securityHeaders };
+  if (req.headers["transfer-encoding"] === undefined || path.startsWith(BREACH_DATA_UPLOAD_PREFIX)) return { req, securityHeaders };
   const body = await readWithin(req, limit);
   if (body === "closed") return undefined;
   if (body === "too large") return refuseWith(tooLarge(limit));

@@ -30,7 +30,7 @@ const DEMO_CUSTOMERS = [
 /**
  * On an empty database (a first `npm start` on the embedded one, or with SEED_DEMO), a demo
  * distributor and partner so the API can be tried at once, a staff account of the distributor
- * for the admin UI (with a random password, printed once), the bundled breach catalogue with
+ * for the admin UI (with a random password, printed once; the distributor may import breach data), the bundled breach catalogue with
  * deterministic demo exposures, and three demo customers (two active, one prospect) already
  * scanned, so breach endpoints show real findings. Returns undefined when the database already
  * has a distributor.
@@ -38,6 +38,8 @@ const DEMO_CUSTOMERS = [
 export async function seedDemoIfEmpty(db: Db): Promise<DemoCredentials | undefined> {
   if ((await db.distributor.count()) > 0) return undefined;
   const distributor = await createDistributor(db, { name: "Demo Distributor", domainPolicy: "trusted" });
+  // Its owner may upload breach data in the admin UI, so a partner can try their own domain at once.
+  await db.distributor.update({ where: { id: distributor.id }, data: { importsBreachData: true } });
   const partner = await createPartner(db, { distributorId: distributor.id, name: "Demo Partner" });
   const distributorKey = await issueApiKey(db, { distributorId: distributor.id }, "demo");
   const partnerKey = await issueApiKey(db, { partnerId: partner.id }, "demo");

@@ -40,6 +40,7 @@ const EXPECTED: Record<string, StaffRule> = {
   "admin.psa.test": "admin",
   "admin.psa.remove": "admin",
   "admin.psa.mapCustomer": "admin",
+  "admin.breachData.access": "viewer",
   "admin.channels.create": "admin",
   "admin.channels.sendTest": "admin",
   "admin.channels.delete": "admin",

@@ -816,6 +816,7 @@ describe("CLI: a row for every command that changes something", () => {
       await writeFile(path.join(files, "stealer.csv"), "email,website_domain\nceo@audit.example,bank.example\n");
       return ["--breach", "AuditStealerLogs", "--file", path.join(files, "stealer.csv")];
     },
+    "set-breach-importer": async () => ["--distributor", org.distributor.id],
     "run-scans": async () => [],
   };
   /** sync-catalogue needs Have I Been Pwned (HIBP_API_KEY); its row is written the same way as the others'. */

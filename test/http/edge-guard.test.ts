@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { acceptRequestTarget, DOT_SEGMENTS_REFUSED, guardRequest, readRequestTarget } from "../../server/http/edge-guard";
+import {
+  acceptRequestTarget,
+  BREACH_DATA_UPLOAD_LIMIT,
+  DOT_SEGMENTS_REFUSED,
+  guardRequest,
+  readRequestTarget,
+} from "../../server/http/edge-guard";
 import { isPlainRestPath } from "../../server/http/rest-fast-path";
 import { rawRequest } from "../helpers/raw-http";
 
@@ -119,6 +125,32 @@ describe("the edge guard", () => {
     expect(handled).toMatchObject([{ path: "/api/auth/callback/staff", body: "a=1&b=2" }]);
     expect(handled[0]!.headers["content-length"]).toBe("7");
     expect(handled[0]!.headers["transfer-encoding"]).toBeUndefined();
+  });
+
+  it("lets a chunked breach-data upload stream through unread (its handler holds it to its limit), and refuses a declared length over 2 GiB", async () => {
+    const baseUrl = await startGuarded("http://service.example");
+    const streamed = await rawRequest(baseUrl, {
+      method: "POST",
+      path: "/api/breach-data/accounts",
+      headers: { "sec-fetch-site": "same-origin" },
+      chunks: [Buffer.alloc(600_000, 97), Buffer.alloc(600_000, 98)],
+    });
+    expect(streamed.status).toBe(200);
+    expect(handled).toHaveLength(1);
+    expect(handled[0]!.body).toHaveLength(1_200_000);
+    expect(handled[0]!.headers["transfer-encoding"]).toBe("chunked");
+    const declared = await rawRequest(baseUrl, {
+      method: "POST",
+      path: "/api/breach-data/accounts",
+      headers: { "content-length": String(BREACH_DATA_UPLOAD_LIMIT + 1) },
+      chunks: [Buffer.from("email,breach_name\n")],
+    });
+    expect(declared.status).toBe(413);
+    expect(JSON.parse(declared.body.toString())).toEqual({
+      success: false,
+      error: `Request body too large (limit ${BREACH_DATA_UPLOAD_LIMIT} bytes)`,
+    });
+    expect(handled).toHaveLength(1);
   });
 
   it("refuses a state change from another site on any cookie path (a page's server action too), and only JSON at /api/trpc", async () => {

@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "../trpc";
 import { accountRouter } from "./admin/account";
 import { auditRouter } from "./admin/audit";
 import { brandRouter } from "./admin/brand";
+import { breachDataRouter } from "./admin/breach-data";
 import { billingCodesRouter, plansRouter } from "./admin/catalog";
 import { customersRouter } from "./admin/customers";
 import { domainsRouter } from "./admin/domains";
@@ -41,6 +42,7 @@ export const uiRouter = router({
     staff: staffRouter,
     security: securityRouter,
     audit: auditRouter,
+    breachData: breachDataRouter,
   }),
   staffPassword: router(staffPasswordRouter),
   staffInvitation: router(staffInvitationRouter),
