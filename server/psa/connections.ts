@@ -219,7 +219,7 @@ export async function getPsaConnection(db: Queryable, partnerId: string): Promis
 }
 
 /** A connection's fields as the form that edits it shows them: every one but the secrets. */
-export function editablePsaFields(view: Pick<PsaView, "provider" | "baseUrl" | "settings" | "ticketPerMailbox">) {
+export function editablePsaFields(view: Pick<PsaView, "provider" | "baseUrl" | "settings" | "ticketPerMailbox" | "digest">) {
   const settings = view.settings;
   const number = (value: unknown) => (typeof value === "number" ? value : undefined);
   const text = (value: unknown) => (typeof value === "string" ? value : undefined);
@@ -228,6 +228,7 @@ export function editablePsaFields(view: Pick<PsaView, "provider" | "baseUrl" | "
   const common = {
     provider: view.provider,
     ticketPerMailbox: view.ticketPerMailbox,
+    digest: view.digest,
     closedStatusId: number(view.provider === "autotask" ? settings.closedStatus : settings.closedStatusId),
     priorityIds: priorities ? { high: number(priorities.high), normal: number(priorities.normal) } : undefined,
   };

@@ -32,8 +32,15 @@ describe("admin UI: a partner's channels", () => {
       url: "http://127.0.0.1:9/workflows/s3cr3t",
       eventTypes: ["customer.breach.found"],
       minSeverity: "medium",
+      digest: "daily",
     });
-    expect(created).toMatchObject({ type: "teams", url: "http://127.0.0.1:9/workflows/…", minSeverity: "medium", enabled: true });
+    expect(created).toMatchObject({
+      type: "teams",
+      url: "http://127.0.0.1:9/workflows/…",
+      minSeverity: "medium",
+      digest: "daily",
+      enabled: true,
+    });
     expect((await caller.admin.channels.list({ partnerId })).map((channel) => channel.id)).toEqual([created.id]);
     expect(await caller.admin.channels.sendTest({ partnerId, id: created.id })).toMatchObject({
       test: true,

@@ -96,10 +96,11 @@ describe("admin UI: a partner's PSA connection", () => {
 
     // The right key, then an edit of another field with the secrets left blank: the stored ones are kept.
     await caller.admin.psa.save({ ...base, boardId: psa.boardId, publicKey: credentials.publicKey, privateKey: credentials.privateKey });
-    await caller.admin.psa.save({ ...base, boardId: psa.boardId, ticketPerMailbox: true, priorityIds: { high: 4 } });
+    await caller.admin.psa.save({ ...base, boardId: psa.boardId, ticketPerMailbox: true, priorityIds: { high: 4 }, digest: "weekly" });
     expect(await caller.admin.psa.get({ partnerId })).toMatchObject({
       ticketPerMailbox: true,
-      fields: { ticketPerMailbox: true, priorityIds: { high: 4 } },
+      digest: "weekly",
+      fields: { ticketPerMailbox: true, priorityIds: { high: 4 }, digest: "weekly" },
     });
     expect(await caller.admin.psa.test({ partnerId })).toEqual({ ok: true, error: null });
 

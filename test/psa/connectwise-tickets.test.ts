@@ -30,7 +30,7 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   db = testDb.db;
   psa = await new FakeConnectWise(credentials).start();
-  Object.assign(process.env, { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_BASE_MS: "10", PSA_REQUEST_TIMEOUT_MS: "300" });
+  Object.assign(process.env, { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_BASE_MS: "10", PSA_REQUEST_TIMEOUT_MS: "2000" });
 });
 afterAll(async () => {
   process.env = savedEnv;
@@ -229,12 +229,12 @@ describe("ConnectWise PSA failure drills: exactly one ticket", () => {
 
   it("a time-out before the PSA made the ticket: the retry searches, finds none, opens one", async () => {
     const found = await mappedBreach();
-    psa.server.fail("POST /service/tickets", { delayMs: 800, status: 504, body: {} });
+    psa.server.fail("POST /service/tickets", { delayMs: 3500, status: 504, body: {} });
     await sync();
     expect((await db.psaTicket.findFirstOrThrow({ where: { breachInstanceId: found.instanceId } })).lastError).toContain(
-      "did not answer within 300 ms",
+      "did not answer within 2000 ms",
     );
-    await new Promise((resolve) => setTimeout(resolve, 600)); // the fake's late answer, to nobody
+    await new Promise((resolve) => setTimeout(resolve, 1800)); // the fake's late answer, to nobody
     await retryNow();
     await sync();
     expect(psa.ticketsWithKey(found.key)).toHaveLength(1);

@@ -14,11 +14,13 @@ interface ChannelSummary {
   tls: boolean;
   eventTypes: string[];
   minSeverity: string;
+  digest: "off" | "daily" | "weekly";
   enabled: boolean;
   disabledReason: string | null;
 }
 
 const SEVERITIES = ["info", "low", "medium", "high", "critical"];
+const DIGESTS = { off: "each event", daily: "daily digest", weekly: "weekly digest" } as const;
 const TYPE_LABELS = { slack: "Slack", teams: "Microsoft Teams", syslog: "Syslog (CEF)" } as const;
 
 /** A partner's chat and SIEM channels: list them, add one, send a test message, remove one. */
@@ -40,7 +42,13 @@ export function PartnerChannels({
     const form = new FormData(event.currentTarget);
     // the server checks each type against the event list (inputs are the page's own checkboxes)
     const chosen = form.getAll("eventTypes").map(String) as Array<"customer.created">;
-    const common = { partnerId, type, eventTypes: chosen, minSeverity: String(form.get("minSeverity")) as "info" };
+    const common = {
+      partnerId,
+      type,
+      eventTypes: chosen,
+      minSeverity: String(form.get("minSeverity")) as "info",
+      digest: type === "syslog" ? ("off" as const) : (String(form.get("digest") ?? "off") as ChannelSummary["digest"]),
+    };
     const target =
       type === "syslog"
         ? { host: String(form.get("host")), port: Number(form.get("port")), tls: form.get("tls") === "on" }
@@ -75,6 +83,7 @@ export function PartnerChannels({
                 <th scope="col">Target</th>
                 <th scope="col">Events</th>
                 <th scope="col">Lowest severity</th>
+                <th scope="col">Findings</th>
                 <th scope="col">Status</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -90,6 +99,7 @@ export function PartnerChannels({
                   </td>
                   <td>{channel.eventTypes.join(", ")}</td>
                   <td>{channel.minSeverity}</td>
+                  <td>{DIGESTS[channel.digest]}</td>
                   <td>
                     {channel.enabled ? <Badge status="active" /> : <Badge status="disabled">{channel.disabledReason ?? "disabled"}</Badge>}
                   </td>
@@ -153,6 +163,18 @@ export function PartnerChannels({
             ))}
           </select>
         </label>
+        {type === "syslog" ? null : (
+          <label>
+            New exposures as{" "}
+            <select name="digest" defaultValue="off">
+              {Object.entries(DIGESTS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <p>
           <button type="submit" className="button button-primary" disabled={pending}>
             Add channel

@@ -7,12 +7,19 @@ import { DateTime } from "./date-time";
 import { CheckboxField, FormError, TextField } from "./fields";
 
 type Provider = "connectwise" | "autotask" | "halopsa";
+type Digest = "off" | "daily" | "weekly";
+const DIGESTS: Record<Digest, string> = {
+  off: "Each finding as it is found",
+  daily: "Daily: new tickets and notes wait for 07:00 UTC",
+  weekly: "Weekly: new tickets and notes wait for Monday 07:00 UTC",
+};
 const PROVIDERS: Record<Provider, string> = { connectwise: "ConnectWise PSA", autotask: "Autotask", halopsa: "HaloPSA" };
 
 /** The connection's fields but its secrets, as stored (server/psa/connections.ts, editablePsaFields). */
 interface PsaFields {
   provider: Provider;
   ticketPerMailbox: boolean;
+  digest?: Digest;
   closedStatusId?: number;
   priorityIds?: { high?: number; normal?: number };
   site?: string;
@@ -170,6 +177,7 @@ export function PsaConnection({ partnerId, psa, canEdit }: { partnerId: string; 
         provider,
         ...values,
         ticketPerMailbox: form.get("ticketPerMailbox") === "on",
+        digest: String(form.get("digest") ?? "off") as Digest,
         closedStatusId: idValue(form.get("closedStatusId")),
         priorityIds: high === undefined && normal === undefined ? undefined : { high, normal },
       }),
@@ -281,6 +289,17 @@ export function PsaConnection({ partnerId, psa, canEdit }: { partnerId: string; 
               defaultChecked={current.ticketPerMailbox ?? false}
               error={fieldErrors.ticketPerMailbox}
             />
+            <div className={fieldErrors.digest ? "field field-invalid" : "field"}>
+              <label htmlFor="field-digest">When tickets are opened</label>
+              <select id="field-digest" name="digest" defaultValue={current.digest ?? "off"}>
+                {Object.entries(DIGESTS).map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+              {fieldErrors.digest ? <p className="field-error">{fieldErrors.digest}</p> : null}
+            </div>
             <fieldset>
               <legend>Status and priority (optional)</legend>
               <div className="form-grid">
