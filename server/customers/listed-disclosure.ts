@@ -1,7 +1,8 @@
 import { config } from "../config";
-import { Prisma, type Queryable } from "../db/client";
+import type { Queryable } from "../db/client";
 import { domainOfEmail } from "../email-address";
 import { log } from "../log";
+import { takeUpTo } from "../rate-limit";
 
 /** The rate-limit key's prefix of a partner's budget of listed addresses (docs/domains.md, "Addresses a partner lists"). */
 export const LISTED_DISCLOSURE_POLICY = "listed-address-disclosure";
@@ -69,27 +70,17 @@ export async function reserveListedDisclosures(
   { beforeTransaction = false }: { beforeTransaction?: boolean } = {},
 ): Promise<ListedDecision> {
   if (emails.length === 0) return { grant: [], withhold: [] };
-  // One round trip: the addresses not granted before, and the budget taken for them (as takeUpTo does).
-  const windowSeconds = 60;
-  // Alone in its transaction (beforeTransaction), it need not wait for a WAL flush, as takeUpTo's ownTransaction does not.
-  const withoutFlush = beforeTransaction ? Prisma.sql`, set_config('synchronous_commit', 'off', true) AS without_flush` : Prisma.empty;
-  const rows = await db.$queryRaw<Array<{ email: string; count: number | null; wanted: number }>>`
-    WITH needing AS (
-      SELECT e.email, e.ord FROM unnest(${[...emails]}::text[]) WITH ORDINALITY AS e(email, ord)
-      WHERE NOT EXISTS (SELECT 1 FROM disclosure_grants g WHERE g.partner_id = ${partnerId}::uuid AND g.email = e.email)
-    ), n AS (SELECT count(*)::int AS wanted ${withoutFlush} FROM needing), bumped AS (
-      INSERT INTO rate_limit_counters AS c (key, window_start, count)
-      SELECT ${`${LISTED_DISCLOSURE_POLICY}:${partnerId}`}, now(), n.wanted FROM n WHERE n.wanted > 0
-      ON CONFLICT (key) DO UPDATE SET
-        window_start = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN now() ELSE c.window_start END,
-        count = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN EXCLUDED.count ELSE c.count + EXCLUDED.count END
-      RETURNING c.count
-    )
-    SELECT needing.email, (SELECT count FROM bumped) AS count, (SELECT wanted FROM n) AS wanted FROM needing ORDER BY needing.ord`;
-  const needing = rows.map((row) => row.email);
+  const granted = new Set(
+    (
+      await db.$queryRaw<Array<{ email: string }>>`
+        SELECT email FROM disclosure_grants WHERE partner_id = ${partnerId}::uuid AND email = ANY(${[...emails]}::text[])`
+    ).map((row) => row.email),
+  );
+  const needing = emails.filter((email) => !granted.has(email));
   if (needing.length === 0) return { grant: [], withhold: [] };
-  const { count, wanted } = rows[0]!;
-  const room = Math.max(0, Math.min(wanted, config.breachRetrieveRateLimit() - ((count ?? wanted) - wanted)));
+  const room = await takeUpTo(db, `${LISTED_DISCLOSURE_POLICY}:${partnerId}`, needing.length, config.breachRetrieveRateLimit(), {
+    ownTransaction: beforeTransaction,
+  });
   return { grant: needing.slice(0, room), withhold: needing.slice(room) };
 }
 
