@@ -105,14 +105,26 @@ export async function consumeRateLimit(db: Queryable, key: string, limit: number
   }
 }
 
+/**
+ * The window rule every counter here shares: adds `take` (a query of one row and column) to the
+ * key's count, starting the window anew when the last one has ended.
+ */
+function addToCounter(key: string, windowSeconds: number, take: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO rate_limit_counters AS c (key, window_start, count)
+    SELECT ${key}, now(), t.take FROM (${take}) AS t(take)
+    ON CONFLICT (key) DO UPDATE SET
+      window_start = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN now() ELSE c.window_start END,
+      count = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN EXCLUDED.count ELSE c.count + EXCLUDED.count END`;
+}
+
+/** Turns synchronous_commit off for the statement's own transaction: a crash may lose the count's last increments. */
+const WITHOUT_FLUSH = Prisma.sql`(SELECT set_config('synchronous_commit', 'off', true)) AS without_flush`;
+
 /** Adds `take` calls to the key's counter in the current window; `granted` of them fit within the limit. */
 async function takeFromCounter(db: Queryable, key: string, limit: number, windowSeconds: number, take: number) {
   const rows = await db.$queryRaw<Array<{ count: number; window_left_ms: number }>>`
-    INSERT INTO rate_limit_counters AS c (key, window_start, count)
-    SELECT ${key}, now(), ${take}::int FROM (SELECT set_config('synchronous_commit', 'off', true)) AS without_flush
-    ON CONFLICT (key) DO UPDATE SET
-      window_start = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN now() ELSE c.window_start END,
-      count = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN ${take}::int ELSE c.count + ${take}::int END
+    ${addToCounter(key, windowSeconds, Prisma.sql`SELECT ${take}::int FROM ${WITHOUT_FLUSH}`)}
     RETURNING count,
       greatest(0, extract(epoch FROM c.window_start + make_interval(secs => ${windowSeconds}) - now()) * 1000)::float8 AS window_left_ms`;
   const row = rows[0]!;
@@ -141,31 +153,38 @@ function pruneEnded(leases: Map<string, Lease>, now: number): void {
 }
 
 /**
- * Takes up to `wanted` calls at once from the key's window (`limit` per window) and answers how
- * many fit. Unlike consumeRateLimit it can run in the caller's transaction and be flushed with
+ * Takes one call from the key's window (`limit` per window) for each of `items` that
+ * `alreadyCovered` (a condition on `item.value`, e.g. a grant recorded before) does not exclude,
+ * all in one statement, and answers those items in their order with how many of them fit
+ * (`room`). Unlike consumeRateLimit it can run in the caller's transaction and be flushed with
  * it: what it grants is then recorded together with the change it allows, a change rolled back
  * spends nothing, and the counter's row stays locked until that transaction ends.
  */
 export async function takeUpTo(
   db: Queryable,
   key: string,
-  wanted: number,
+  items: readonly string[],
   limit: number,
-  { windowSeconds = 60, ownTransaction = false }: { windowSeconds?: number; ownTransaction?: boolean } = {},
-): Promise<number> {
-  if (wanted <= 0) return 0;
+  {
+    alreadyCovered = Prisma.sql`false`,
+    windowSeconds = 60,
+    ownTransaction = false,
+  }: { alreadyCovered?: Prisma.Sql; windowSeconds?: number; ownTransaction?: boolean } = {},
+): Promise<{ needing: string[]; room: number }> {
+  if (items.length === 0) return { needing: [], room: 0 };
   // Alone in its transaction (ownTransaction), it need not wait for a WAL flush, as consumeRateLimit does not.
-  const withoutFlush = ownTransaction
-    ? Prisma.sql`, (SELECT set_config('synchronous_commit', 'off', true)) AS without_flush`
-    : Prisma.empty;
-  const rows = await db.$queryRaw<Array<{ count: number }>>`
-    INSERT INTO rate_limit_counters AS c (key, window_start, count)
-    SELECT ${key}, now(), ${wanted}::int FROM (SELECT 1) AS one ${withoutFlush}
-    ON CONFLICT (key) DO UPDATE SET
-      window_start = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN now() ELSE c.window_start END,
-      count = CASE WHEN c.window_start <= now() - make_interval(secs => ${windowSeconds}) THEN ${wanted}::int ELSE c.count + ${wanted}::int END
-    RETURNING count`;
-  return Math.max(0, Math.min(wanted, limit - (rows[0]!.count - wanted)));
+  const withoutFlush = ownTransaction ? Prisma.sql`, ${WITHOUT_FLUSH}` : Prisma.empty;
+  const rows = await db.$queryRaw<Array<{ value: string; count: number }>>`
+    WITH needing AS (
+      SELECT item.value, item.ord FROM unnest(${[...items]}::text[]) WITH ORDINALITY AS item(value, ord) WHERE NOT (${alreadyCovered})
+    ), taken AS (
+      ${addToCounter(key, windowSeconds, Prisma.sql`SELECT n.wanted FROM (SELECT count(*)::int AS wanted FROM needing) AS n ${withoutFlush} WHERE n.wanted > 0`)}
+      RETURNING c.count
+    )
+    SELECT needing.value, (SELECT count FROM taken) AS count FROM needing ORDER BY needing.ord`;
+  if (rows.length === 0) return { needing: [], room: 0 };
+  const wanted = rows.length;
+  return { needing: rows.map((row) => row.value), room: Math.max(0, Math.min(wanted, limit - (rows[0]!.count - wanted))) };
 }
 
 /** Counts one event (e.g. a failed sign-in) under `key` in the current window; answers the window's count with it. */

@@ -1,5 +1,5 @@
 import { config } from "../config";
-import type { Queryable } from "../db/client";
+import { Prisma, type Queryable } from "../db/client";
 import { domainOfEmail } from "../email-address";
 import { log } from "../log";
 import { takeUpTo } from "../rate-limit";
@@ -69,16 +69,8 @@ export async function reserveListedDisclosures(
   emails: readonly string[],
   { beforeTransaction = false }: { beforeTransaction?: boolean } = {},
 ): Promise<ListedDecision> {
-  if (emails.length === 0) return { grant: [], withhold: [] };
-  const granted = new Set(
-    (
-      await db.$queryRaw<Array<{ email: string }>>`
-        SELECT email FROM disclosure_grants WHERE partner_id = ${partnerId}::uuid AND email = ANY(${[...emails]}::text[])`
-    ).map((row) => row.email),
-  );
-  const needing = emails.filter((email) => !granted.has(email));
-  if (needing.length === 0) return { grant: [], withhold: [] };
-  const room = await takeUpTo(db, `${LISTED_DISCLOSURE_POLICY}:${partnerId}`, needing.length, config.breachRetrieveRateLimit(), {
+  const { needing, room } = await takeUpTo(db, `${LISTED_DISCLOSURE_POLICY}:${partnerId}`, emails, config.breachRetrieveRateLimit(), {
+    alreadyCovered: Prisma.sql`EXISTS (SELECT 1 FROM disclosure_grants g WHERE g.partner_id = ${partnerId}::uuid AND g.email = item.value)`,
     ownTransaction: beforeTransaction,
   });
   return { grant: needing.slice(0, room), withhold: needing.slice(room) };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../server/db/client";
-import { consumeRateLimit, rateLimitLeaseSize } from "../../server/rate-limit";
+import { openDatabase, Prisma, type Database } from "../../server/db/client";
+import { consumeRateLimit, rateLimitLeaseSize, takeUpTo } from "../../server/rate-limit";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 
 let testDb: TestDatabase;
@@ -86,5 +86,43 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("consumeRateLimit across 
     }
     expect(allowed).toBeLessThanOrEqual(limit);
     expect(allowed).toBeGreaterThanOrEqual(limit - 2 * (rateLimitLeaseSize(limit) - 1));
+  });
+});
+
+describe("takeUpTo", () => {
+  it("counts only the items not already covered, in their order, and grants what fits in the window", async () => {
+    const key = newKey();
+    const covered = Prisma.sql`item.value = ANY(${["b@x.test"]}::text[])`;
+    const first = await takeUpTo(testDb.db, key, ["a@x.test", "b@x.test", "c@x.test"], 3, {
+      alreadyCovered: covered,
+      ownTransaction: true,
+    });
+    expect(first).toEqual({ needing: ["a@x.test", "c@x.test"], room: 2 });
+    expect(await countedInDatabase(key)).toBe(2);
+    const second = await takeUpTo(testDb.db, key, ["d@x.test", "e@x.test"], 3);
+    expect(second).toEqual({ needing: ["d@x.test", "e@x.test"], room: 1 });
+    expect(await countedInDatabase(key)).toBe(4);
+  });
+
+  it("takes nothing when every item is covered, and a rolled-back transaction spends nothing", async () => {
+    const key = newKey();
+    expect(await takeUpTo(testDb.db, key, ["a@x.test"], 3, { alreadyCovered: Prisma.sql`true` })).toEqual({ needing: [], room: 0 });
+    expect(await testDb.db.rateLimitCounter.findUnique({ where: { key } })).toBeNull();
+    await expect(
+      testDb.db.$transaction(async (tx) => {
+        await takeUpTo(tx, key, ["a@x.test", "b@x.test"], 3);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await testDb.db.rateLimitCounter.findUnique({ where: { key } })).toBeNull();
+  });
+
+  it("starts a new window once the last one has ended", async () => {
+    const key = newKey();
+    await takeUpTo(testDb.db, key, ["a@x.test", "b@x.test"], 2, { windowSeconds: 1 });
+    expect((await takeUpTo(testDb.db, key, ["c@x.test"], 2, { windowSeconds: 1 })).room).toBe(0);
+    await testDb.db.$executeRaw`UPDATE rate_limit_counters SET window_start = now() - interval '2 seconds' WHERE key = ${key}`;
+    expect(await takeUpTo(testDb.db, key, ["c@x.test"], 2, { windowSeconds: 1 })).toEqual({ needing: ["c@x.test"], room: 1 });
+    expect(await countedInDatabase(key)).toBe(1);
   });
 });
