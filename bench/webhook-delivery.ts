@@ -29,7 +29,7 @@ import { metrics } from "../server/metrics/registry";
 import { customerRef, recordEvent } from "../server/events/outbox";
 import { startDeliveryWorker } from "../server/webhooks/delivery-worker";
 import { createEndpoint } from "../server/webhooks/endpoints";
-import { BENCH_ADMIN_URL, createBenchDatabase, createBenchPartner } from "./support/bench-kit";
+import { BENCH_ADMIN_URL, createBenchDatabase, createBenchPartner, reportResult } from "./support/bench-kit";
 
 const { values } = parseArgs({
   options: {
@@ -230,6 +230,27 @@ async function main() {
         `p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
     );
     await deliveryWorker.stop();
+    reportResult("webhook-delivery", {
+      deliveries: DELIVERIES,
+      seconds: Number(seconds.toFixed(1)),
+      deliveriesPerSecond: Math.round(rate),
+      bareDeliveriesPerSecond: Math.round(bare),
+      ratioOfBare: Number((rate / bare).toFixed(2)),
+      failed,
+      cpuMicrosPerDelivery: { process: Math.round((user + system) / DELIVERIES), postgres: Math.round((databaseCpu * 1e6) / DELIVERIES) },
+      heapMiB: {
+        firstQuarter: Number(mb(avg(memory.slice(0, quarter), "heap"))),
+        lastQuarter: Number(mb(avg(memory.slice(-quarter), "heap"))),
+        max: Number(mb(Math.max(...memory.map((m) => m.heap)))),
+      },
+      firstAttempt: {
+        ratePerSecond: RATE,
+        events: latencies.length,
+        p50Ms: Math.round(percentile(latencies, 50)),
+        p99Ms: Math.round(percentile(latencies, 99)),
+        maxMs: Math.round(latencies.at(-1)!),
+      },
+    });
   } finally {
     receiver?.kill();
     await drop();
