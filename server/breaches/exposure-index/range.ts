@@ -63,7 +63,7 @@ export function rangeEntries(prefix: string, rows: ReadonlyArray<{ email: string
   }
   real.sort(bySuffix);
   const listed = real.slice(0, RANGE_ENTRIES);
-  return [...listed, ...decoys(prefix, RANGE_ENTRIES - listed.length, listed, ring)].sort(bySuffix);
+  return [...listed, ...rangeDecoys(prefix, RANGE_ENTRIES - listed.length, listed, ring)].sort(bySuffix);
 }
 
 async function listedExposuresWithPrefix(db: Queryable, prefix: number): Promise<Array<{ email: string; name: string }>> {
@@ -79,7 +79,7 @@ async function listedExposuresWithPrefix(db: Queryable, prefix: number): Promise
  * the same prefix gets the same decoys every time (repeating a call tells nothing) and nobody
  * without the key can tell them from real ones. Each decoy names 1 to 3 breaches from the ring.
  */
-function decoys(prefix: string, count: number, real: readonly RangeEntry[], ring: DecoyRing): RangeEntry[] {
+export function rangeDecoys(prefix: string, count: number, real: readonly RangeEntry[], ring: DecoyRing): RangeEntry[] {
   if (count <= 0) return [];
   const stream = createHash("shake256", { outputLength: DECOY_CANDIDATES * CANDIDATE_BYTES })
     .update(derivedAppKey("breach-range-decoys"))
