@@ -181,9 +181,10 @@ describe("the hash prefixes of imported rows", () => {
     const missing = () => testDb.db.breachExposure.count({ where: { domain: "resume.example", emailSha1Prefix: null } });
     expect(await missing()).toBe(3000);
 
-    const [{ first, last }] = await testDb.db.$queryRaw<Array<{ first: number; last: number }>>`
+    const [pages] = await testDb.db.$queryRaw<Array<{ first: number; last: number }>>`
       SELECT ((min(ctid)::text::point)[0])::int AS first, ((max(ctid)::text::point)[0])::int AS last
       FROM breach_exposures WHERE import_id = ${importId}::bigint`;
+    const { first, last } = pages!;
     expect(last - first).toBeGreaterThan(4); // rows over several pages, so batches of 2 pages stop half way
     let batches = 0;
     const half = await fillRangePrefixes(testDb.db, { fromPage: first, toPage: last + 1 }, { batchPages: 2, stopAfter: () => ++batches >= 2 });
