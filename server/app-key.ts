@@ -56,7 +56,13 @@ function readOrCreateSecretFile(file: string): string {
 
 /** A 32-byte key for one purpose, derived from the app secret (so purposes never share a key). */
 export function derivedAppKey(
-  purpose: "webhook-signing-secrets" | "ui-sessions" | "portal-refresh-tokens" | "unsubscribe-links" | "domain-mail-stop-links" | "breach-range-decoys",
+  purpose:
+    | "webhook-signing-secrets"
+    | "ui-sessions"
+    | "portal-refresh-tokens"
+    | "unsubscribe-links"
+    | "domain-mail-stop-links"
+    | "breach-range-decoys",
 ): Buffer {
   const secret = appSecret();
   const cached = derivedKeys.get(purpose);

@@ -92,7 +92,10 @@ describe("GET /api/v1/integrations/breach/range/{prefix}", () => {
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expectShape(res.body.entries);
-    expect(res.body.entries.find((entry) => entry.suffix === hash.slice(6))).toEqual({ suffix: hash.slice(6), breachNames: ["Adobe", "Canva"] });
+    expect(res.body.entries.find((entry) => entry.suffix === hash.slice(6))).toEqual({
+      suffix: hash.slice(6),
+      breachNames: ["Adobe", "Canva"],
+    });
     const text = JSON.stringify(res.body);
     expect(text).not.toContain(hash);
     expect(text).not.toContain("alice");
@@ -187,7 +190,11 @@ describe("the hash prefixes of imported rows", () => {
     const { first, last } = pages!;
     expect(last - first).toBeGreaterThan(4); // rows over several pages, so batches of 2 pages stop half way
     let batches = 0;
-    const half = await fillRangePrefixes(testDb.db, { fromPage: first, toPage: last + 1 }, { batchPages: 2, stopAfter: () => ++batches >= 2 });
+    const half = await fillRangePrefixes(
+      testDb.db,
+      { fromPage: first, toPage: last + 1 },
+      { batchPages: 2, stopAfter: () => ++batches >= 2 },
+    );
     expect(half.nextPage).toBe(first + 4);
     expect(half.updated).toBeGreaterThan(0);
     expect(await missing()).toBe(3000 - half.updated);
@@ -197,7 +204,10 @@ describe("the hash prefixes of imported rows", () => {
     expect(await missing()).toBe(0);
     expect(await indexRangePrefixes(testDb.db, { importId })).toEqual({ updated: 0 });
 
-    const rows = await testDb.db.breachExposure.findMany({ where: { domain: "resume.example" }, select: { email: true, emailSha1Prefix: true } });
+    const rows = await testDb.db.breachExposure.findMany({
+      where: { domain: "resume.example" },
+      select: { email: true, emailSha1Prefix: true },
+    });
     expect(rows.every((row) => row.emailSha1Prefix === emailSha1Prefix(row.email))).toBe(true);
     expect(emailSha1Prefix("user0@resume.example")).toBe(Number.parseInt(sha1("user0@resume.example").slice(0, 6), 16));
     await runJobsUntilIdle(testDb.db); // the import's own job finds nothing left

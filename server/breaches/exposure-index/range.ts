@@ -92,7 +92,10 @@ export function rangeDecoys(prefix: string, count: number, real: readonly RangeE
   const taken = new Set(real.map((entry) => entry.suffix));
   const found: RangeEntry[] = [];
   for (let at = 0; at < stream.length && found.length < count; at += CANDIDATE_BYTES) {
-    const suffix = stream.subarray(at, at + SUFFIX_BYTES).toString("hex").toUpperCase();
+    const suffix = stream
+      .subarray(at, at + SUFFIX_BYTES)
+      .toString("hex")
+      .toUpperCase();
     if (taken.has(suffix)) continue;
     taken.add(suffix);
     const names = 1 + (stream[at + SUFFIX_BYTES + 6]! % 3);
