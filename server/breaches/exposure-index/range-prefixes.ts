@@ -24,8 +24,12 @@ export type RangePrefixRequest = z.infer<typeof rangePrefixRequest>;
 
 export const indexRangePrefixesJobType = jobType(INDEX_RANGE_PREFIXES_JOB, rangePrefixRequest);
 
-/** Table pages per batch (one transaction): some 10,000 rows. */
-export const RANGE_PREFIX_BATCH_PAGES = 128;
+/**
+ * Table pages per batch (one transaction): some 2,700 rows. 200,000 rows on this machine: as fast as
+ * 128 pages (2.1 s on PostgreSQL, 3.6 s on PGlite), and a batch holds the embedded database's one
+ * connection for 43 ms instead of 227 ms (docs/measures.md, "Choices in the code").
+ */
+export const RANGE_PREFIX_BATCH_PAGES = 32;
 /** One run stops after this long and queues the rest, so it ends well inside the job's lease. */
 const RUN_MS = 60_000;
 
@@ -90,17 +94,17 @@ export async function fillRangePrefixes(
     if (page > fromPage && stopAfter?.()) return { updated, nextPage: page };
     const end = Math.min(page + batchPages, toPage);
     updated += await db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<Array<{ domain: string; email: string; breach_id: string }>>`
-        SELECT domain, email, breach_id::text FROM breach_exposures
+      const rows = await tx.$queryRaw<Array<{ ctid: string; email: string }>>`
+        SELECT ctid::text, email FROM breach_exposures
         WHERE ctid >= ${`(${page},0)`}::tid AND ctid < ${`(${end},0)`}::tid AND email_sha1_prefix IS NULL
         FOR UPDATE SKIP LOCKED`;
       if (rows.length === 0) return 0;
+      // By ctid: the rows are locked until the commit, so none has moved. The page range keeps the
+      // plan to those pages (a join on ctid alone reads the whole table).
       return tx.$executeRaw`
         UPDATE breach_exposures e SET email_sha1_prefix = v.prefix
-        FROM unnest(${rows.map((row) => row.domain)}::text[], ${rows.map((row) => row.email)}::text[],
-                    ${rows.map((row) => row.breach_id)}::uuid[], ${rows.map((row) => emailSha1Prefix(row.email))}::int[])
-          AS v(domain, email, breach_id, prefix)
-        WHERE e.domain = v.domain AND e.email = v.email AND e.breach_id = v.breach_id AND e.email_sha1_prefix IS NULL`;
+        FROM unnest(${rows.map((row) => row.ctid)}::tid[], ${rows.map((row) => emailSha1Prefix(row.email))}::int[]) AS v(row_id, prefix)
+        WHERE e.ctid = v.row_id AND e.ctid >= ${`(${page},0)`}::tid AND e.ctid < ${`(${end},0)`}::tid`;
     });
   }
   return { updated };
