@@ -4,9 +4,12 @@
  * EXPOSURES exposures, then sends breach/check at a steady RATE from a separate process for
  * SECONDS (after a warm-up), addresses that are and are not exposed, and times every answer from
  * when it was due (bench/support/open-loop.ts). With --in-process the REST dispatcher is served
- * from this process instead (no Next.js; for profiling with node --cpu-prof).
- *   npm run bench -- breach-check [--rate 500] [--seconds 30] [--exposures 1000000] [--in-process]
+ * from this process instead (no Next.js; for profiling with node --cpu-prof). With --range it
+ * sends breach/range (GET .../breach/range/{prefix}; the same goal) instead: prefixes of exposed
+ * addresses and of others, half each.
+ *   npm run bench -- breach-check [--rate 500] [--seconds 30] [--exposures 1000000] [--in-process] [--range]
  */
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { appRouter } from "../server/api/root";
@@ -29,11 +32,22 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "30" },
     exposures: { type: "string", default: "1000000" },
     "in-process": { type: "boolean", default: false },
+    range: { type: "boolean", default: false },
   },
 });
 const rate = Number(values.rate);
 const exposureCount = Number(values.exposures);
 const inProcess = values["in-process"];
+const rangeMode = values.range;
+const name = rangeMode ? "breach-range" : "breach-check";
+
+/** One breach/check body, or the breach/range path of the same address's SHA-1 prefix. */
+function lookupOf(email: string, headers: Record<string, string>): OpenLoopRequest {
+  if (!rangeMode) return { method: "POST", path: "/api/v1/integrations/breach/check", headers, body: JSON.stringify({ email }) };
+  const prefix = createHash("sha1").update(email).digest("hex").slice(0, 6).toUpperCase();
+  const { "content-type": _, ...withoutBody } = headers;
+  return { method: "GET", path: `/api/v1/integrations/breach/range/${prefix}`, headers: withoutBody };
+}
 // The highest allowed limit: none is refused, and the limiter still runs (one counter query per lease of 100 calls).
 const RATE_LIMIT = "1000000";
 
@@ -79,27 +93,27 @@ async function main() {
     }
 
     const headers = { "content-type": "application/json", "SW-PARTNER-ID": partner.id, "SW-API-KEY": partner.apiKey };
-    const requests: OpenLoopRequest[] = Array.from({ length: 200 }, (_, i) => ({
-      method: "POST",
-      path: "/api/v1/integrations/breach/check",
-      headers,
-      body: JSON.stringify({
-        email: i % 2 === 0 ? `user${Math.floor(random() * exposureCount)}@company${i}.example` : `nobody${i}@nowhere.example`,
-      }),
-    }));
+    // breach/check keeps its addresses as measured so far; breach/range asks for indexed ones (as seeded above).
+    const exposedAddress = (i: number) => {
+      const n = Math.floor(random() * exposureCount);
+      return rangeMode ? `user${n}@company${n % 50_000}.example` : `user${n}@company${i}.example`;
+    };
+    const requests: OpenLoopRequest[] = Array.from({ length: 200 }, (_, i) =>
+      lookupOf(i % 2 === 0 ? exposedAddress(i) : `nobody${i}@nowhere.example`, headers),
+    );
     // One request at a time first: checks the answers and gives the unloaded latency.
     const sequential: number[] = [];
     for (let i = 0; i < 400; i++) {
       const request = requests[i % requests.length]!;
       const started = performance.now();
-      const probe = await fetch(baseUrl + request.path, { method: "POST", headers, body: request.body });
-      if (probe.status !== 200) throw new Error(`breach/check answered ${probe.status}: ${await probe.text()}`);
+      const probe = await fetch(baseUrl + request.path, { method: request.method, headers: request.headers, body: request.body });
+      if (probe.status !== 200) throw new Error(`${request.path} answered ${probe.status}: ${await probe.text()}`);
       await probe.arrayBuffer();
       sequential.push(performance.now() - started);
     }
     sequential.sort((a, b) => a - b);
     const result = await runOpenLoop({ baseUrl, requests, rate, connections: 64, warmUpSeconds: 5, seconds: Number(values.seconds) });
-    reportResult("breach-check", {
+    reportResult(name, {
       server: inProcess ? "REST dispatcher in the bench process" : "production server (npm start)",
       exposures: exposureCount,
       targetRate: rate,

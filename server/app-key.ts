@@ -6,7 +6,7 @@ import { config, isEmbeddedDatabase } from "./config";
 /**
  * The app secret, from which each purpose derives its own key (HKDF): the encryption of webhook
  * signing secrets at rest (they must stay readable to sign, so they cannot be hashed like API
- * keys), the signing of UI sessions, of e-mail unsubscribe links and of verification e-mails' stop links. Taken from APP_SECRET; on
+ * keys), the signing of UI sessions, of e-mail unsubscribe links and of verification e-mails' stop links, breach/range's decoys. Taken from APP_SECRET; on
  * the embedded default without it, generated once into DATA_DIR/app-secret (mode 0600). With
  * DATABASE_URL, APP_SECRET is required: several processes share that database and must share
  * the key, so a key generated on one machine would leave the others unable to sign.
@@ -56,7 +56,13 @@ function readOrCreateSecretFile(file: string): string {
 
 /** A 32-byte key for one purpose, derived from the app secret (so purposes never share a key). */
 export function derivedAppKey(
-  purpose: "webhook-signing-secrets" | "ui-sessions" | "portal-refresh-tokens" | "unsubscribe-links" | "domain-mail-stop-links",
+  purpose:
+    | "webhook-signing-secrets"
+    | "ui-sessions"
+    | "portal-refresh-tokens"
+    | "unsubscribe-links"
+    | "domain-mail-stop-links"
+    | "breach-range-decoys",
 ): Buffer {
   const secret = appSecret();
   const cached = derivedKeys.get(purpose);

@@ -1485,6 +1485,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/integrations/breach/range/{prefix}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look up addresses by the prefix of their SHA-1
+         * @description `prefix` is the first 6 hex characters (either case) of the SHA-1 of the normalized, lower-case address. Always exactly 64 entries sorted by suffix: every indexed address with that prefix (its breaches that are neither sensitive nor stealer logs; at most the 64 lowest suffixes), padded with decoys. Compare the suffix of your own address locally. Counted against the API key's breach/check budget (BREACH_CHECK_RATE_LIMIT per minute), with the same RateLimit-Policy and RateLimit fields and 429.
+         */
+        get: operations["breach-range"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integrations/breach/status": {
         parameters: {
             query?: never;
@@ -2209,6 +2229,20 @@ export interface components {
             breachCategories: string[];
             nextSteps: string[];
             resolvedStatus: boolean;
+        };
+        BreachRangeEntry: {
+            /**
+             * @description The other 34 characters of the SHA-1 (upper-case hex)
+             * @example 3A9F4E0B7C21D5E8F6A0B1C2D3E4F5A6B7
+             */
+            suffix: string;
+            /**
+             * @description Catalogue breach names
+             * @example [
+             *       "Adobe"
+             *     ]
+             */
+            breachNames: string[];
         };
         CatalogueBreach: {
             /** Format: uuid */
@@ -9929,6 +9963,86 @@ export interface operations {
                 };
             };
             /** @description Failed to check breach status */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "breach-range": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The first 6 hex characters of the address's SHA-1 */
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @constant
+                         */
+                        success: true;
+                        entries: components["schemas"]["BreachRangeEntry"][];
+                    };
+                };
+            };
+            /** @description Invalid route parameters: prefix must be the first 6 hexadecimal characters of the address's SHA-1 */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Partner ID and API key are required in headers | Failed to verify org API key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Failed to look up breach range */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,6 +1,7 @@
 import { categories as breachCategories } from "./procedures/breach/categories";
 import { check as checkBreach } from "./procedures/breach/check";
 import { get as getBreach } from "./procedures/breach/get";
+import { range as breachRange } from "./procedures/breach/range";
 import { retrieve as retrieveBreaches } from "./procedures/breach/retrieve";
 import { status as setBreachStatus } from "./procedures/breach/status";
 import { listBreaches as listCustomerBreaches } from "./procedures/customer/list-breaches";
@@ -189,6 +190,7 @@ export const appRouter = router({
   breach: router({
     retrieve: retrieveBreaches,
     check: checkBreach,
+    range: breachRange,
     status: setBreachStatus,
     get: getBreach,
     categories: breachCategories,

@@ -1,4 +1,5 @@
 import { catalogueSyncJob, catalogueSyncSchedule } from "../breaches/exposure-index/catalogue-sync";
+import { indexRangePrefixesJob } from "../breaches/exposure-index/range-prefixes";
 import { dailyScanJob, dailyScanSchedule, matchNewExposuresJob, scanCustomerJob } from "../findings/jobs";
 import { directorySyncJob, directorySyncSchedule, directorySyncsDueJob } from "../directory/jobs";
 import { dnsRecheckJob, dnsRecheckSchedule } from "../domains/jobs";
@@ -28,11 +29,13 @@ import { webhookRetentionJob, webhookRetentionSchedule } from "../webhooks/reten
 export const jobCatalogue = createJobCatalogue({
   jobs: [
     housekeepingJob,
-    // breaches: a customer's scan, the daily fan-out, incremental matching, the HIBP catalogue sync
+    // breaches: a customer's scan, the daily fan-out, incremental matching, the HIBP catalogue sync,
+    // breach/range's hash prefixes of imported rows
     scanCustomerJob,
     dailyScanJob,
     matchNewExposuresJob,
     catalogueSyncJob,
+    indexRangePrefixesJob,
     // domains: the hourly re-check of unverified domains' TXT records
     dnsRecheckJob,
     // directory: one connection's sync, and the hourly fan-out of those due

@@ -86,7 +86,7 @@ describe.each([
 });
 
 describe("the OpenAPI document", () => {
-  it("declares RateLimit-Policy and RateLimit on both paths' answers, and Retry-After on their 429", () => {
+  it("declares RateLimit-Policy and RateLimit on the limited paths' answers, and Retry-After on their 429", () => {
     const document = buildOpenApiDocument("http://localhost:3000") as any;
     const limitHeaders = {
       "RateLimit-Policy": { $ref: "#/components/headers/RateLimit-Policy" },
@@ -99,6 +99,10 @@ describe("the OpenAPI document", () => {
       expect(responses["429"].headers).toEqual({ ...limitHeaders, "Retry-After": { $ref: "#/components/headers/Retry-After" } });
       expect(responses["429"].content["application/json"].examples.example1.value).toEqual({ success: false, error: "Too many requests" });
     }
+    // breach/range spends breach/check's budget and says so the same way
+    const range = document.paths["/api/v1/integrations/breach/range/{prefix}"].get.responses;
+    expect(range["200"].headers).toEqual(limitHeaders);
+    expect(range["429"].headers).toEqual({ ...limitHeaders, "Retry-After": { $ref: "#/components/headers/Retry-After" } });
     expect(Object.keys(document.components.headers)).toEqual(expect.arrayContaining(["RateLimit-Policy", "RateLimit", "Retry-After"]));
     expect(document.components.headers["Retry-After"].schema).toMatchObject({ type: "integer" });
     // other paths declare only the request id every answer carries

@@ -15,6 +15,9 @@ import {
 } from "../../server/db/migrations";
 import { prepareDatabase } from "../../server/startup/database";
 import { CUSTOMER_FIGURES_MIGRATION } from "../../server/customers/figures";
+import { emailSha1Prefix, INDEX_RANGE_PREFIXES_JOB, RANGE_PREFIX_MIGRATION } from "../../server/breaches/exposure-index/range-prefixes";
+import { runDueJobs } from "../../server/jobs/worker";
+import { jobCatalogue } from "../../server/startup/job-catalogue";
 import { createDatabase, dropDatabase } from "../../scripts/lib/scratch-database";
 
 const tempDirs: string[] = [];
@@ -141,6 +144,32 @@ describe("upgrading a database with data", { timeout: 180_000 }, () => {
           select: { monitoredDomainCount: true, monitoredEmailCount: true, breachCount: true },
         }),
       ).toEqual({ monitoredDomainCount: 1, monitoredEmailCount: 2, breachCount: 0 });
+    } finally {
+      await database.close();
+    }
+  });
+  it("the start that adds breach/range's hash prefixes queues their fill for the rows already there", async () => {
+    const earlier = await mkdtemp(path.join(os.tmpdir(), "upgrade-"));
+    tempDirs.push(earlier);
+    await cp(MIGRATIONS_DIR, earlier, { recursive: true });
+    await rm(path.join(earlier, RANGE_PREFIX_MIGRATION), { recursive: true });
+    const database = await openDatabase({ pglite: new PGlite() });
+    try {
+      await database.withMigrationAccess((session, adapterFactory) => applyPendingMigrations(session, adapterFactory, earlier));
+      const emails = ["a@upgrade.example", "b@upgrade.example", "c@other.example"];
+      await database.prisma.$executeRaw`
+        INSERT INTO breach_exposures (domain, email, breach_id)
+        SELECT split_part(email, '@', 2), email, gen_random_uuid() FROM unnest(${emails}::text[]) AS email`;
+
+      expect(await prepareDatabase(database)).toContain(RANGE_PREFIX_MIGRATION);
+      expect(await database.prisma.job.count({ where: { kind: INDEX_RANGE_PREFIXES_JOB, status: "pending" } })).toBe(1);
+      await runDueJobs(database.prisma, jobCatalogue, { kinds: [INDEX_RANGE_PREFIXES_JOB] });
+      const rows = await database.prisma.breachExposure.findMany({
+        select: { email: true, emailSha1Prefix: true },
+        orderBy: { email: "asc" },
+      });
+      expect(rows).toEqual(emails.map((email) => ({ email, emailSha1Prefix: emailSha1Prefix(email) })));
+      expect(await database.prisma.job.count({ where: { kind: INDEX_RANGE_PREFIXES_JOB, status: "succeeded" } })).toBe(1);
     } finally {
       await database.close();
     }

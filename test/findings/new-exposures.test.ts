@@ -4,6 +4,7 @@ import { importCatalogue } from "../../server/breaches/catalogue/catalogue";
 import { insertExposures } from "../../server/breaches/exposure-index/exposures";
 import { matchNewExposuresJob } from "../../server/findings/jobs";
 import { MATCH_NEW_EXPOSURES_JOB, requestBreachMatching } from "../../server/breaches/exposure-index/match-requests";
+import { INDEX_RANGE_PREFIXES_JOB } from "../../server/breaches/exposure-index/range-prefixes";
 import { matchBreachesForActiveCustomers } from "../../server/findings/new-exposures";
 import { SCAN_CUSTOMER_JOB } from "../../server/customers/scan-requests";
 import { scanCustomer } from "../../server/findings/scanner";
@@ -110,11 +111,12 @@ describe("incremental matching of an import", () => {
       accounts: 4,
     });
 
-    // The import queued one matching job, naming itself; no scans.
-    const queued = await testDb.db.job.findMany();
+    // The import queued one matching job, naming itself, and its rows' breach/range prefixes; no scans.
+    const queued = await testDb.db.job.findMany({ orderBy: { kind: "asc" } });
     const importRecord = await testDb.db.exposureImport.findFirstOrThrow({ orderBy: { id: "desc" } });
     expect(importRecord.added).toBe(4n);
     expect(queued.map((job) => [job.kind, job.payload, job.status])).toEqual([
+      [INDEX_RANGE_PREFIXES_JOB, { importId: Number(importRecord.id) }, "pending"],
       [MATCH_NEW_EXPOSURES_JOB, { importId: Number(importRecord.id) }, "pending"],
     ]);
 

@@ -37,6 +37,7 @@ describe("the job catalogue", () => {
   it("lists the job kinds and schedules as stored in rows and named in the docs", () => {
     expect([...jobCatalogue.kinds].sort()).toEqual([
       "breaches.daily-scan",
+      "breaches.index-range-prefixes",
       "breaches.match-new-exposures",
       "breaches.scan-customer",
       "breaches.sync-catalogue",

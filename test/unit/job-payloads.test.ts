@@ -23,6 +23,10 @@ const PAYLOADS: Record<string, { good: unknown[]; bad: unknown[] }> = {
     good: [{ importId: 7 }, { breachIds: ["0c1d", "9f2e"] }, { breachIds: [] }],
     bad: [{ importId: 1.5 }, { importId: "7" }, { breachIds: "0c1d" }, {}],
   },
+  "breaches.index-range-prefixes": {
+    good: [{ importId: 7 }, { fromPage: 0, toPage: 1200 }],
+    bad: [{ importId: 0 }, { fromPage: -1, toPage: 3 }, { fromPage: 2 }, {}],
+  },
   "directory.sync": { good: [{ connectionId: CUSTOMER }], bad: [{ connectionId: "nope" }, {}] },
   "psa.sync": { good: [{ connectionId: CUSTOMER }], bad: [{ connectionId: "nope" }, {}] },
   "psa.sync-at": { good: [{ connectionId: CUSTOMER }], bad: [{ connectionId: 7 }, {}] },

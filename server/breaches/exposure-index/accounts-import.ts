@@ -6,6 +6,7 @@ import { wakeJobWorkers } from "../../jobs/wake";
 import { breachIdsByName } from "../catalogue/catalogue";
 import { domainOfEmail, normalizeEmail } from "../../email-address";
 import { requestImportMatching } from "./match-requests";
+import { requestRangePrefixes } from "./range-prefixes";
 
 export const ACCOUNTS_HEADER = "email,breach_name";
 /** Rows sent to the staging table at a time. */
@@ -58,6 +59,8 @@ export class AccountsFileError extends Error {}
  * The added rows carry the import's id (exposure_imports), and the job that matches them against
  * active customers' monitored assets is queued in the same transaction (docs/breaches.md,
  * incremental matching): an import that commits always gets matched, one that rolls back never.
+ * So is the job that gives them breach/range's hash prefix, which runs once the import committed
+ * (range-prefixes.ts), so computing it costs the import nothing.
  */
 export async function importAccounts(
   db: Db,
@@ -74,7 +77,10 @@ export async function importAccounts(
     const importId = (await tx.query<{ id: string }>("INSERT INTO exposure_imports DEFAULT VALUES RETURNING id::text"))[0]!.id;
     result.added = await mergeStagedExposures(tx, { sortInByteOrder, importId });
     await tx.execute("UPDATE exposure_imports SET added = $2 WHERE id = $1", [importId, result.added]);
-    if (result.added > 0) await requestImportMatching(tx, Number(importId));
+    if (result.added > 0) {
+      await requestImportMatching(tx, Number(importId));
+      await requestRangePrefixes(tx, Number(importId));
+    }
     onProgress?.({
       phase: "merging",
       rows: result.rows,

@@ -1,6 +1,7 @@
 import { readRows } from "../../db/direct-read";
 import type { Queryable } from "../../db/client";
 import { domainOfEmail } from "../../email-address";
+import { emailSha1Prefix } from "./range-prefixes";
 
 /** Addresses or domains per lookup statement: bounded batches, never one round trip per address. */
 export const LOOKUP_BATCH = 2_000;
@@ -19,15 +20,17 @@ export interface FoundExposure extends Exposure {
 /**
  * Adds exposures to the index; rows already there are skipped (idempotent). Rows are sorted by
  * the key first, so concurrent writers lock index entries in the same order. Returns how many
- * were new. (Large files go through the staged path of accounts-import.ts.)
+ * were new. They carry breach/range's hash prefix at once (the imports' rows get it from a job).
+ * (Large files go through the staged path of accounts-import.ts.)
  */
 export async function insertExposures(db: Queryable, rows: Exposure[]): Promise<number> {
   if (rows.length === 0) return 0;
   const keyed = rows.map((row) => ({ ...row, domain: domainOfEmail(row.email) }));
   keyed.sort((a, b) => compare(a.domain, b.domain) || compare(a.email, b.email) || compare(a.breachId, b.breachId));
   return db.$executeRaw`
-    INSERT INTO breach_exposures (domain, email, breach_id)
-    SELECT * FROM unnest(${keyed.map((row) => row.domain)}::text[], ${keyed.map((row) => row.email)}::text[], ${keyed.map((row) => row.breachId)}::uuid[])
+    INSERT INTO breach_exposures (domain, email, breach_id, email_sha1_prefix)
+    SELECT * FROM unnest(${keyed.map((row) => row.domain)}::text[], ${keyed.map((row) => row.email)}::text[], ${keyed.map((row) => row.breachId)}::uuid[],
+                         ${keyed.map((row) => emailSha1Prefix(row.email))}::int[])
     ON CONFLICT DO NOTHING`;
 }
 

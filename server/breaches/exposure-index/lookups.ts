@@ -21,12 +21,13 @@ export interface Limited<T> {
   rateLimit: RateLimitDecision;
 }
 
-function countLookup(db: Db, policy: string, apiKeyId: string, limitPerMinute: number): Promise<RateLimitDecision> {
+/** Counts one call against the policy's per-minute budget of the API key. */
+export function countLookup(db: Db, policy: string, apiKeyId: string, limitPerMinute: number): Promise<RateLimitDecision> {
   return consumeRateLimit(db, `${policy}:${apiKeyId}`, limitPerMinute);
 }
 
 /** 429 with the RateLimit fields and Retry-After when the call is over the limit. */
-function refuseOverLimit(policy: string, decision: RateLimitDecision): void {
+export function refuseOverLimit(policy: string, decision: RateLimitDecision): void {
   if (!decision.allowed) throw new AppError("RATE_LIMITED", TOO_MANY_REQUESTS, rateLimitHeaders(policy, decision));
 }
 

@@ -8,6 +8,7 @@ import { wakeJobWorkers } from "../../jobs/wake";
 import { domainOfEmail, normalizeEmail } from "../../email-address";
 import { indexSortsAsciiByByte, parseCsvLine, type RejectedLine } from "./accounts-import";
 import { requestImportMatching } from "./match-requests";
+import { requestRangePrefixes } from "./range-prefixes";
 
 export const STEALER_LOG_HEADERS = ["email,website_domain", "email,website_domain,captured_at"] as const;
 /** Rows committed per transaction: a run that stops resumes after the last committed chunk. */
@@ -273,7 +274,10 @@ async function mergeStagedStealerLogs(
     [breachId, importId],
   );
   await tx.execute("UPDATE exposure_imports SET added = $2 WHERE id = $1", [importId, addresses]);
-  if (addresses > 0) await requestImportMatching(tx, Number(importId));
+  if (addresses > 0) {
+    await requestImportMatching(tx, Number(importId));
+    await requestRangePrefixes(tx, Number(importId));
+  }
   return { added, addresses };
 }
 
