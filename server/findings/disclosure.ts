@@ -154,7 +154,9 @@ export async function withholdExposures(
   exposures: ReadonlyArray<{ customerId: string; email: string; breachId: string }>,
 ): Promise<void> {
   if (exposures.length === 0) return;
-  const sorted = [...exposures].sort((a, b) => compare(a.customerId, b.customerId) || compare(a.email, b.email) || compare(a.breachId, b.breachId));
+  const sorted = [...exposures].sort(
+    (a, b) => compare(a.customerId, b.customerId) || compare(a.email, b.email) || compare(a.breachId, b.breachId),
+  );
   await tx.$executeRaw`
     INSERT INTO withheld_exposures (customer_id, email, breach_id, domain)
     SELECT w.customer_id, w.email, w.breach_id, substr(w.email, strpos(w.email, '@') + 1)

@@ -143,10 +143,11 @@ export async function recordFindings(
 
 /**
  * recordFindings for many customers at once (a page of incremental matching): each step is one
- * statement for all of them, so the cost per customer is not a dozen round trips. Each customer
- * gets exactly what recordFindings alone would write; events go into the outbox in the map's
- * order, each customer's customer.asset.added before its customer.breach.found. The caller's
- * transaction holds every one of these customers' row locks.
+ * statement for all of them, so the cost per customer is not a dozen round trips (measured:
+ * docs/measures.md, "Choices in the code"). Each customer gets exactly what recordFindings
+ * alone would write; events go into the outbox in the map's order, each customer's
+ * customer.asset.added before its customer.breach.found. The caller's transaction holds every
+ * one of these customers' row locks.
  */
 export async function recordFindingsOfCustomers(
   tx: Queryable,
@@ -219,7 +220,9 @@ export async function recordFindingsOfCustomers(
   const partitions = customers.map((customer) => partitionExposures(customer.disclosure, customer.addresses, gated, customer.exposures));
   await withholdExposures(
     tx,
-    customers.flatMap((customer, i) => partitions[i]!.withheld.map(({ email, breachId }) => ({ customerId: customer.id, email, breachId }))),
+    customers.flatMap((customer, i) =>
+      partitions[i]!.withheld.map(({ email, breachId }) => ({ customerId: customer.id, email, breachId })),
+    ),
   );
 
   const { instances, websites } = await upsertInstances(
@@ -260,7 +263,9 @@ export async function recordFindingsOfCustomers(
   };
   // New instances and addresses new to an instance are the partner's PSA's to ticket (server/psa/).
   await requestPartnerPsaSync(tx, [
-    ...new Set(customers.filter((customer) => (instances.get(customer.id)?.recorded.length ?? 0) > 0).map((customer) => customer.partnerId)),
+    ...new Set(
+      customers.filter((customer) => (instances.get(customer.id)?.recorded.length ?? 0) > 0).map((customer) => customer.partnerId),
+    ),
   ]);
   await queueBreachAlerts(
     tx,

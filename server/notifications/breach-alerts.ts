@@ -79,7 +79,9 @@ export async function queueBreachAlerts(tx: Queryable, alerts: readonly NewFindi
     const candidates = addressed
       .filter(({ customer }) => customer.alertDigest === digest)
       .flatMap(({ alert }) =>
-        alert.findings.flatMap((finding) => finding.emails.map((email) => ({ customerId: alert.customerId, email, breachId: finding.breachId }))),
+        alert.findings.flatMap((finding) =>
+          finding.emails.map((email) => ({ customerId: alert.customerId, email, breachId: finding.breachId })),
+        ),
       );
     for (const notice of await claimNotices(tx, EMAIL_ALERT_CHANNEL, candidates, { digest }))
       told.set(notice.customerId, [...(told.get(notice.customerId) ?? []), notice]);
@@ -87,7 +89,9 @@ export async function queueBreachAlerts(tx: Queryable, alerts: readonly NewFindi
   const telling = addressed.filter(({ alert }) => told.has(alert.customerId));
   const catalogue = await catalogueFacts(
     tx,
-    telling.filter(({ audience }) => audience === "full").flatMap(({ alert }) => told.get(alert.customerId)!.map((notice) => notice.breachId)),
+    telling
+      .filter(({ audience }) => audience === "full")
+      .flatMap(({ alert }) => told.get(alert.customerId)!.map((notice) => notice.breachId)),
   );
   for (const { alert, customer, audience } of telling) {
     await queueNotification(tx, {
@@ -95,7 +99,10 @@ export async function queueBreachAlerts(tx: Queryable, alerts: readonly NewFindi
       cause: alert.eventId ?? `findings:${randomUUID()}`,
       localeCode: customer.localeCode,
       recipients: recipients.get(alert.customerId)!,
-      content: { kind: "breach_alert", data: await alertData(tx, customer, audience, told.get(alert.customerId)!, alert.websites, catalogue) },
+      content: {
+        kind: "breach_alert",
+        data: await alertData(tx, customer, audience, told.get(alert.customerId)!, alert.websites, catalogue),
+      },
     });
   }
 }
