@@ -18,7 +18,7 @@
  * customer's domain and that domain is verified (stealer logs are recorded for nothing else), and
  * the clock runs from the last chunk's commit until every matching job queued has run. Default
  * rows in this mode: 10,000,000.
- *   npx tsx bench/breaches-match.ts --stealer-logs [--rows 10000000] ...
+ *   npx tsx bench/breaches-match.ts --stealer-logs [--rows 10000000] [--chunk-rows 2000000] ...
  */
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
@@ -51,6 +51,8 @@ const { values } = parseArgs({
     rows: { type: "string" },
     "hit-share": { type: "string", default: "0.01" },
     "stealer-logs": { type: "boolean", default: false },
+    // Rows per committed chunk of the stealer-log import (its default: STEALER_LOG_CHUNK_ROWS).
+    "chunk-rows": { type: "string" },
   },
 });
 const stealerLogs = values["stealer-logs"];
@@ -59,6 +61,7 @@ const addressesPerCustomer = Number(values.addresses);
 const prospectCount = Number(values.prospects);
 const rows = Number(values.rows ?? (stealerLogs ? "10000000" : "1000000"));
 const hitShare = Number(values["hit-share"]);
+const chunkRows = values["chunk-rows"] === undefined ? undefined : Number(values["chunk-rows"]);
 
 // Stealer logs are recorded only at a verified domain: in that mode every address is at the customer's own.
 const addressOf = (customer: number, i: number) =>
@@ -185,7 +188,7 @@ async function main() {
       const quiet = { isTTY: false, write: () => true };
       const importStarted = performance.now();
       const added = stealerLogs
-        ? (await runImportStealerLogs(db, { breachName: STEALER_LOG_BREACH, file }, quiet)).addresses
+        ? (await runImportStealerLogs(db, { breachName: STEALER_LOG_BREACH, file }, quiet, { chunkRows })).addresses
         : (await runImportBreaches(db, { catalogueFile: BUNDLED_CATALOGUE, accountsFile: file }, quiet)).accounts;
       const committed = performance.now();
       const committedAt = (await db.$queryRaw<Array<{ now: Date }>>`SELECT now()`)[0]!.now;
@@ -216,6 +219,7 @@ async function main() {
         activeCustomers: customerCount,
         prospects: prospectCount,
         rows,
+        ...(chunkRows !== undefined && { chunkRows }),
         // Addresses new to the index (for stealer logs: new to the breach; rows carry websites).
         added,
         importSeconds: Number(((committed - importStarted) / 1000).toFixed(1)),

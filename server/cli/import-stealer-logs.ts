@@ -11,10 +11,11 @@ export async function runImportStealerLogs(
   db: Db,
   { breachName, file }: { breachName: string; file: string },
   report: ReportStream,
+  { chunkRows }: { chunkRows?: number } = {},
 ): Promise<{ rows: number; added: number; addresses: number; rejected: number; resumedAtByte: number }> {
   const started = Date.now();
   const onProgress: ((progress: StealerLogProgress) => void) | undefined = report.isTTY ? fileProgressBar(report, started) : undefined;
-  const result = await importStealerLogs(db, { breachName, file }, { onProgress, keepRejected: MAX_LISTED_REJECTIONS });
+  const result = await importStealerLogs(db, { breachName, file }, { onProgress, keepRejected: MAX_LISTED_REJECTIONS, chunkRows });
   if (onProgress) report.write("\n");
   if (result.resumedAtByte > 0) report.write(`resumed an earlier run at byte ${format(result.resumedAtByte)}\n`);
   listRejectedLines(report, "stealer-log", result.rejected, result.rejectedCount);

@@ -81,3 +81,30 @@ export async function recordEvent<T extends EventType>(
   });
   return row.id;
 }
+
+/** One event as recordEvent takes it. */
+export type NewEvent = { [K in EventType]: { type: K; partnerId: string; customerId?: string; data: EventData[K] } }[EventType];
+
+/**
+ * recordEvent for many events in one statement (incremental matching's pages): the rows are
+ * written in the given order (their `sequence`, so delivery order, is that order). Returns their
+ * ids in the same order.
+ */
+export async function recordEvents(tx: Queryable, events: readonly NewEvent[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = await tx.$queryRaw<Array<{ id: string; n: bigint }>>`
+    WITH event AS (
+      SELECT e.type, e.partner_id, e.customer_id, e.payload, e.n
+      FROM unnest(${events.map((event) => event.type)}::text[], ${events.map((event) => event.partnerId)}::uuid[],
+                  ${events.map((event) => event.customerId ?? "")}::text[], ${events.map((event) => JSON.stringify(event.data))}::jsonb[])
+           WITH ORDINALITY AS e(type, partner_id, customer_id, payload, n)
+    ), inserted AS (
+      INSERT INTO outbox_events (type, partner_id, customer_id, payload)
+      SELECT type, partner_id, nullif(customer_id, '')::uuid, payload FROM event ORDER BY n
+      RETURNING id, sequence
+    )
+    SELECT id::text, row_number() OVER (ORDER BY sequence) AS n FROM inserted`;
+  const ids: string[] = [];
+  for (const row of rows) ids[Number(row.n) - 1] = row.id;
+  return ids;
+}

@@ -148,20 +148,24 @@ export async function verificationGatedBreachIds(tx: Queryable, breachIds: reado
   return new Set(rows.map((row) => row.id));
 }
 
-/** Keeps exposures the customer may not see yet (idempotent: one row per customer, address and breach). */
+/** Keeps exposures customers may not see yet (idempotent: one row per customer, address and breach). */
 export async function withholdExposures(
   tx: Queryable,
-  customerId: string,
-  exposures: ReadonlyArray<{ email: string; breachId: string }>,
+  exposures: ReadonlyArray<{ customerId: string; email: string; breachId: string }>,
 ): Promise<void> {
   if (exposures.length === 0) return;
-  const sorted = [...exposures].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : a.breachId < b.breachId ? -1 : 1));
+  const sorted = [...exposures].sort(
+    (a, b) => compare(a.customerId, b.customerId) || compare(a.email, b.email) || compare(a.breachId, b.breachId),
+  );
   await tx.$executeRaw`
     INSERT INTO withheld_exposures (customer_id, email, breach_id, domain)
-    SELECT ${customerId}::uuid, w.email, w.breach_id, substr(w.email, strpos(w.email, '@') + 1)
-    FROM unnest(${sorted.map((row) => row.email)}::text[], ${sorted.map((row) => row.breachId)}::uuid[]) AS w(email, breach_id)
+    SELECT w.customer_id, w.email, w.breach_id, substr(w.email, strpos(w.email, '@') + 1)
+    FROM unnest(${sorted.map((row) => row.customerId)}::uuid[], ${sorted.map((row) => row.email)}::text[],
+                ${sorted.map((row) => row.breachId)}::uuid[]) AS w(customer_id, email, breach_id)
     ON CONFLICT DO NOTHING`;
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The exposures withheld from the customer at this domain (what verifying it reveals). */
 export async function withheldAtDomain(

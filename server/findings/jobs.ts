@@ -3,7 +3,7 @@ import { defineJob } from "../jobs/definition";
 import { claimSlot, type Schedule, scheduleJob, slotOf, slotPayload } from "../jobs/schedules";
 import { wakeJobWorkers } from "../jobs/wake";
 import { matchNewExposuresJobType } from "../breaches/exposure-index/match-requests";
-import { matchBreachesForActiveCustomers, matchImportForActiveCustomers } from "./new-exposures";
+import { matchBreachesForActiveCustomers, matchPendingImports } from "./new-exposures";
 import { SCAN_DEDUPE_PREFIX, scanCustomerJobType } from "../customers/scan-requests";
 import { scanCustomer } from "./scanner";
 
@@ -18,12 +18,13 @@ export const scanCustomerJob = defineJob(scanCustomerJobType, {
 });
 
 /**
- * Incremental matching (server/breaches/exposure-index/match-requests.ts): what an import added, or every
- * exposure of some catalogue breaches, matched against active customers only.
+ * Incremental matching (server/breaches/exposure-index/match-requests.ts): what an import added
+ * (with every other import pending), or every exposure of some catalogue breaches, matched
+ * against active customers only.
  */
 export const matchNewExposuresJob = defineJob(matchNewExposuresJobType, {
   async run(db, payload) {
-    if ("importId" in payload) await matchImportForActiveCustomers(db, payload.importId);
+    if ("importId" in payload) await matchPendingImports(db, payload.importId);
     else await matchBreachesForActiveCustomers(db, payload.breachIds);
   },
 });

@@ -2,8 +2,9 @@ import type { Db } from "../db/client";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import type { Exposure } from "../breaches/exposure-index/exposures";
-import { recordFindings } from "./scanner";
+import { recordFindingsOfCustomers } from "./scanner";
 import { forEachConcurrently } from "../concurrently";
+import { importsToMatch, markImportsMatched } from "../breaches/exposure-index/match-requests";
 
 /** Customers written per transaction: a large import never holds one giant transaction. */
 export const MATCH_PAGE_CUSTOMERS = 100;
@@ -24,19 +25,35 @@ export interface MatchOutcome {
 type CustomerExposure = Exposure & { customerId: string };
 
 /**
- * Incremental matching of one accounts import (docs/breaches.md): the exposures it added
+ * The matching an import asked for (requestImportMatching): that import and every other one still
+ * pending, matched together, so a customer exposed in several of them (a stealer-log file's
+ * chunks) is written once; then they are marked matched. A run that fails leaves them pending,
+ * so its retry, or the next run, matches them again (which adds nothing twice).
+ */
+export async function matchPendingImports(db: Db, importId: number): Promise<MatchOutcome> {
+  const importIds = await importsToMatch(db, importId);
+  const outcome = await matchImportsForActiveCustomers(db, importIds);
+  await markImportsMatched(db, importIds);
+  return outcome;
+}
+
+/**
+ * Incremental matching of accounts imports (docs/breaches.md): the exposures they added
  * (breach_exposures.import_id) joined with the monitored e-mail addresses and monitored domains
  * of active customers. Only those customers are written to, as a scan would (recordFindings).
  */
-export async function matchImportForActiveCustomers(db: Db, importId: number): Promise<MatchOutcome> {
+export async function matchImportsForActiveCustomers(db: Db, importIds: readonly number[]): Promise<MatchOutcome> {
   const started = performance.now();
-  // The import's rows are found through the BRIN index on import_id (the import appended them);
-  // each branch joins them with one kind of monitored asset.
+  if (importIds.length === 0) return recordMatches(db, []);
+  // The imports' rows are found through the BRIN index on import_id (each import appended them;
+  // the BETWEEN is what the index can answer, ANY picks the imports in that range); each branch
+  // joins them with one kind of monitored asset.
   const matches = await db.$queryRaw<CustomerExposure[]>`
     WITH added AS NOT MATERIALIZED (
       SELECT e.domain, e.email, e.breach_id
       FROM breach_exposures e JOIN breaches b ON b.id = e.breach_id AND NOT b.is_retired
-      WHERE e.import_id = ${importId}::bigint
+      WHERE e.import_id BETWEEN ${Math.min(...importIds)}::bigint AND ${Math.max(...importIds)}::bigint
+        AND e.import_id = ANY(${importIds as number[]}::bigint[])
     )
     SELECT a.customer_id::text AS "customerId", x.email, x.breach_id::text AS "breachId"
     FROM added x
@@ -50,7 +67,7 @@ export async function matchImportForActiveCustomers(db: Db, importId: number): P
   const lookupMs = Math.round(performance.now() - started);
   const outcome = await recordMatches(db, matches);
   const writeMs = Math.round(performance.now() - started) - lookupMs;
-  log[outcome.customers > 0 ? "info" : "debug"]("import matched against active customers", { importId, ...outcome, lookupMs, writeMs });
+  log[outcome.customers > 0 ? "info" : "debug"]("import matched against active customers", { importIds, ...outcome, lookupMs, writeMs });
   return outcome;
 }
 
@@ -120,9 +137,8 @@ async function recordMatches(db: Db, matches: readonly CustomerExposure[]): Prom
       async (tx) => {
         const active = await tx.$queryRaw<Array<{ id: string }>>`
             SELECT id::text FROM customers WHERE id = ANY(${page}::uuid[]) AND status = 'active' ORDER BY id FOR UPDATE`;
-        const findings = [];
-        for (const { id } of active) findings.push(await recordFindings(tx, id, byCustomer.get(id)!, { scan: false }));
-        return findings;
+        const written = await recordFindingsOfCustomers(tx, new Map(active.map(({ id }) => [id, byCustomer.get(id)!])), { scan: false });
+        return [...written.values()];
       },
       { timeout: 120_000, maxWait: 30_000 },
     );

@@ -14,11 +14,16 @@ export const psaSyncJobType = jobType("psa.sync", z.object({ connectionId: z.str
   followUpWhileRunning: true,
 });
 
-/** Queues a sync of the partner's PSA connection, none when it has none. Call it in the change's transaction. */
-export async function requestPartnerPsaSync(tx: Queryable, partnerId: string): Promise<void> {
+/**
+ * Queues a sync of the partner's PSA connection (of each partner's, given several), none when it
+ * has none. Call it in the change's transaction.
+ */
+export async function requestPartnerPsaSync(tx: Queryable, partnerId: string | readonly string[]): Promise<void> {
+  const partnerIds = typeof partnerId === "string" ? [partnerId] : [...partnerId];
+  if (partnerIds.length === 0) return;
   await tx.$executeRaw(
     psaSyncJobType.insertSelected(Prisma.sql`
       SELECT jsonb_build_object('connectionId', id::text) AS payload, ${PSA_SYNC_DEDUPE_PREFIX} || id::text AS dedupe_key
-      FROM psa_connections WHERE partner_id = ${partnerId}::uuid`),
+      FROM psa_connections WHERE partner_id = ANY(${partnerIds}::uuid[])`),
   );
 }

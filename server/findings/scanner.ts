@@ -9,17 +9,17 @@ import {
   withholdExposures,
   type Disclosure,
 } from "./disclosure";
-import { customerRef, recordEvent, type BreachSummary } from "../events/outbox";
+import { customerRef, recordEvents, type BreachSummary } from "../events/outbox";
 import { wakeJobWorkers } from "../jobs/wake";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
-import { queueBreachAlert, type AlertFinding } from "../notifications/breach-alerts";
+import { queueBreachAlerts, type AlertFinding } from "../notifications/breach-alerts";
 import { domainOfEmail } from "../email-address";
 import type { Exposure } from "../breaches/exposure-index/exposures";
 import type { ScanReason } from "../customers/scan-requests";
 import { configuredBreachSource } from "../breaches/exposure-index/sources/configured";
 import type { BreachSource } from "../breaches/exposure-index/sources/source";
-import { refreshThreatScore } from "../customers/threat-score";
+import { refreshThreatScores } from "../customers/threat-score";
 import { forEachConcurrently } from "../concurrently";
 import { requestPartnerPsaSync } from "./psa-requests";
 import { capturedWebsites, websitesOfBreach, type CapturedWebsites } from "../breaches/exposure-index/captured-websites";
@@ -138,10 +138,29 @@ export async function recordFindings(
   exposures: readonly Exposure[],
   { scan }: { scan: boolean },
 ): Promise<Findings> {
-  // Raw SQL: this runs once per customer of every scan and match, and Prisma's model queries cost
+  return (await recordFindingsOfCustomers(tx, new Map([[customerId, exposures]]), { scan })).get(customerId)!;
+}
+
+/**
+ * recordFindings for many customers at once (a page of incremental matching): each step is one
+ * statement for all of them, so the cost per customer is not a dozen round trips (measured:
+ * docs/measures.md, "Choices in the code"). Each customer gets exactly what recordFindings
+ * alone would write; events go into the outbox in the map's order, each customer's
+ * customer.asset.added before its customer.breach.found. The caller's transaction holds every
+ * one of these customers' row locks.
+ */
+export async function recordFindingsOfCustomers(
+  tx: Queryable,
+  exposuresByCustomer: ReadonlyMap<string, readonly Exposure[]>,
+  { scan }: { scan: boolean },
+): Promise<Map<string, Findings>> {
+  const customerIds = [...exposuresByCustomer.keys()];
+  if (customerIds.length === 0) return new Map();
+  // Raw SQL: this runs for every customer of every scan and match, and Prisma's model queries cost
   // more CPU than a raw one (measured: docs/measures.md, "Choices in the code").
   const rows = await tx.$queryRaw<
     Array<{
+      id: string;
       partnerId: string;
       companyName: string;
       reference: string;
@@ -154,7 +173,7 @@ export async function recordFindings(
       contestedDomains: string[];
     }>
   >`
-    SELECT c.partner_id::text AS "partnerId", c.company_name AS "companyName", c.reference,
+    SELECT c.id::text, c.partner_id::text AS "partnerId", c.company_name AS "companyName", c.reference,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'domain') AS domains,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email' AND a.active) AS emails,
            ARRAY(SELECT a.value FROM monitored_assets a WHERE a.customer_id = c.id AND a.kind = 'email' AND NOT a.active) AS "inactiveEmails",
@@ -168,136 +187,219 @@ export async function recordFindings(
                WHERE o.kind = 'domain' AND o.value = a.value AND oc.status <> 'inactive' AND op.distributor_id <> d.id))
            ELSE ARRAY[]::text[] END AS "contestedDomains"
     FROM customers c JOIN partners p ON p.id = c.partner_id JOIN distributors d ON d.id = p.distributor_id
-    WHERE c.id = ${customerId}::uuid`;
-  if (!rows[0]) throw new Error(`customer ${customerId} not found`);
-  const customer = { id: customerId, ...rows[0] };
-  const disclosure: Disclosure = {
-    policy: customer.policy,
-    verifiedDomains: new Set(customer.verifiedDomains),
-    contestedDomains: new Set(customer.contestedDomains),
-  };
-  const addresses = partitionAddresses(
-    disclosure,
-    {
-      domains: new Set(customer.domains),
-      emails: customer.emails,
-      inactiveEmails: customer.inactiveEmails,
-      withheldListed: customer.withheldEmails,
-    },
-    exposures,
+    WHERE c.id = ANY(${customerIds}::uuid[])`;
+  const found = new Map(rows.map((row) => [row.id, row]));
+  const customers = customerIds.map((id) => {
+    const row = found.get(id);
+    if (!row) throw new Error(`customer ${id} not found`);
+    const exposures = exposuresByCustomer.get(id)!;
+    const disclosure: Disclosure = {
+      policy: row.policy,
+      verifiedDomains: new Set(row.verifiedDomains),
+      contestedDomains: new Set(row.contestedDomains),
+    };
+    const addresses = partitionAddresses(
+      disclosure,
+      { domains: new Set(row.domains), emails: row.emails, inactiveEmails: row.inactiveEmails, withheldListed: row.withheldEmails },
+      exposures,
+    );
+    return { ...row, exposures, disclosure, addresses };
+  });
+
+  const addedAssets = await addDiscoveredEmails(
+    tx,
+    customers.map((customer) => ({ customerId: customer.id, emails: customer.addresses.discovered })),
   );
-  const { monitored: monitoredEmails, discovered } = addresses;
-  const addedAssets = await addDiscoveredEmails(tx, customerId, discovered);
-  for (const asset of addedAssets) monitoredEmails.add(asset.value);
-  if (addedAssets.length > 0) {
-    await recordEvent(tx, {
-      type: "customer.asset.added",
-      partnerId: customer.partnerId,
-      customerId,
-      data: {
-        customer: customerRef(customer),
-        assets: addedAssets.map((asset) => ({ uuid: asset.id, type: "email" as const, value: asset.value })),
-      },
-    });
-  }
+  for (const customer of customers) for (const asset of addedAssets.get(customer.id) ?? []) customer.addresses.monitored.add(asset.value);
 
   // Sensitive and stealer-log breaches of addresses at a domain not verified for the customer are withheld too.
-  const gated = await verificationGatedBreachIds(tx, gateCandidates(disclosure, monitoredEmails, exposures));
-  const { withheld, emailsByBreach } = partitionExposures(disclosure, addresses, gated, exposures);
-  await withholdExposures(tx, customerId, withheld);
+  const gated = await verificationGatedBreachIds(
+    tx,
+    customers.flatMap((customer) => gateCandidates(customer.disclosure, customer.addresses.monitored, customer.exposures)),
+  );
+  const partitions = customers.map((customer) => partitionExposures(customer.disclosure, customer.addresses, gated, customer.exposures));
+  await withholdExposures(
+    tx,
+    customers.flatMap((customer, i) =>
+      partitions[i]!.withheld.map(({ email, breachId }) => ({ customerId: customer.id, email, breachId })),
+    ),
+  );
 
-  const { newInstances, recorded, websites } = await upsertInstances(tx, customerId, emailsByBreach);
-  const eventId =
-    newInstances.length > 0
-      ? await recordEvent(tx, {
-          type: "customer.breach.found",
-          partnerId: customer.partnerId,
-          customerId,
-          data: { customer: customerRef(customer), breaches: newInstances },
-        })
-      : undefined;
+  const { instances, websites } = await upsertInstances(
+    tx,
+    customers.map((customer, i) => ({ customerId: customer.id, emailsByBreach: partitions[i]!.emailsByBreach })),
+  );
+  const noInstances = { newInstances: [], recorded: [] };
+  const events: Array<Parameters<typeof recordEvents>[1][number]> = [];
+  const foundEventAt = new Map<string, number>();
+  for (const customer of customers) {
+    const assets = addedAssets.get(customer.id) ?? [];
+    if (assets.length > 0) {
+      events.push({
+        type: "customer.asset.added",
+        partnerId: customer.partnerId,
+        customerId: customer.id,
+        data: {
+          customer: customerRef(customer),
+          assets: assets.map((asset) => ({ uuid: asset.id, type: "email" as const, value: asset.value })),
+        },
+      });
+    }
+    const { newInstances } = instances.get(customer.id) ?? noInstances;
+    if (newInstances.length > 0) {
+      foundEventAt.set(customer.id, events.length);
+      events.push({
+        type: "customer.breach.found",
+        partnerId: customer.partnerId,
+        customerId: customer.id,
+        data: { customer: customerRef(customer), breaches: newInstances },
+      });
+    }
+  }
+  const eventIds = await recordEvents(tx, events);
+  const eventIdOf = (customerId: string) => {
+    const at = foundEventAt.get(customerId);
+    return at === undefined ? undefined : eventIds[at];
+  };
   // New instances and addresses new to an instance are the partner's PSA's to ticket (server/psa/).
-  if (recorded.length > 0) await requestPartnerPsaSync(tx, customer.partnerId);
-  await queueBreachAlert(tx, { customerId, eventId, findings: recorded, websites });
+  await requestPartnerPsaSync(tx, [
+    ...new Set(
+      customers.filter((customer) => (instances.get(customer.id)?.recorded.length ?? 0) > 0).map((customer) => customer.partnerId),
+    ),
+  ]);
+  await queueBreachAlerts(
+    tx,
+    customers.map((customer) => ({
+      customerId: customer.id,
+      eventId: eventIdOf(customer.id),
+      findings: (instances.get(customer.id) ?? noInstances).recorded,
+      websites,
+    })),
+  );
 
   if (scan) {
     await tx.$executeRaw`
       UPDATE customers SET last_scanned_at = now(), first_scanned_at = coalesce(first_scanned_at, now()), updated_at = now()
-      WHERE id = ${customerId}::uuid`;
+      WHERE id = ANY(${customerIds}::uuid[])`;
   }
-  if (addedAssets.length > 0 || newInstances.length > 0) await recountCustomerFigures(tx, [customerId]);
-  const threatScore = await refreshThreatScore(tx, customerId);
-  return { discoveredEmails: addedAssets.length, newBreaches: newInstances.length, threatScore };
+  const changed = customers
+    .filter((customer) => (addedAssets.get(customer.id)?.length ?? 0) > 0 || (instances.get(customer.id)?.newInstances.length ?? 0) > 0)
+    .map((customer) => customer.id);
+  if (changed.length > 0) await recountCustomerFigures(tx, changed);
+  const scores = await refreshThreatScores(tx, customerIds);
+  return new Map(
+    customerIds.map((id) => [
+      id,
+      {
+        discoveredEmails: addedAssets.get(id)?.length ?? 0,
+        newBreaches: instances.get(id)?.newInstances.length ?? 0,
+        threatScore: scores.get(id)!,
+      },
+    ]),
+  );
 }
 
-async function addDiscoveredEmails(tx: Queryable, customerId: string, emails: string[]): Promise<Array<{ id: string; value: string }>> {
-  if (emails.length === 0) return [];
-  return tx.$queryRaw<Array<{ id: string; value: string }>>`
+/** Adds the discovered addresses as monitored e-mails; returns the rows added, by customer, in address order. */
+async function addDiscoveredEmails(
+  tx: Queryable,
+  discovered: ReadonlyArray<{ customerId: string; emails: readonly string[] }>,
+): Promise<Map<string, Array<{ id: string; value: string }>>> {
+  const added = new Map<string, Array<{ id: string; value: string }>>();
+  const pairs = discovered.flatMap(({ customerId, emails }) => [...emails].sort().map((value) => ({ customerId, value })));
+  if (pairs.length === 0) return added;
+  const rows = await tx.$queryRaw<Array<{ customerId: string; id: string; value: string }>>`
     INSERT INTO monitored_assets (customer_id, kind, value, domain, source)
-    SELECT ${customerId}::uuid, 'email', e.value, substr(e.value, strpos(e.value, '@') + 1), 'discovered'
-    FROM unnest(${emails.sort()}::text[]) AS e(value)
+    SELECT e.customer_id, 'email', e.value, substr(e.value, strpos(e.value, '@') + 1), 'discovered'
+    FROM unnest(${pairs.map((pair) => pair.customerId)}::uuid[], ${pairs.map((pair) => pair.value)}::text[]) WITH ORDINALITY AS e(customer_id, value, n)
+    ORDER BY e.n
     ON CONFLICT (customer_id, kind, value) DO NOTHING
-    RETURNING id::text, value`;
+    RETURNING customer_id::text AS "customerId", id::text, value`;
+  for (const { customerId, id, value } of rows) added.set(customerId, [...(added.get(customerId) ?? []), { id, value }]);
+  for (const list of added.values()) list.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  return added;
+}
+
+interface RecordedInstances {
+  newInstances: BreachSummary[];
+  recorded: AlertFinding[];
 }
 
 /**
  * Inserts the instances that are new and adds newly exposed addresses to existing ones (their
- * id and resolved flag stay). Retired catalogue breaches are left out. Returns the new ones as
- * breach summaries (the events' {uuid, name, emails}, and websiteDomains for stealer logs),
- * ordered by breach name; every (breach, addresses) newly recorded, new instances' and those
- * added to known ones (the alert's); and the websites captured for those of stealer logs.
+ * id and resolved flag stay), for each customer. Retired catalogue breaches are left out. Returns,
+ * by customer, the new ones as breach summaries (the events' {uuid, name, emails}, and
+ * websiteDomains for stealer logs), ordered by breach name, and every (breach, addresses) newly
+ * recorded, new instances' and those added to known ones (the alert's); and the websites captured
+ * for those of stealer logs (by breach and address, whoever's).
  */
 async function upsertInstances(
   tx: Queryable,
-  customerId: string,
-  emailsByBreach: Map<string, Set<string>>,
-): Promise<{ newInstances: BreachSummary[]; recorded: AlertFinding[]; websites: CapturedWebsites }> {
-  if (emailsByBreach.size === 0) return { newInstances: [], recorded: [], websites: new Map() };
-  const breachIds = [...emailsByBreach.keys()];
+  found: ReadonlyArray<{ customerId: string; emailsByBreach: Map<string, Set<string>> }>,
+): Promise<{ instances: Map<string, RecordedInstances>; websites: CapturedWebsites }> {
+  const instances = new Map<string, RecordedInstances>();
+  const entries = found.flatMap(({ customerId, emailsByBreach }) =>
+    [...emailsByBreach].map(([breachId, emails]) => ({ customerId, breachId, emails })),
+  );
+  if (entries.length === 0) return { instances, websites: new Map() };
   // unnest cannot carry an array per row, so the addresses travel as JSON arrays.
-  const emailLists = breachIds.map((id) => JSON.stringify([...emailsByBreach.get(id)!].sort()));
+  const emailLists = entries.map((entry) => JSON.stringify([...entry.emails].sort()));
   // `earlier` reads the statement's snapshot: the instances' addresses before the upsert.
   const rows = await tx.$queryRaw<
-    Array<{ id: string; name: string; breachId: string; emails: string[]; added: string[]; inserted: boolean; isStealerLog: boolean }>
+    Array<{
+      id: string;
+      customerId: string;
+      name: string;
+      breachId: string;
+      emails: string[];
+      added: string[];
+      inserted: boolean;
+      isStealerLog: boolean;
+    }>
   >`
     WITH found AS (
-      SELECT f.breach_id, ARRAY(SELECT jsonb_array_elements_text(f.emails::jsonb)) AS emails
-      FROM unnest(${breachIds}::uuid[], ${emailLists}::text[]) AS f(breach_id, emails)
+      SELECT f.customer_id, f.breach_id, ARRAY(SELECT jsonb_array_elements_text(f.emails::jsonb)) AS emails
+      FROM unnest(${entries.map((entry) => entry.customerId)}::uuid[], ${entries.map((entry) => entry.breachId)}::uuid[],
+                  ${emailLists}::text[]) AS f(customer_id, breach_id, emails)
       JOIN breaches b ON b.id = f.breach_id AND NOT b.is_retired
     ), earlier AS (
-      SELECT cb.breach_id, cb.emails FROM customer_breaches cb
-      WHERE cb.customer_id = ${customerId}::uuid AND cb.breach_id IN (SELECT breach_id FROM found)
+      SELECT cb.customer_id, cb.breach_id, cb.emails FROM customer_breaches cb
+      JOIN found f ON f.customer_id = cb.customer_id AND f.breach_id = cb.breach_id
     ), upserted AS (
       INSERT INTO customer_breaches (customer_id, breach_id, emails, updated_at)
-      SELECT ${customerId}::uuid, breach_id, emails, now() FROM found
+      SELECT customer_id, breach_id, emails, now() FROM found
       ON CONFLICT (customer_id, breach_id) DO UPDATE
         SET emails = ARRAY(SELECT DISTINCT e FROM unnest(customer_breaches.emails || EXCLUDED.emails) AS e ORDER BY e),
             updated_at = now()
         WHERE NOT (EXCLUDED.emails <@ customer_breaches.emails)
-      RETURNING id, breach_id, emails, (xmax = 0) AS inserted
+      RETURNING id, customer_id, breach_id, emails, (xmax = 0) AS inserted
     )
-    SELECT u.id::text, b.name, u.breach_id::text AS "breachId", u.emails, u.inserted, b.is_stealer_log AS "isStealerLog",
+    SELECT u.id::text, u.customer_id::text AS "customerId", b.name, u.breach_id::text AS "breachId", u.emails, u.inserted,
+           b.is_stealer_log AS "isStealerLog",
            ARRAY(SELECT e FROM unnest(u.emails) AS e WHERE NOT e = ANY(coalesce(x.emails, ARRAY[]::text[])) ORDER BY e) AS added
-    FROM upserted u JOIN breaches b ON b.id = u.breach_id LEFT JOIN earlier x ON x.breach_id = u.breach_id
-    ORDER BY b.name`;
+    FROM upserted u JOIN breaches b ON b.id = u.breach_id
+    LEFT JOIN earlier x ON x.customer_id = u.customer_id AND x.breach_id = u.breach_id
+    ORDER BY u.customer_id, b.name`;
   // The websites captured for the addresses newly recorded in stealer logs (only ever at verified
   // domains): a new instance's event names them, and so does the alert, from this one lookup.
   const websites = await capturedWebsites(
     tx,
     rows.filter((row) => row.isStealerLog && row.added.length > 0).map((row) => ({ breachId: row.breachId, emails: row.added })),
   );
-  return {
-    websites,
-    newInstances: rows
-      .filter((row) => row.inserted)
-      .map((row) => ({
+  for (const row of rows) {
+    const customer = instances.get(row.customerId) ?? { newInstances: [], recorded: [] };
+    instances.set(row.customerId, customer);
+    if (row.inserted) {
+      customer.newInstances.push({
         uuid: row.id,
         name: row.name,
         emails: row.emails,
-        ...(row.isStealerLog && { websiteDomains: websitesOfBreach(websites.get(row.breachId)) }),
-      })),
-    recorded: rows.filter((row) => row.added.length > 0).map((row) => ({ breachId: row.breachId, emails: row.added })),
-  };
+        // A new instance's addresses are all newly recorded: its websites are theirs.
+        ...(row.isStealerLog && { websiteDomains: websitesOfBreach(websites.get(row.breachId), row.added) }),
+      });
+    }
+    if (row.added.length > 0) customer.recorded.push({ breachId: row.breachId, emails: row.added });
+  }
+  return { instances, websites };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Db, Queryable } from "../db/client";
 import { queueNotification } from "./messages";
 import { claimNotices, EMAIL_ALERT_CHANNEL, takeHeldNotices, type NoticeCandidate } from "./quiet";
 import type { AlertBreach, BreachAlertData } from "./types";
-import { recipientsWanting } from "./unsubscribe";
+import { recipientsWanting, recipientsWantingEach } from "./unsubscribe";
 
 /**
  * Who is told about new breaches, and how much (docs/notifications.md, "Who gets what"): nobody
@@ -29,6 +29,14 @@ export interface AlertFinding {
   emails: readonly string[];
 }
 
+/** What a scan newly recorded for one customer, for its breach alert (queueBreachAlert). */
+export interface NewFindingsAlert {
+  customerId: string;
+  eventId?: string;
+  findings: readonly AlertFinding[];
+  websites?: CapturedWebsites;
+}
+
 /**
  * The breach alert for what a scan newly recorded, to the customer's alert recipients who did
  * not opt out. Called in the scan's transaction. Every (mailbox, breach) passes the quiet ledger
@@ -38,28 +46,65 @@ export interface AlertFinding {
  * event when it has one (`eventId`), else a new id. `websites`: what the scan looked up of the
  * stealer logs it recorded (capturedWebsites), so the alert need not look again.
  */
-export async function queueBreachAlert(
-  tx: Queryable,
-  alert: { customerId: string; eventId?: string; findings: readonly AlertFinding[]; websites?: CapturedWebsites },
-): Promise<void> {
-  if (alert.findings.length === 0) return;
-  const customer = await alertCustomer(tx, alert.customerId);
-  const audience = breachAlertAudience(customer);
-  if (!audience) return;
-  const recipients = await recipientsWanting(tx, alert.customerId, "breach_alert", customer.alertRecipients);
-  if (recipients.length === 0) return;
-  const candidates = alert.findings.flatMap((finding) =>
-    finding.emails.map((email) => ({ customerId: alert.customerId, email, breachId: finding.breachId })),
+export async function queueBreachAlert(tx: Queryable, alert: NewFindingsAlert): Promise<void> {
+  await queueBreachAlerts(tx, [alert]);
+}
+
+/**
+ * queueBreachAlert for many customers (incremental matching's pages): the customers, opt-outs,
+ * ledger claims (one per digest setting) and catalogue facts each read in one statement, then one
+ * message per customer told anything.
+ */
+export async function queueBreachAlerts(tx: Queryable, alerts: readonly NewFindingsAlert[]): Promise<void> {
+  const due = alerts.filter((alert) => alert.findings.length > 0);
+  if (due.length === 0) return;
+  const customers = await alertCustomers(
+    tx,
+    due.map((alert) => alert.customerId),
   );
-  const told = await claimNotices(tx, EMAIL_ALERT_CHANNEL, candidates, { digest: customer.alertDigest });
-  if (told.length === 0) return;
-  await queueNotification(tx, {
-    customerId: alert.customerId,
-    cause: alert.eventId ?? `findings:${randomUUID()}`,
-    localeCode: customer.localeCode,
-    recipients,
-    content: { kind: "breach_alert", data: await alertData(tx, customer, audience, told, alert.websites) },
+  const audiences = due.flatMap((alert) => {
+    const customer = customers.get(alert.customerId);
+    if (!customer) throw new Error(`customer ${alert.customerId} not found`);
+    const audience = breachAlertAudience(customer);
+    return audience ? [{ alert, customer, audience }] : [];
   });
+  const recipients = await recipientsWantingEach(
+    tx,
+    "breach_alert",
+    audiences.map(({ alert, customer }) => ({ customerId: alert.customerId, recipients: customer.alertRecipients })),
+  );
+  const addressed = audiences.filter(({ alert }) => (recipients.get(alert.customerId)?.length ?? 0) > 0);
+  const told = new Map<string, NoticeCandidate[]>();
+  for (const digest of new Set(addressed.map(({ customer }) => customer.alertDigest))) {
+    const candidates = addressed
+      .filter(({ customer }) => customer.alertDigest === digest)
+      .flatMap(({ alert }) =>
+        alert.findings.flatMap((finding) =>
+          finding.emails.map((email) => ({ customerId: alert.customerId, email, breachId: finding.breachId })),
+        ),
+      );
+    for (const notice of await claimNotices(tx, EMAIL_ALERT_CHANNEL, candidates, { digest }))
+      told.set(notice.customerId, [...(told.get(notice.customerId) ?? []), notice]);
+  }
+  const telling = addressed.filter(({ alert }) => told.has(alert.customerId));
+  const catalogue = await catalogueFacts(
+    tx,
+    telling
+      .filter(({ audience }) => audience === "full")
+      .flatMap(({ alert }) => told.get(alert.customerId)!.map((notice) => notice.breachId)),
+  );
+  for (const { alert, customer, audience } of telling) {
+    await queueNotification(tx, {
+      customerId: alert.customerId,
+      cause: alert.eventId ?? `findings:${randomUUID()}`,
+      localeCode: customer.localeCode,
+      recipients: recipients.get(alert.customerId)!,
+      content: {
+        kind: "breach_alert",
+        data: await alertData(tx, customer, audience, told.get(alert.customerId)!, alert.websites, catalogue),
+      },
+    });
+  }
 }
 
 /**
@@ -89,19 +134,43 @@ export async function queueAlertDigest(
   });
 }
 
+const ALERT_CUSTOMER = {
+  id: true,
+  status: true,
+  shouldReceiveBreachAlerts: true,
+  alertDigest: true,
+  alertRecipients: true,
+  localeCode: true,
+  companyName: true,
+  partner: { select: { sendTransactionalEmails: true } },
+} as const;
+
 async function alertCustomer(tx: Queryable, customerId: string) {
-  return tx.customer.findUniqueOrThrow({
-    where: { id: customerId },
-    select: {
-      status: true,
-      shouldReceiveBreachAlerts: true,
-      alertDigest: true,
-      alertRecipients: true,
-      localeCode: true,
-      companyName: true,
-      partner: { select: { sendTransactionalEmails: true } },
-    },
-  });
+  return tx.customer.findUniqueOrThrow({ where: { id: customerId }, select: ALERT_CUSTOMER });
+}
+
+async function alertCustomers(tx: Queryable, customerIds: readonly string[]) {
+  const rows = await tx.customer.findMany({ where: { id: { in: [...customerIds] } }, select: ALERT_CUSTOMER });
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+const CATALOGUE_FACTS = {
+  id: true,
+  name: true,
+  title: true,
+  breachDate: true,
+  pwnCount: true,
+  dataClasses: true,
+  isStealerLog: true,
+} as const;
+
+type CatalogueFacts = Awaited<ReturnType<typeof catalogueFacts>>;
+
+/** The catalogue facts an alert's texts are made from, by breach id. */
+async function catalogueFacts(tx: Queryable, breachIds: readonly string[]) {
+  const ids = [...new Set(breachIds)];
+  const rows = ids.length === 0 ? [] : await tx.breach.findMany({ where: { id: { in: ids } }, select: CATALOGUE_FACTS });
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** What an alert tells about these (mailbox, breach) notices: in full, or only the redacted facts. */
@@ -111,6 +180,7 @@ async function alertData(
   audience: "full" | "redacted",
   notices: readonly NoticeCandidate[],
   websites?: CapturedWebsites,
+  catalogue?: CatalogueFacts,
 ): Promise<BreachAlertData> {
   const emailsByBreach = new Map<string, string[]>();
   for (const { breachId, email } of notices) emailsByBreach.set(breachId, [...(emailsByBreach.get(breachId) ?? []), email]);
@@ -122,7 +192,7 @@ async function alertData(
       emails: [...new Set(notices.map((notice) => notice.email))].sort(),
     };
   }
-  return { companyName: customer.companyName, redacted: false, breaches: await alertBreaches(tx, emailsByBreach, websites) };
+  return { companyName: customer.companyName, redacted: false, breaches: await alertBreaches(tx, emailsByBreach, websites, catalogue) };
 }
 
 /** The breaches with the catalogue facts their texts are made from, newest breach first. */
@@ -130,11 +200,10 @@ async function alertBreaches(
   tx: Queryable,
   emailsByBreach: ReadonlyMap<string, string[]>,
   known?: CapturedWebsites,
+  read?: CatalogueFacts,
 ): Promise<AlertBreach[]> {
-  const catalogue = await tx.breach.findMany({
-    where: { id: { in: [...emailsByBreach.keys()] } },
-    select: { id: true, name: true, title: true, breachDate: true, pwnCount: true, dataClasses: true, isStealerLog: true },
-  });
+  const facts = read ?? (await catalogueFacts(tx, [...emailsByBreach.keys()]));
+  const catalogue = [...emailsByBreach.keys()].flatMap((id) => facts.get(id) ?? []);
   // Stealer logs are recorded only for addresses at a verified domain (server/findings/disclosure.ts), so all told may be named.
   const websites =
     known ??

@@ -82,13 +82,34 @@ export async function recipientsWanting(
   kind: CustomerNotificationKind,
   recipients: readonly string[],
 ): Promise<string[]> {
-  if (recipients.length === 0) return [];
+  return (await recipientsWantingEach(db, kind, [{ customerId, recipients }])).get(customerId) ?? [];
+}
+
+/** recipientsWanting for many customers in one read, by customer id. */
+export async function recipientsWantingEach(
+  db: Queryable,
+  kind: CustomerNotificationKind,
+  customers: ReadonlyArray<{ customerId: string; recipients: readonly string[] }>,
+): Promise<Map<string, string[]>> {
+  const wanting = new Map<string, string[]>();
+  const asked = customers.filter((customer) => customer.recipients.length > 0);
+  if (asked.length === 0) return wanting;
   const optedOut = await db.notificationOptOut.findMany({
-    where: { customerId, kind, email: { in: recipients.map((email) => email.toLowerCase()) } },
-    select: { email: true },
+    where: {
+      customerId: { in: asked.map((customer) => customer.customerId) },
+      kind,
+      email: { in: [...new Set(asked.flatMap((customer) => customer.recipients.map((email) => email.toLowerCase())))] },
+    },
+    select: { customerId: true, email: true },
   });
-  const stopped = new Set(optedOut.map((row) => row.email));
-  return recipients.filter((email) => !stopped.has(email.toLowerCase()));
+  const stopped = new Set(optedOut.map((row) => `${row.customerId} ${row.email}`));
+  for (const { customerId, recipients } of asked) {
+    wanting.set(
+      customerId,
+      recipients.filter((email) => !stopped.has(`${customerId} ${email.toLowerCase()}`)),
+    );
+  }
+  return wanting;
 }
 
 export type UnsubscribeStatus =

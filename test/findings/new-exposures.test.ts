@@ -5,7 +5,8 @@ import { insertExposures } from "../../server/breaches/exposure-index/exposures"
 import { matchNewExposuresJob } from "../../server/findings/jobs";
 import { MATCH_NEW_EXPOSURES_JOB, requestBreachMatching } from "../../server/breaches/exposure-index/match-requests";
 import { INDEX_RANGE_PREFIXES_JOB } from "../../server/breaches/exposure-index/range-prefixes";
-import { matchBreachesForActiveCustomers } from "../../server/findings/new-exposures";
+import { matchBreachesForActiveCustomers, matchPendingImports } from "../../server/findings/new-exposures";
+import { claimDueJobs, completeJob } from "../../server/jobs/queue";
 import { SCAN_CUSTOMER_JOB } from "../../server/customers/scan-requests";
 import { scanCustomer } from "../../server/findings/scanner";
 import { runImportBreaches } from "../../server/cli/import-breaches";
@@ -226,6 +227,126 @@ describe("incremental matching of an import", () => {
     const accounts = await writeTempFile("known.csv", "email,breach_name\nceo@acme.example,Alpha\n");
     expect((await importAccounts(testDb.db, accounts)).added).toBe(0);
     expect(await testDb.db.job.count()).toBe(0);
+  });
+});
+
+describe("incremental matching of imports committed before it runs", () => {
+  it("matches every pending import in one run: a customer exposed in each is written once", async () => {
+    const tailspin = await scannedCustomer({ name: "Tailspin", emails: ["ann@tailspin.example", "ben@tailspin.example"] });
+    const was = await snapshot(tailspin.id);
+    await testDb.db.job.deleteMany();
+    // Two imports (a stealer-log file's chunks, or two files) commit before any worker runs.
+    expect(
+      (await importAccounts(testDb.db, await writeTempFile("first.csv", "email,breach_name\nann@tailspin.example,Alpha\n"))).added,
+    ).toBe(1);
+    expect(
+      (await importAccounts(testDb.db, await writeTempFile("second.csv", "email,breach_name\nben@tailspin.example,Alpha\n"))).added,
+    ).toBe(1);
+    const imports = await testDb.db.exposureImport.findMany({ orderBy: { id: "desc" }, take: 2 });
+    expect(imports.map((row) => row.matchPending)).toEqual([true, true]);
+    // The second request joined the first's pending job.
+    expect((await testDb.db.job.findMany({ where: { kind: MATCH_NEW_EXPOSURES_JOB } })).map((job) => job.payload)).toEqual([
+      { importId: Number(imports[1]!.id) },
+    ]);
+
+    expect(await runMatchingJobs()).toBe(1);
+    const after = await snapshot(tailspin.id);
+    const alpha = after.instances.find((instance) => instance.name === "Alpha")!;
+    expect(alpha.emails).toEqual(["ann@tailspin.example", "ben@tailspin.example"]);
+    const ref = { uuid: tailspin.id, name: "Tailspin", reference: tailspin.reference };
+    const newEvents = after.events.slice(was.events.length);
+    expect(newEvents.map(({ type, payload }) => [type, payload])).toEqual([
+      [
+        "customer.breach.found",
+        { customer: ref, breaches: [{ uuid: alpha.id, name: "Alpha", emails: ["ann@tailspin.example", "ben@tailspin.example"] }] },
+      ],
+    ]);
+    expect(after.alerts.slice(was.alerts.length)).toEqual([
+      { cause: newEvents[0]!.id, recipient: `security@${tailspin.reference.toLowerCase()}.example` },
+    ]);
+    expect(
+      (await testDb.db.exposureImport.findMany({ where: { id: { in: imports.map((row) => row.id) } } })).map((row) => row.matchPending),
+    ).toEqual([false, false]);
+  });
+
+  it("writes a page of customers together, each as alone, their events in customer order", async () => {
+    const adatum = await scannedCustomer({ name: "Adatum", domains: ["adatum.example"], emails: ["boss@mail.example"] });
+    const litware = await scannedCustomer({ name: "Litware", domains: ["litware.example"] });
+    await testDb.db.job.deleteMany();
+    const sequenceBefore = (await testDb.db.outboxEvent.aggregate({ _max: { sequence: true } }))._max.sequence ?? 0n;
+    const file = await writeTempFile(
+      "page.csv",
+      "email,breach_name\nnew@adatum.example,Alpha\nboss@mail.example,Alpha\nnew@litware.example,Alpha\nold@litware.example,Beta\n",
+    );
+    expect((await importAccounts(testDb.db, file)).added).toBe(4);
+    expect(await runMatchingJobs()).toBe(1);
+
+    const events = await testDb.db.outboxEvent.findMany({ where: { sequence: { gt: sequenceBefore } }, orderBy: { sequence: "asc" } });
+    const [first, second] = [adatum, litware].sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(events.map((event) => [event.customerId, event.type])).toEqual([
+      [first!.id, "customer.asset.added"],
+      [first!.id, "customer.breach.found"],
+      [second!.id, "customer.asset.added"],
+      [second!.id, "customer.breach.found"],
+    ]);
+    for (const customer of [adatum, litware]) {
+      const ref = { uuid: customer.id, name: customer.companyName, reference: customer.reference };
+      const assets = await testDb.db.monitoredAsset.findMany({ where: { customerId: customer.id, kind: "email", source: "discovered" } });
+      const instances = await testDb.db.customerBreach.findMany({ where: { customerId: customer.id }, include: { breach: true } });
+      const own = events.filter((event) => event.customerId === customer.id);
+      expect(own[0]!.payload).toEqual({
+        customer: ref,
+        assets: assets.sort((a, b) => (a.value < b.value ? -1 : 1)).map((asset) => ({ uuid: asset.id, type: "email", value: asset.value })),
+      });
+      expect(own[1]!.payload).toEqual({
+        customer: ref,
+        breaches: instances
+          .sort((a, b) => (a.breach.name < b.breach.name ? -1 : 1))
+          .map((instance) => ({ uuid: instance.id, name: instance.breach.name, emails: instance.emails })),
+      });
+      expect((await snapshot(customer.id)).alerts.at(-1)).toEqual({
+        cause: own[1]!.id,
+        recipient: `security@${customer.reference.toLowerCase()}.example`,
+      });
+    }
+    expect(
+      (await testDb.db.customerBreach.findMany({ where: { customerId: litware.id }, include: { breach: true } })).map((row) => [
+        row.breach.name,
+        row.emails,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ["Alpha", ["new@litware.example"]],
+        ["Beta", ["old@litware.example"]],
+      ]),
+    );
+    // Exactly what a scan finds: a full scan of each adds nothing.
+    for (const customer of [adatum, litware])
+      expect(await scanCustomer(testDb.db, customer.id, "daily")).toMatchObject({ newBreaches: 0, discoveredEmails: 0 });
+  });
+
+  it("leaves an import that commits while a run goes on to one follow-up run", async () => {
+    const northwind = await scannedCustomer({ name: "Northwind", emails: ["cat@northwind.example", "dan@northwind.example"] });
+    const was = await snapshot(northwind.id);
+    await testDb.db.job.deleteMany();
+    await importAccounts(testDb.db, await writeTempFile("during-1.csv", "email,breach_name\ncat@northwind.example,Alpha\n"));
+    const [running] = await claimDueJobs(testDb.db, { limit: 1, leaseMs: 60_000, kinds: [MATCH_NEW_EXPOSURES_JOB] });
+    // The run has read the pending imports and written them when the next import commits.
+    const first = await matchPendingImports(testDb.db, (running!.payload as { importId: number }).importId);
+    expect(first).toMatchObject({ customers: 1, newBreaches: 1 });
+    await importAccounts(testDb.db, await writeTempFile("during-2.csv", "email,breach_name\ndan@northwind.example,Alpha\n"));
+    await completeJob(testDb.db, running!.id);
+
+    expect(await runMatchingJobs()).toBe(1);
+    const after = await snapshot(northwind.id);
+    expect(after.instances.find((instance) => instance.name === "Alpha")!.emails).toEqual([
+      "cat@northwind.example",
+      "dan@northwind.example",
+    ]);
+    // The first run's event; the follow-up only adds an address to the instance, so it alerts without an event.
+    expect(after.events.slice(was.events.length).map((event) => event.type)).toEqual(["customer.breach.found"]);
+    expect(after.alerts.slice(was.alerts.length)).toHaveLength(2);
+    expect(await testDb.db.exposureImport.count({ where: { matchPending: true } })).toBe(0);
   });
 });
 

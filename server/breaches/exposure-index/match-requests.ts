@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { BulkTransaction } from "../../db/bulk-write";
-import type { Queryable } from "../../db/client";
+import type { Db, Queryable } from "../../db/client";
 import { jobType } from "../../jobs/queue";
 
 /**
@@ -14,8 +14,14 @@ export const MATCH_NEW_EXPOSURES_JOB = "breaches.match-new-exposures";
 const matchRequest = z.union([z.object({ importId: z.number().int().positive() }), z.object({ breachIds: z.array(z.string().min(1)) })]);
 export type MatchRequest = z.infer<typeof matchRequest>;
 
-/** Run by matchNewExposuresJob (server/findings/jobs.ts). */
-export const matchNewExposuresJobType = jobType(MATCH_NEW_EXPOSURES_JOB, matchRequest);
+/**
+ * Run by matchNewExposuresJob (server/findings/jobs.ts). Imports' requests share one dedupe key
+ * (IMPORT_MATCHING_KEY) and each marks its import pending: one run matches every pending import
+ * together, so the chunks of a file committed before it starts write each customer once; a
+ * request while it runs is one follow-up run.
+ */
+export const matchNewExposuresJobType = jobType(MATCH_NEW_EXPOSURES_JOB, matchRequest, { followUpWhileRunning: true });
+export const IMPORT_MATCHING_KEY = "match-imports";
 
 /**
  * Asks for the exposures of these catalogue breaches to be matched against active customers.
@@ -27,8 +33,21 @@ export async function requestBreachMatching(tx: Queryable, breachIds: readonly s
   await matchNewExposuresJobType.enqueue(tx, { breachIds: [...new Set(breachIds)].sort() });
 }
 
-/** The same for what one accounts import added, queued in the import's own transaction. */
+/** The same for what one import (or stealer-log chunk) added, queued in the import's own transaction. */
 export async function requestImportMatching(tx: BulkTransaction, importId: number): Promise<void> {
-  const { sql, params } = matchNewExposuresJobType.insertStatement({ importId });
+  await tx.execute("UPDATE exposure_imports SET match_pending = true WHERE id = $1", [importId]);
+  const { sql, params } = matchNewExposuresJobType.insertStatement({ importId }, { dedupeKey: IMPORT_MATCHING_KEY });
   await tx.execute(sql, params);
+}
+
+/** The imports whose matching was requested and has not run to its end yet, with `importId` (a payload's). */
+export async function importsToMatch(db: Db, importId: number): Promise<number[]> {
+  const rows = await db.$queryRaw<Array<{ id: bigint }>>`
+    SELECT id FROM exposure_imports WHERE match_pending OR id = ${importId}::bigint ORDER BY id`;
+  return rows.map((row) => Number(row.id));
+}
+
+/** Records that a run matched these imports to its end. */
+export async function markImportsMatched(db: Db, importIds: readonly number[]): Promise<void> {
+  await db.$executeRaw`UPDATE exposure_imports SET match_pending = false WHERE id = ANY(${importIds as number[]}::bigint[]) AND match_pending`;
 }
