@@ -159,6 +159,23 @@ describe("GET /api/v1/integrations/breach/range/{prefix}", () => {
   it("takes only a partner key", async () => {
     expect((await server.api.get(`${RANGE}/5BAA61`)).status).toBe(401);
   });
+
+  it("keeps its decoys' breaches for 10 s, then follows the catalogue: a retired breach leaves the decoys", async () => {
+    const prefix = missPrefix("retire");
+    const names = (entries: Array<{ breachNames: string[] }>) => new Set(entries.flatMap((entry) => entry.breachNames));
+    expect(names((await range(prefix)).body.entries)).toContain("Gawker");
+    await testDb.db.breach.updateMany({ where: { name: "Gawker" }, data: { isRetired: true } });
+    try {
+      expect(names((await range(prefix)).body.entries)).toContain("Gawker"); // the ring of the last 10 s
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10_001 });
+      const later = (await range(prefix)).body.entries;
+      expect(later).toHaveLength(RANGE_ENTRIES);
+      expect(names(later)).not.toContain("Gawker");
+    } finally {
+      vi.useRealTimers();
+      await testDb.db.breach.updateMany({ where: { name: "Gawker" }, data: { isRetired: false } });
+    }
+  });
 });
 
 describe("the hash prefixes of imported rows", () => {

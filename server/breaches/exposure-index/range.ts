@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { derivedAppKey } from "../../app-key";
 import type { Db, Queryable } from "../../db/client";
 import { readRows } from "../../db/direct-read";
+import { perDatabase } from "../../db/per-database";
 import { BREACH_CHECK_POLICY, countLookup, type Limited, refuseOverLimit } from "./lookups";
 
 /**
@@ -141,21 +142,41 @@ export class DecoyRing {
   }
 }
 
-/** The ring of this process, rebuilt when the listed breaches change (a digest of their names says so, in one row). */
-let cachedRing: { digest: string; ring: DecoyRing } | undefined;
+/**
+ * How long the ring is used before the catalogue is asked whether it changed. The ring only names
+ * decoys' breaches (real entries are filtered when read), and asking on every call cost breach/range
+ * a query per lookup on its hot path; a catalogue change so reaches the decoys within this time.
+ */
+const RING_RECHECK_MS = 10_000;
 
-async function decoyRing(db: Queryable): Promise<DecoyRing> {
+/** The database's ring in this process, rebuilt when the listed breaches change (a digest of their names says so, in one row). */
+interface RingCache {
+  cached?: { digest: string; ring: DecoyRing; checkedAt: number };
+  check?: Promise<DecoyRing>;
+}
+
+function decoyRing(db: Db): Promise<DecoyRing> | DecoyRing {
+  const cache = perDatabase<RingCache>(db, "exposure-monitor.breach-range.ring", () => ({}));
+  if (cache.cached && Date.now() - cache.cached.checkedAt < RING_RECHECK_MS) return cache.cached.ring;
+  cache.check ??= currentDecoyRing(db, cache).finally(() => (cache.check = undefined));
+  return cache.check;
+}
+
+async function currentDecoyRing(db: Queryable, cache: RingCache): Promise<DecoyRing> {
   const digestOf = `coalesce(md5(string_agg(b.name, E'\\n' ORDER BY b.name COLLATE "C")), '') AS digest`;
   const [current] = await readRows<{ digest: string }>(db, `SELECT ${digestOf} FROM breaches b WHERE ${LISTED_BREACH}`, [], {
     preparedAs: "range-catalogue-digest",
   });
-  if (cachedRing && cachedRing.digest === current?.digest) return cachedRing.ring;
+  if (cache.cached && cache.cached.digest === current?.digest) {
+    cache.cached.checkedAt = Date.now();
+    return cache.cached.ring;
+  }
   // The names and their digest in one statement, so the cached pair always belongs together.
   const [listed] = await db.$queryRawUnsafe<Array<{ names: string[] | null; digest: string }>>(
     `SELECT array_agg(b.name) AS names, ${digestOf} FROM breaches b WHERE ${LISTED_BREACH}`,
   );
   const ring = new DecoyRing(listed?.names ?? []);
-  cachedRing = { digest: listed?.digest ?? "", ring };
+  cache.cached = { digest: listed?.digest ?? "", ring, checkedAt: Date.now() };
   return ring;
 }
 
