@@ -119,6 +119,22 @@ describe("import-stealer-logs", () => {
     );
   });
 
+  it("reads and checks the next chunk while the one before is merged", async () => {
+    const lines = ["email,website_domain"];
+    for (let i = 0; i < 6; i++) lines.push(`user${i}@overlap.example,site${i}.example`);
+    const file = await writeTempFile("overlap.csv", lines.join("\n") + "\n");
+    const seen: Array<{ rows: number; added: number }> = [];
+    const result = await importStealerLogs(
+      testDb.db,
+      { breachName: "StealerTwo", file },
+      { chunkRows: 2, onProgress: ({ rows, added }) => seen.push({ rows, added }) },
+    );
+    expect(result).toMatchObject({ rows: 6, added: 6 });
+    // The second chunk is read before the first one's rows are committed (and counted as added).
+    expect(seen.find((progress) => progress.rows === 4)).toEqual({ rows: 4, added: 0 });
+    expect(seen.find((progress) => progress.rows === 6)).toEqual({ rows: 6, added: 2 });
+  });
+
   it("commits a chunk at a time and resumes a run that stopped after the last committed chunk", async () => {
     const lines = ["email,website_domain"];
     for (let i = 0; i < 10; i++) lines.push(`user${i}@resume.example,site${i}.example`);

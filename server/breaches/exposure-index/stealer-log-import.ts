@@ -93,81 +93,126 @@ export async function importStealerLogs(
     result.rejectedCount++;
     if (result.rejected.length < keepRejected) result.rejected.push({ line, reason });
   };
-  let headerSeen = run.bytesDone > 0;
-  let finished = false;
-  while (!finished) {
-    const chunk = await inBulkTransaction(db, async (tx) => {
-      await tx.execute(
-        `CREATE TEMP TABLE ${STAGING_TABLE} (domain text, email text, website_domain text, captured_at timestamptz) ON COMMIT DROP`,
-      );
-      const staging = tx.copyInto(STAGING_TABLE, STAGING_COLUMNS);
-      let chunkLines = 0;
-      let chunkRejected = 0;
-      for (;;) {
-        const block = await reader.next(chunkRows - chunkLines);
-        if (!block) {
-          finished = true;
-          break;
-        }
-        let rows = "";
-        let number = block.firstLine - 1;
-        for (let start = 0; start < block.text.length;) {
-          let stop = block.text.indexOf("\n", start);
-          if (stop === -1) stop = block.text.length;
-          const text = block.text.charCodeAt(stop - 1) === 13 ? block.text.slice(start, stop - 1) : block.text.slice(start, stop);
-          start = stop + 1;
-          number++;
-          if (text.trim() === "") continue;
-          if (!headerSeen) {
-            const header = text
-              .replace(/^\uFEFF/, "")
-              .replace(/\s+/g, "")
-              .toLowerCase();
-            if (!(STEALER_LOG_HEADERS as readonly string[]).includes(header)) {
-              throw new StealerLogImportError(
-                `line ${number}: the stealer-log file must start with the header "${STEALER_LOG_HEADERS[1]}" (captured_at optional)`,
-              );
-            }
-            headerSeen = true;
-            continue;
-          }
-          chunkLines++;
-          const row = stealerLogRow(text);
-          if ("rejected" in row) {
-            chunkRejected++;
-            reject(number, row.rejected);
-            continue;
-          }
-          rows += row.copyRow;
-        }
-        if (rows !== "") await staging.write(rows);
-        onProgress?.({
-          rows: result.rows + chunkLines,
-          added: result.added,
-          rejected: result.rejectedCount,
-          bytesRead: block.endByte,
-          totalBytes,
-        });
-        if (chunkLines >= chunkRows) break;
-      }
-      await staging.end();
-      if (!headerSeen)
-        throw new StealerLogImportError(`the stealer-log file is empty: it must start with the header "${STEALER_LOG_HEADERS[1]}"`);
-      const merged = await mergeStagedStealerLogs(tx, { breachId: breach.id, sortInByteOrder });
+  const header = { seen: run.bytesDone > 0 };
+  let linesParsed = 0;
+  const parseNext = () => {
+    const before = linesParsed;
+    const parsing = parseChunk(reader, chunkRows, header, reject, (chunkLines, endByte) =>
+      onProgress?.({ rows: before + chunkLines, added: result.added, rejected: result.rejectedCount, bytesRead: endByte, totalBytes }),
+    );
+    // Awaited in turn below; a failure meanwhile is not an unhandled rejection.
+    parsing.then(
+      (chunk) => (linesParsed += chunk.lines),
+      () => undefined,
+    );
+    return parsing;
+  };
+  // Each chunk is read and checked while PostgreSQL merges the one before (docs/measures.md, "Choices in the code").
+  let next = parseNext();
+  for (;;) {
+    const chunk = await next;
+    if (!header.seen)
+      throw new StealerLogImportError(`the stealer-log file is empty: it must start with the header "${STEALER_LOG_HEADERS[1]}"`);
+    const merged = await inBulkTransaction(db, async (tx) => {
+      let merged = { added: 0, addresses: 0 };
+      if (chunk.copyRows.length > 0) {
+        await copyIntoStaging(tx, chunk.copyRows);
+        if (!chunk.last) next = parseNext();
+        merged = await mergeStagedStealerLogs(tx, { breachId: breach.id, sortInByteOrder });
+      } else if (!chunk.last) next = parseNext();
       await tx.execute(
         `UPDATE stealer_log_imports SET bytes_done = $2, lines_done = $3, rows = rows + $4, added = added + $5,
            rejected = rejected + $6, completed_at = CASE WHEN $7 THEN now() END, updated_at = now()
          WHERE id = $1`,
-        [run.id, reader.committedByte, reader.committedLine, chunkLines, merged.added, chunkRejected, finished],
+        [run.id, chunk.endByte, chunk.endLine, chunk.lines, merged.added, chunk.rejected, chunk.last],
       );
-      return { rows: chunkLines, ...merged };
+      return merged;
     });
-    result.rows += chunk.rows;
-    result.added += chunk.added;
-    result.addresses += chunk.addresses;
-    if (chunk.addresses > 0) await wakeJobWorkers();
+    result.rows += chunk.lines;
+    result.added += merged.added;
+    result.addresses += merged.addresses;
+    if (merged.addresses > 0) await wakeJobWorkers();
+    if (chunk.last) break;
   }
   return result;
+}
+
+interface ParsedChunk {
+  /** COPY text rows, a block of lines per string. */
+  copyRows: string[];
+  /** Data lines read (rejected ones included). */
+  lines: number;
+  rejected: number;
+  /** Where the chunk ends in the file: the position a resumed run starts from once it is committed. */
+  endByte: number;
+  endLine: number;
+  /** The file ended with this chunk. */
+  last: boolean;
+}
+
+/** Reads and checks the next chunk of at most `chunkRows` data lines, the header first if it is not seen yet. */
+async function parseChunk(
+  reader: LineReader,
+  chunkRows: number,
+  header: { seen: boolean },
+  reject: (line: number, reason: string) => void,
+  onBlock: (chunkLines: number, endByte: number) => void,
+): Promise<ParsedChunk> {
+  const chunk: ParsedChunk = { copyRows: [], lines: 0, rejected: 0, endByte: reader.readByte, endLine: reader.readLine, last: false };
+  while (chunk.lines < chunkRows) {
+    const block = await reader.next(chunkRows - chunk.lines);
+    if (!block) {
+      chunk.last = true;
+      break;
+    }
+    const rows: string[] = [];
+    let number = block.firstLine - 1;
+    for (let start = 0; start < block.text.length;) {
+      let stop = block.text.indexOf("\n", start);
+      if (stop === -1) stop = block.text.length;
+      const text = block.text.charCodeAt(stop - 1) === 13 ? block.text.slice(start, stop - 1) : block.text.slice(start, stop);
+      start = stop + 1;
+      number++;
+      if (text.trim() === "") continue;
+      if (!header.seen) {
+        const normalized = text
+          .replace(/^\uFEFF/, "")
+          .replace(/\s+/g, "")
+          .toLowerCase();
+        if (!(STEALER_LOG_HEADERS as readonly string[]).includes(normalized)) {
+          throw new StealerLogImportError(
+            `line ${number}: the stealer-log file must start with the header "${STEALER_LOG_HEADERS[1]}" (captured_at optional)`,
+          );
+        }
+        header.seen = true;
+        continue;
+      }
+      chunk.lines++;
+      const row = stealerLogRow(text);
+      if ("rejected" in row) {
+        chunk.rejected++;
+        reject(number, row.rejected);
+        continue;
+      }
+      rows.push(row.copyRow);
+    }
+    // One flat string per block: a chunk waits in memory while the one before is merged.
+    if (rows.length > 0) chunk.copyRows.push(rows.join(""));
+    chunk.endByte = block.endByte;
+    chunk.endLine = reader.readLine;
+    onBlock(chunk.lines, block.endByte);
+  }
+  return chunk;
+}
+
+/** Copies a parsed chunk into a staging table of the transaction, dropped at commit. */
+async function copyIntoStaging(tx: BulkTransaction, copyRows: readonly string[]): Promise<void> {
+  await tx.execute(
+    `CREATE TEMP TABLE ${STAGING_TABLE} (domain text, email text, website_domain text, captured_at timestamptz) ON COMMIT DROP`,
+  );
+  const staging = tx.copyInto(STAGING_TABLE, STAGING_COLUMNS);
+  for (const rows of copyRows) await staging.write(rows);
+  await staging.end();
 }
 
 /** The unfinished run of this breach and file (same path and size) to resume, or a new one. */
@@ -292,12 +337,12 @@ interface LineBlock {
 
 /**
  * Reads the file from a byte offset as blocks of whole lines, each with the number of its first
- * line. `committedByte` and `committedLine` are where the blocks handed out so far end: the
- * position a resumed run starts from.
+ * line. `readByte` and `readLine` are where the blocks handed out so far end: once the chunk
+ * they close is committed, the position a resumed run starts from.
  */
 class LineReader {
-  committedByte: number;
-  committedLine: number;
+  readByte: number;
+  readLine: number;
   private readonly chunks: AsyncIterator<Buffer>;
   private carry: Buffer = Buffer.alloc(0);
   private pending = "";
@@ -305,15 +350,15 @@ class LineReader {
   private done = false;
 
   constructor(file: string, startByte: number, startLine: number) {
-    this.committedByte = startByte;
-    this.committedLine = startLine;
+    this.readByte = startByte;
+    this.readLine = startLine;
     this.chunks = (createReadStream(file, { start: startByte, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   }
 
   /** The next block, of at most `maxLines` lines; undefined at the end of the file. */
   async next(maxLines: number): Promise<LineBlock | undefined> {
     if (this.pending === "" && !(await this.fill())) return undefined;
-    const firstLine = this.committedLine + 1;
+    const firstLine = this.readLine + 1;
     let text = this.pending;
     let lines = this.pendingLines;
     if (lines > maxLines) {
@@ -324,9 +369,9 @@ class LineReader {
     }
     this.pending = this.pending.slice(text.length);
     this.pendingLines -= lines;
-    this.committedLine += lines;
-    this.committedByte += Buffer.byteLength(text, "utf8");
-    return { text, firstLine, endByte: this.committedByte };
+    this.readLine += lines;
+    this.readByte += Buffer.byteLength(text, "utf8");
+    return { text, firstLine, endByte: this.readByte };
   }
 
   /** Decodes the next run of whole lines from the file into `pending`; false at the end of the file. */
