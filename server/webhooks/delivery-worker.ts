@@ -102,8 +102,10 @@ export function startDeliveryWorker(
         // find them all in flight and an endpoint at its share would get half its slots per claim.
         await batch.answeredOrAfter(claimMs);
         // Claimed fewer than asked and no slot freed since: everything claimable was taken, so
-        // look when the next one is due rather than claim again for nothing.
-        claimAgain = claimed > 0 && claimed >= limit;
+        // look when the next one is due rather than claim again for nothing. Deliveries failed
+        // without a request (a disabled endpoint's) hold no slot, and nothing else would wake the
+        // loop before its next poll for the rest of that endpoint's queue.
+        claimAgain = claimed > 0 && (claimed >= limit || started.length < claimed);
       } finally {
         if (slots.endClaim()) claimAgain = true;
       }

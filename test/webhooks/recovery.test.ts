@@ -133,4 +133,24 @@ describe("the in-process delivery worker", () => {
     }
     expect(target.requests).toHaveLength(1);
   });
+
+  it("fails a disabled endpoint's whole queue without waiting for a poll per claim", async () => {
+    const { target, customer, endpointId } = await setup(3, { firstHangs: false });
+    // More than one claim's share of an endpoint (32 per claim), routed while it was enabled.
+    for (let i = 0; i < 100; i++) await recordTestEvent(testDb.db, customer, "customer.created", {});
+    while ((await routePendingEvents(testDb.db)).events > 0);
+    expect(await testDb.db.webhookDelivery.count({ where: { endpointId, status: "pending" } })).toBe(100);
+    await testDb.db.webhookEndpoint.update({ where: { id: endpointId }, data: { enabled: false } });
+    const deliveryWorker = startDeliveryWorker(testDb.db, { pollMs: 60_000 });
+    try {
+      deliveryWorker.wake();
+      await vi.waitFor(async () => expect(await testDb.db.webhookDelivery.count({ where: { endpointId, status: "failed" } })).toBe(100), {
+        timeout: 10_000,
+        interval: 50,
+      });
+    } finally {
+      await deliveryWorker.stop();
+    }
+    expect(target.requests).toHaveLength(0);
+  });
 });
