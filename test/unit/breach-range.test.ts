@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { DecoyRing, RANGE_ENTRIES, rangeDecoys, rangeEntries } from "../../server/breaches/exposure-index/range";
 
@@ -65,5 +66,19 @@ describe("a prefix's entries", () => {
     expect(entries.filter((entry) => entry.breachNames.includes("Adobe"))).toEqual([
       { suffix: expect.stringMatching(/^[0-9A-F]{34}$/), breachNames: ["Adobe", "Canva"] },
     ]);
+  });
+
+  it("hold at most the 64 lowest real suffixes, and then no decoy", () => {
+    // A one-character prefix stands in for a crowded one: about 1 address in 16 shares it.
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({ email: `user${i}@crowd.example`, name: "Adobe" }));
+    const sharing = rows
+      .map(({ email }) => createHash("sha1").update(email).digest("hex").toUpperCase())
+      .filter((hash) => hash.startsWith("A"))
+      .map((hash) => hash.slice(1))
+      .sort();
+    expect(sharing.length).toBeGreaterThan(RANGE_ENTRIES);
+    const entries = rangeEntries("A", rows, ring);
+    expect(entries.map((entry) => entry.suffix)).toEqual(sharing.slice(0, RANGE_ENTRIES));
+    expect(entries.every((entry) => entry.breachNames.join() === "Adobe")).toBe(true);
   });
 });
