@@ -94,32 +94,25 @@ export async function importStealerLogs(
     if (result.rejected.length < keepRejected) result.rejected.push({ line, reason });
   };
   const header = { seen: run.bytesDone > 0 };
-  let linesParsed = 0;
-  const parseNext = () => {
-    const before = linesParsed;
+  /** Starts reading the next chunk; `rowsBefore`: the data lines of the chunks before it, for progress. */
+  const parseNext = (rowsBefore: number) => {
     const parsing = parseChunk(reader, chunkRows, header, reject, (chunkLines, endByte) =>
-      onProgress?.({ rows: before + chunkLines, added: result.added, rejected: result.rejectedCount, bytesRead: endByte, totalBytes }),
+      onProgress?.({ rows: rowsBefore + chunkLines, added: result.added, rejected: result.rejectedCount, bytesRead: endByte, totalBytes }),
     );
-    // Awaited in turn below; a failure meanwhile is not an unhandled rejection.
-    parsing.then(
-      (chunk) => (linesParsed += chunk.lines),
-      () => undefined,
-    );
+    parsing.catch(() => undefined); // awaited in turn below; not an unhandled rejection meanwhile
     return parsing;
   };
   // Each chunk is read and checked while PostgreSQL merges the one before (docs/measures.md, "Choices in the code").
-  let next = parseNext();
+  let next = parseNext(0);
   for (;;) {
     const chunk = await next;
     if (!header.seen)
       throw new StealerLogImportError(`the stealer-log file is empty: it must start with the header "${STEALER_LOG_HEADERS[1]}"`);
     const merged = await inBulkTransaction(db, async (tx) => {
-      let merged = { added: 0, addresses: 0 };
-      if (chunk.copyRows.length > 0) {
-        await copyIntoStaging(tx, chunk.copyRows);
-        if (!chunk.last) next = parseNext();
-        merged = await mergeStagedStealerLogs(tx, { breachId: breach.id, sortInByteOrder });
-      } else if (!chunk.last) next = parseNext();
+      const staged = chunk.copyRows.length > 0;
+      if (staged) await copyIntoStaging(tx, chunk.copyRows);
+      if (!chunk.last) next = parseNext(result.rows + chunk.lines);
+      const merged = staged ? await mergeStagedStealerLogs(tx, { breachId: breach.id, sortInByteOrder }) : { added: 0, addresses: 0 };
       await tx.execute(
         `UPDATE stealer_log_imports SET bytes_done = $2, lines_done = $3, rows = rows + $4, added = added + $5,
            rejected = rejected + $6, completed_at = CASE WHEN $7 THEN now() END, updated_at = now()
