@@ -232,18 +232,36 @@ function stealerLogRow(text: string): { copyRow: string } | { rejected: string }
   }
   const email = normalizeEmail(fields[0]!);
   if (!email) return { rejected: `invalid e-mail address "${fields[0]!.slice(0, 100)}"` };
-  const website = normalizeWebsiteDomain(fields[1]!);
+  const website = websiteDomainOfLine(fields[1]!);
   if (!website) return { rejected: `invalid website domain "${fields[1]!.slice(0, 100)}"` };
   let capturedAt = "\\N";
   const capturedText = fields[2]?.trim() ?? "";
   if (capturedText !== "") {
-    const captured = parseCaptureDate(capturedText);
+    const captured = captureDateOfLine(capturedText);
     if (!captured) return { rejected: `invalid captured_at "${capturedText.slice(0, 100)}" (an ISO 8601 date or date-time)` };
     capturedAt = captured;
   }
   // COPY text: a normalized address and website domain hold no tab, backslash or line break.
   return { copyRow: `${domainOfEmail(email)}\t${email}\t${website}\t${capturedAt}\n` };
 }
+
+/**
+ * A stealer-log file names the same few websites and capture days again and again: each is
+ * normalized once, from a cache emptied when it holds `limit` of them.
+ */
+function cached<T>(normalize: (text: string) => T, limit = 100_000): (text: string) => T {
+  const seen = new Map<string, T>();
+  return (text) => {
+    if (seen.has(text)) return seen.get(text) as T;
+    if (seen.size >= limit) seen.clear();
+    const value = normalize(text);
+    seen.set(text, value);
+    return value;
+  };
+}
+
+const websiteDomainOfLine = cached((text) => normalizeWebsiteDomain(text));
+const captureDateOfLine = cached((text) => parseCaptureDate(text));
 
 /**
  * A website domain as stealer logs name it, in the form it is stored: trimmed, lower-case, without
