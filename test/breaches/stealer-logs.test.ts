@@ -98,12 +98,34 @@ describe("import-stealer-logs", () => {
     expect(await testDb.db.job.count()).toBe(0);
   });
 
-  it("lists rejected lines with their numbers", async () => {
-    const file = await writeTempFile("bad.csv", "email,website_domain\nok@acme.example,a.example\nbad,a.example\nok@acme.example\n");
+  it("lists rejected lines with their numbers, a value met again rejected again", async () => {
+    const file = await writeTempFile(
+      "bad.csv",
+      [
+        "email,website_domain,captured_at",
+        "ok@acme.example,a.example",
+        "bad,a.example",
+        "ok@acme.example",
+        "ok@acme.example,two words.example",
+        "other@acme.example,two words.example",
+        "ok@acme.example,a.example,yesterday",
+        "other@acme.example,a.example,yesterday",
+        "other@acme.example,A.example,2025-03-01",
+        "",
+      ].join("\n"),
+    );
     const result = await importStealerLogs(testDb.db, { breachName: "StealerTwo", file });
     expect(result.rejected).toEqual([
       { line: 3, reason: 'invalid e-mail address "bad"' },
       { line: 4, reason: "expected 2 or 3 fields, found 1" },
+      { line: 5, reason: 'invalid website domain "two words.example"' },
+      { line: 6, reason: 'invalid website domain "two words.example"' },
+      { line: 7, reason: 'invalid captured_at "yesterday" (an ISO 8601 date or date-time)' },
+      { line: 8, reason: 'invalid captured_at "yesterday" (an ISO 8601 date or date-time)' },
+    ]);
+    expect(await stealerRows("StealerTwo")).toEqual([
+      ["ok@acme.example", "a.example", null],
+      ["other@acme.example", "a.example", "2025-03-01T00:00:00.000Z"],
     ]);
   });
 
